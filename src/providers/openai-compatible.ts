@@ -1,0 +1,93 @@
+// One implementation of the OpenAI Chat Completions wire, configured three times:
+// OpenAI itself, the aggregator (OpenRouter-compatible) and any local OpenAI-compatible server.
+// The request goes out nearly verbatim: this is the format the client already speaks.
+
+import {
+  ProviderError,
+  type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type ProviderAdapter,
+  type ProviderRequest, type SseEvent, type StreamOptions, type Target,
+} from "./types.ts";
+
+export interface OpenAICompatibleConfig {
+  name: string;
+  keyEnv: string | null;
+  baseUrlEnv: string;
+  defaultBaseUrl: string | null;
+  /** Some servers only know `max_tokens`: send that instead of `max_completion_tokens`. */
+  legacyMaxTokens: boolean;
+  /** Ask the upstream for a usage chunk on every stream, so usage can be logged. */
+  alwaysStreamUsage: boolean;
+}
+
+export function openAICompatible(cfg: OpenAICompatibleConfig): ProviderAdapter {
+  return {
+    name: cfg.name,
+    keyEnv: cfg.keyEnv,
+    baseUrlEnv: cfg.baseUrlEnv,
+    defaultBaseUrl: cfg.defaultBaseUrl,
+    toRequest: (req, target, stream) => toRequest(cfg, req, target, stream),
+    fromResponse,
+    fromStream,
+    errorMessage: openAIErrorMessage,
+  };
+}
+
+function toRequest(cfg: OpenAICompatibleConfig, req: ChatRequest, target: Target, stream: boolean): ProviderRequest {
+  const body: Record<string, unknown> = { ...req, model: target.model, stream };
+  delete body.stream_options;
+  if (cfg.legacyMaxTokens && req.max_completion_tokens !== undefined) {
+    body.max_tokens = req.max_tokens ?? req.max_completion_tokens;
+    delete body.max_completion_tokens;
+  }
+  if (stream) {
+    const include = cfg.alwaysStreamUsage || req.stream_options?.include_usage === true;
+    if (include) body.stream_options = { include_usage: true };
+  } else {
+    delete body.stream;
+  }
+  const headers: Record<string, string> = {};
+  if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
+  return { url: `${trimSlash(target.baseUrl)}/chat/completions`, headers, body };
+}
+
+function fromResponse(body: unknown, model: string): ChatCompletion {
+  const b = body as Partial<ChatCompletion> & { error?: { message?: string } };
+  if (!b || typeof b !== "object" || !Array.isArray(b.choices)) {
+    throw new ProviderError(`provider answered without choices${b?.error?.message ? `: ${b.error.message}` : ""}`, 502, 200);
+  }
+  return { ...b, object: "chat.completion", model } as ChatCompletion;
+}
+
+async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions): AsyncGenerator<ChatCompletionChunk> {
+  let finished = false;
+  for await (const ev of events) {
+    if (ev.data === "[DONE]") return;
+    let chunk: ChatCompletionChunk & { error?: { message?: string } };
+    try {
+      chunk = JSON.parse(ev.data);
+    } catch {
+      throw new ProviderError("provider sent a stream event that is not JSON", 502, null);
+    }
+    // OpenRouter and some local servers report failures inside the stream.
+    if (chunk.error) throw new ProviderError(`provider stream failed: ${chunk.error.message ?? "unknown error"}`, 502, null);
+    chunk.model = opts.model;
+    chunk.object = "chat.completion.chunk";
+    if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
+    yield chunk;
+  }
+  // No [DONE]: acceptable only when the answer had clearly finished.
+  if (!finished) throw new ProviderError("provider stream ended before the answer finished", 502, null);
+}
+
+export function openAIErrorMessage(status: number, text: string): string {
+  try {
+    const j = JSON.parse(text);
+    const m = j?.error?.message ?? j?.message ?? (typeof j?.error === "string" ? j.error : undefined);
+    if (typeof m === "string" && m) return m;
+  } catch { /* not JSON: fall through */ }
+  return text.trim().slice(0, 500) || `HTTP ${status}`;
+}
+
+export function trimSlash(u: string): string {
+  return u.endsWith("/") ? u.slice(0, -1) : u;
+}
