@@ -1,0 +1,80 @@
+// tessera org create|show|credit|suspend|resume
+import { adjustCredits, createOrganization, findOrganizationByName, setSuspended } from "../../db/index.ts";
+import { checkFlags, flagValue, parseArgs, parseInteger, UsageError } from "../args.ts";
+import { requireOrg, withDb } from "../db.ts";
+import { CommandFailed, out } from "../io.ts";
+
+export const ORG_HELP = `Usage: tessera org <command>
+
+Commands:
+  org create NAME [--credits N]   create an organization (N credits to start, default 0)
+  org show NAME [--json]          show name, credits and whether billing is suspended
+  org credit NAME N               add N credits (a negative N removes them); recorded in the ledger
+  org suspend NAME                suspend billing: paid calls get 429 until resumed
+  org resume NAME                 resume billing
+
+The database is TESSERA_DB (default ./data/tessera.db).`;
+
+const HELP: Record<string, string> = {
+  create: "Usage: tessera org create NAME [--credits N]\n\nCreates an organization. N (default 0) is its starting credit balance.",
+  show: "Usage: tessera org show NAME [--json]\n\nShows the organization; --json prints {name, credits, suspended, created_at}.",
+  credit: "Usage: tessera org credit NAME N\n\nAdds N credits; a negative N removes them (never below 0). Every change is ledgered.",
+  suspend: "Usage: tessera org suspend NAME\n\nSuspends billing: Autofix answers 429 rate_limit_error until resumed.",
+  resume: "Usage: tessera org resume NAME\n\nResumes billing for a suspended organization.",
+};
+
+export async function orgCommand(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === "--help" || sub === "-h" || sub === "help") return out(ORG_HELP);
+  if (!HELP[sub]) throw new UsageError(`unknown command: org ${sub}\n\n${ORG_HELP}`);
+  const args = parseArgs(rest, ["credits"]);
+  if (args.flags.has("help")) return out(HELP[sub]);
+  const usage = (problem: string) => new UsageError(`${problem}\n\n${HELP[sub]}`);
+  const want = sub === "credit" ? 2 : 1;
+  if (args.positionals.length !== want) throw usage(`expected ${want === 2 ? "NAME and N" : "NAME"}`);
+  const name = args.positionals[0];
+
+  switch (sub) {
+    case "create": {
+      checkFlags(args, ["credits"]);
+      const creditsText = flagValue(args, "credits");
+      const credits = creditsText === undefined ? 0 : parseInteger(creditsText, "--credits");
+      if (credits < 0) throw usage("--credits must be 0 or more");
+      if (name.trim() === "") throw usage("NAME must not be empty");
+      return withDb(async (db) => {
+        if (await findOrganizationByName(db, name)) throw new CommandFailed(`an organization named ${JSON.stringify(name)} already exists`);
+        const org = await createOrganization(db, name, credits);
+        out(`created organization ${org.name} with ${org.credits} credits`);
+      });
+    }
+    case "show": {
+      checkFlags(args, ["json"]);
+      return withDb(async (db) => {
+        const org = await requireOrg(db, name);
+        const view = { name: org.name, credits: org.credits, suspended: org.suspended === 1, created_at: org.created_at };
+        if (args.flags.has("json")) return out(JSON.stringify(view));
+        out(`name:      ${view.name}\ncredits:   ${view.credits}\nsuspended: ${view.suspended ? "yes" : "no"}\ncreated:   ${view.created_at}`);
+      });
+    }
+    case "credit": {
+      checkFlags(args, []);
+      const delta = parseInteger(args.positionals[1], "N");
+      if (delta === 0) throw usage("N must not be 0");
+      return withDb(async (db) => {
+        const org = await requireOrg(db, name);
+        const result = await adjustCredits(db, org.id, delta, "cli credit");
+        if (!result.ok) throw new CommandFailed(`cannot remove ${-delta} credits: ${org.name} has only ${result.credits}`);
+        out(`${org.name} now has ${result.credits} credits`);
+      });
+    }
+    case "suspend":
+    case "resume": {
+      checkFlags(args, []);
+      return withDb(async (db) => {
+        const org = await requireOrg(db, name);
+        await setSuspended(db, org.id, sub === "suspend");
+        out(`billing for ${org.name} is ${sub === "suspend" ? "suspended" : "active"}`);
+      });
+    }
+  }
+}

@@ -1,0 +1,12 @@
+// Output and failure helpers shared by the commands; exit codes: 0 ok, 1 failed, 2 usage error.
+export class CommandFailed extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export const out = (line = "") => process.stdout.write(line + "\n");
+export const err = (line = "") => process.stderr.write(line + "\n");

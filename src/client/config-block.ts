@@ -1,0 +1,62 @@
+// The config block wire format (first system message): marker line, one JSON line, free instructions.
+// Pure; shared by the client helper (writes it) and the server (reads it: Autofix, Embed).
+import * as v from "valibot";
+
+export const CONFIG_MARKER = "]]>service:config";
+export const BUILTIN_LIBRARY_VERSION = "0.1.0";
+
+const PromptOptions = v.strictObject({
+  preamble: v.optional(v.string()),
+  additionalRules: v.optional(v.array(v.string())),
+  examples: v.optional(v.array(v.string())),
+});
+export type SystemPromptOptions = v.InferOutput<typeof PromptOptions>;
+
+const BlockJson = v.union([
+  v.strictObject({ chatLibrary: v.record(v.string(), v.unknown()), systemPromptOptions: v.optional(PromptOptions) }),
+  v.strictObject({ libraryVersion: v.string(), systemPromptOptions: v.optional(PromptOptions) }),
+]);
+
+export type ConfigBlock =
+  | { chatLibrary: Record<string, unknown>; libraryVersion?: undefined; systemPromptOptions?: SystemPromptOptions; instructions: string }
+  | { libraryVersion: string; chatLibrary?: undefined; systemPromptOptions?: SystemPromptOptions; instructions: string };
+
+export type ReadResult = { ok: true; block: ConfigBlock } | { ok: false; problem: string };
+
+/** Whether a message's text is a config block at all (it may still be malformed). */
+export function isConfigBlock(text: string): boolean {
+  return text.startsWith(CONFIG_MARKER) && /^\r?\n|^$/.test(text.slice(CONFIG_MARKER.length));
+}
+
+/** Reads the block; the library itself is checked later by compileLibrary. */
+export function readConfigBlock(text: string): ReadResult {
+  const lines = text.split("\n");
+  if (lines[0].replace(/\r$/, "") !== CONFIG_MARKER) {
+    return { ok: false, problem: `the first line must be exactly ${CONFIG_MARKER}` };
+  }
+  if (lines.length < 2 || lines[1].trim() === "") {
+    return { ok: false, problem: "the config block needs one line of JSON after the marker" };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(lines[1]);
+  } catch {
+    return { ok: false, problem: "the second line of the config block is not valid JSON" };
+  }
+  const parsed = v.safeParse(BlockJson, json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problem:
+        "the config JSON must hold either chatLibrary (an object) or libraryVersion (a string), " +
+        "plus optional systemPromptOptions with only preamble, additionalRules and examples",
+    };
+  }
+  return { ok: true, block: { ...parsed.output, instructions: lines.slice(2).join("\n") } as ConfigBlock };
+}
+
+/** Writes the block: marker, compact JSON on one line, then the instructions if any. */
+export function writeConfigBlock(json: Record<string, unknown>, instructions?: string): string {
+  const line = JSON.stringify(json); // JSON.stringify never emits a raw newline, so this stays one line
+  return instructions ? `${CONFIG_MARKER}\n${line}\n${instructions}` : `${CONFIG_MARKER}\n${line}`;
+}

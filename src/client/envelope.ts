@@ -1,0 +1,36 @@
+// The `]]>service:content` envelope and fences, as seen by applications. Splitting is the language
+// core's `frame` (the one envelope parser); this file only adds rebuilding and writing.
+import { frame } from "../lang/index.ts";
+
+export const CONTENT_MARKER = "]]>service:content";
+export const CONTEXT_MARKER = "]]>service:context";
+export const END_MARKER = "]]>service:end";
+
+export interface SplitGeneration {
+  /** Everything before the program: prose and opening fence, or the envelope header line. */
+  head: string;
+  program: string;
+  /** Everything after: closing fence and prose, or context section and end marker. */
+  tail: string;
+}
+
+/** head + program + tail === text, byte for byte. */
+export function splitGeneration(text: string): SplitGeneration {
+  return frame(text);
+}
+
+/** Puts a (corrected) program back into the wrapping it came from. */
+export function rebuildGeneration(split: Pick<SplitGeneration, "head" | "tail">, program: string): string {
+  return split.head + program + split.tail;
+}
+
+/** Writes a stored assistant turn: header (with attributes), program, optional form context, end. */
+export function wrapEnvelope(
+  program: string,
+  opts: { attributes?: Record<string, string>; context?: unknown } = {},
+): string {
+  const query = new URLSearchParams(opts.attributes ?? {}).toString();
+  const body = program.endsWith("\n") ? program : program + "\n";
+  const context = opts.context === undefined ? "" : `${CONTEXT_MARKER}\n${JSON.stringify(opts.context)}\n`;
+  return `${CONTENT_MARKER}${query ? `?${query}` : ""}\n${body}${context}${END_MARKER}`;
+}

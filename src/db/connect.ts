@@ -1,0 +1,31 @@
+// Opens the SQLite file, sets WAL and a busy timeout, and brings the schema up to date.
+import { Database as SqliteDatabase } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely, Migrator } from "kysely";
+import { BunSqliteDialect } from "kysely-bun-sqlite";
+import { migrationProvider } from "./migrations/index.ts";
+import type { Database } from "./schema.ts";
+
+export type Db = Kysely<Database>;
+
+export async function openDatabase(path: string): Promise<Db> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path, { create: true });
+  // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
+  await migrate(db);
+  return db;
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ""}: ${String(error)}`);
+  }
+}

@@ -1,0 +1,8 @@
+// The database layer's public surface.
+export { openDatabase, migrate, type Db } from "./connect.ts";
+export type * from "./schema.ts";
+export * from "./orgs.ts";
+export * from "./keys.ts";
+export * from "./billing.ts";
+export * from "./logs.ts";
+export { purgeOldLogs, startRetention } from "./retention.ts";

@@ -1,0 +1,61 @@
+// API keys: 32 random bytes shown once, stored only as a SHA-256 hash, compared in constant time.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "./connect.ts";
+import { nowIso } from "./clock.ts";
+import type { ApiKey } from "./schema.ts";
+
+const KEY_PREFIX = "tsk_";
+/** Visible part kept for listing: the marker plus 8 characters of the random part. */
+const VISIBLE_LENGTH = KEY_PREFIX.length + 8;
+
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export async function createApiKey(db: Db, orgId: number): Promise<{ key: string; prefix: string }> {
+  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  const prefix = key.slice(0, VISIBLE_LENGTH);
+  await db
+    .insertInto("api_keys")
+    .values({ organization_id: orgId, key_hash: hashKey(key), prefix, created_at: nowIso(), revoked_at: null, last_used_at: null })
+    .execute();
+  return { key, prefix };
+}
+
+export async function listApiKeys(db: Db, orgId: number): Promise<ApiKey[]> {
+  return db.selectFrom("api_keys").selectAll().where("organization_id", "=", orgId).orderBy("id").execute();
+}
+
+/** Revokes every live key whose visible prefix matches; returns how many. */
+export async function revokeApiKeys(db: Db, prefix: string): Promise<number> {
+  const result = await db
+    .updateTable("api_keys")
+    .set({ revoked_at: nowIso() })
+    .where("prefix", "=", prefix)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Finds the live key for a presented secret. The lookup is by the prefix (not secret on its own);
+ * the hash comparison is constant time so response timing says nothing about the stored hash.
+ */
+export async function verifyApiKey(db: Db, presented: string): Promise<ApiKey | undefined> {
+  if (presented.length < VISIBLE_LENGTH || presented.length > 512) return undefined;
+  const candidates = await db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where("prefix", "=", presented.slice(0, VISIBLE_LENGTH))
+    .where("revoked_at", "is", null)
+    .execute();
+  const presentedHash = Buffer.from(hashKey(presented), "hex");
+  let match: ApiKey | undefined;
+  for (const candidate of candidates) {
+    if (timingSafeEqual(presentedHash, Buffer.from(candidate.key_hash, "hex"))) match = candidate;
+  }
+  if (match) {
+    await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", match.id).execute();
+  }
+  return match;
+}

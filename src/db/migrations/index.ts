@@ -1,0 +1,12 @@
+// Static migration list: no folder scan, so bundlers and `bun build` see every file.
+// Add a migration by importing it here under a name that sorts after the last one.
+import type { Migration, MigrationProvider } from "kysely";
+import * as m0001 from "./0001_initial.ts";
+
+const migrations: Record<string, Migration> = {
+  "0001_initial": m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

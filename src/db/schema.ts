@@ -1,0 +1,76 @@
+// The one typed description of the database. Every query in src/db is checked against it.
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+
+/** Timestamps are ISO-8601 UTC strings: they sort as text, so range purges stay simple SQL. */
+type Timestamp = string;
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  /** Whole credits; the atomic charge keeps this from going below zero. */
+  credits: number;
+  /** 0 or 1: SQLite has no boolean type. */
+  suspended: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** Hex SHA-256 of the full key; the key itself is never stored. */
+  key_hash: string;
+  /** Short visible start of the key, for listing and revoking. */
+  prefix: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** Positive adds credits, negative removes them. */
+  delta: number;
+  reason: string;
+  request_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface RequestLogsTable {
+  id: Generated<number>;
+  request_id: string;
+  organization_id: number;
+  endpoint: string;
+  model: string;
+  status: number;
+  /** JSON of the request's messages (never headers, so never a key). */
+  conversation: string;
+  outcome: string;
+  charge: number;
+  duration_ms: number;
+  created_at: Timestamp;
+}
+
+export interface ReliabilityEventsTable {
+  id: Generated<number>;
+  organization_id: number;
+  model: string;
+  endpoint: string;
+  outcome: string;
+  /** JSON array of the error codes that were corrected. */
+  corrected_codes: string;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  api_keys: ApiKeysTable;
+  credit_ledger: CreditLedgerTable;
+  request_logs: RequestLogsTable;
+  reliability_events: ReliabilityEventsTable;
+}
+
+export type Organization = Selectable<OrganizationsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type NewRequestLog = Insertable<RequestLogsTable>;
+export type NewReliabilityEvent = Insertable<ReliabilityEventsTable>;

@@ -1,0 +1,99 @@
+// The Autofix pipeline once a request is accepted: frame → check → sanitizer → fixing model →
+// rewrap. Pure: the fixing model arrives as an injected `complete` function. Used by the server
+// route and by `tessera fix`.
+import { frame, isValid, parse, type Library } from "../lang/index.ts";
+import type { FixError, ParseResult } from "../lang/types.ts";
+import { repair } from "./index.ts";
+import { modelFix, type CompleteFn, type TokenUsage } from "./model-fix.ts";
+
+export interface ContextTurn {
+  role: "system" | "developer" | "user" | "assistant";
+  text: string;
+}
+
+export type FixStatus = "already_valid" | "fixed" | "fix_failed";
+
+export interface FixOutcome {
+  status: FixStatus;
+  content: string | null;
+  fixed_errors: FixError[];
+  unfixed_errors: FixError[];
+  usage: TokenUsage;
+  /** Which attempt produced the outcome, for logs and monitoring. */
+  by: "none" | "sanitizer" | "model";
+}
+
+export const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+export interface Checked {
+  framed: { head: string; program: string; tail: string };
+  result: ParseResult;
+  valid: boolean;
+}
+
+/** Checks only the program inside the fence or envelope. */
+export function checkGeneration(generation: string, library: Library): Checked {
+  const framed = frame(generation);
+  const result = parse(framed.program, library);
+  return { framed, result, valid: isValid(result) };
+}
+
+export function alreadyValid(generation: string): FixOutcome {
+  return { status: "already_valid", content: generation, fixed_errors: [], unfixed_errors: [], usage: NO_USAGE, by: "none" };
+}
+
+export interface FixInput {
+  checked: Checked;
+  library: Library;
+  source: Record<string, unknown>;
+  context: ContextTurn[];
+  instructions: string;
+  /** The fixing model, or null when none is configured. Its failures propagate (→ 500). */
+  complete: CompleteFn | null;
+}
+
+export async function runFix(input: FixInput): Promise<FixOutcome> {
+  const { framed, result } = input.checked;
+  const wrap = (program: string) => framed.head + program + framed.tail;
+
+  // Attempt 1: the deterministic sanitizer. Its result is re-checked rather than trusted.
+  const sanitized = repair(framed.program, input.library);
+  if (sanitized.status === "fixed" && sanitized.content !== null && isValid(parse(sanitized.content, input.library))) {
+    return {
+      status: "fixed",
+      content: wrap(sanitized.content),
+      fixed_errors: sanitized.fixed_errors,
+      unfixed_errors: [],
+      usage: NO_USAGE,
+      by: "sanitizer",
+    };
+  }
+  const remaining = sanitized.unfixed_errors.length ? sanitized.unfixed_errors : result.errors;
+
+  // Attempt 2: the fixing model, when one is configured.
+  if (input.complete) {
+    const fixed = await modelFix({
+      library: input.source,
+      compiled: input.library,
+      context: input.context,
+      program: framed.program,
+      errors: remaining,
+      instructions: input.instructions,
+      complete: input.complete,
+    });
+    if (fixed.status === "fixed") {
+      // Keep the original program's trailing line break so the wrapping reads as it came in.
+      const trailing = /\s*$/.exec(framed.program)?.[0] ?? "";
+      return {
+        status: "fixed",
+        content: wrap(fixed.program + trailing),
+        fixed_errors: result.errors,
+        unfixed_errors: [],
+        usage: fixed.usage,
+        by: "model",
+      };
+    }
+    return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: remaining, usage: fixed.usage, by: "model" };
+  }
+  return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: remaining, usage: NO_USAGE, by: "sanitizer" };
+}

@@ -1,0 +1,24 @@
+// What every route handler receives. Routes of other surfaces (embed, encryption) use the same shape.
+import type { Db } from "../db/index.ts";
+import type { ServerConfig } from "./config.ts";
+import type { CompleteFn } from "../repair/model-fix.ts";
+
+export interface AppDeps {
+  db: Db;
+  config: ServerConfig;
+  /** The fixing model for Autofix attempt 2, or null when none is configured. */
+  fixingModel: CompleteFn | null;
+  /** One line per request; tests pass a no-op. Never receives headers, bodies or keys. */
+  log: (line: string) => void;
+}
+
+export interface RequestContext {
+  req: Request;
+  url: URL;
+  deps: AppDeps;
+  /** Unique per request; echoed as x-request-id and stored with logs and ledger rows. */
+  requestId: string;
+  startedAt: number;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Response>;

@@ -1,0 +1,50 @@
+// The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
+// Tests and the benchmark import startServer and call it with port 0 and a temporary database.
+import { openDatabase, startRetention, type Db } from "../db/index.ts";
+import { loadLanguage } from "../lang/index.ts";
+import { createApp, type FetchHandler } from "./app.ts";
+import { configFromEnv, type ServerConfig } from "./config.ts";
+import type { AppDeps } from "./context.ts";
+import { openAiFixingModel } from "./fixing-model.ts";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  fetch: FetchHandler;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
+  await loadLanguage();
+  const db = await openDatabase(config.dbPath);
+  const stopRetention = await startRetention(db, config.retentionDays);
+  const deps: AppDeps = {
+    db,
+    config,
+    fixingModel: config.fixingModel ? openAiFixingModel(config.fixingModel) : null,
+    log: opts.log ?? ((line) => console.log(line)),
+  };
+  const fetch = createApp(deps);
+  // Bodies are capped at 1 MB by body.ts with a proper 413; Bun's own cap sits above it.
+  const server = Bun.serve({ port: config.port, fetch, maxRequestBodySize: 4 * 1024 * 1024 });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    port: server.port!,
+    db,
+    fetch,
+    async stop() {
+      stopRetention();
+      await server.stop(true);
+      await db.destroy();
+    },
+  };
+}
+
+if (import.meta.main) {
+  const config = configFromEnv();
+  const server = await startServer(config);
+  console.log(
+    `tessera listening on ${server.url} (db ${config.dbPath}, fixing model ${config.fixingModel?.model ?? "none"})`,
+  );
+}

@@ -1,0 +1,105 @@
+// POST /v1/autofix (and /v1/autofix/chat/completions): spec sections 2.1–2.3, 3, 4.1, 7, 8.
+// Order matters: key (401) → body (413/400) → rules (400) → credits (429) → check → hold → fix → settle.
+import { canAfford, findOrganizationById, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { authenticate } from "../auth.ts";
+import { readBody } from "../body.ts";
+import type { Handler, RequestContext } from "../context.ts";
+import { errorResponse, HttpError } from "../errors.ts";
+import { resolveLibrary } from "../autofix/library.ts";
+import { AutofixBody, interpretAutofixRequest } from "../autofix/request.ts";
+import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
+import { alreadyValid, checkGeneration, runFix, type FixOutcome } from "../../repair/autofix.ts";
+
+const NO_RETRY = { "x-should-retry": "false" };
+
+function outOfCredits(org: Organization): HttpError {
+  const message = org.suspended
+    ? "billing is suspended for this organization"
+    : "this organization has no credits left for autofix";
+  return new HttpError(429, message, { code: org.suspended ? "billing_suspended" : "insufficient_credits", headers: NO_RETRY });
+}
+
+export const autofix: Handler = async (ctx) => {
+  const { deps } = ctx;
+  const org = await authenticate(deps.db, ctx.req);
+  let conversation = "null";
+  try {
+    const body = await readBody(ctx.req, AutofixBody);
+    conversation = JSON.stringify(body.messages);
+    const request = interpretAutofixRequest(body);
+    const { library, source } = await resolveLibrary(request.config);
+    const price = deps.config.autofixPrice;
+    if (!canAfford(org, price)) throw outOfCredits(org);
+
+    const checked = checkGeneration(request.generation, library);
+    if (checked.valid) {
+      const outcome = alreadyValid(request.generation);
+      await record(ctx, org.id, conversation, { held: 0, charge: 0, status: 200, outcome });
+      return Response.json(autofixCompletion(outcome));
+    }
+
+    // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
+    if (!(await holdCredits(deps.db, org.id, price))) {
+      throw outOfCredits((await findOrganizationById(deps.db, org.id)) ?? org);
+    }
+    let outcome: FixOutcome;
+    try {
+      outcome = await runFix({
+        checked,
+        library,
+        source,
+        context: request.context,
+        instructions: request.config.instructions,
+        complete: deps.fixingModel,
+      });
+    } catch (e) {
+      deps.log(`autofix ${ctx.requestId} failed: ${(e as Error).message}`);
+      await record(ctx, org.id, conversation, { held: price, charge: 0, status: 500, outcome: null });
+      return errorResponse(500, "the fixing model could not be reached; nothing was charged", { code: "fixing_model_unavailable" });
+    }
+    await record(ctx, org.id, conversation, { held: price, charge: price, status: 200, outcome });
+    return Response.json(autofixCompletion(outcome));
+  } catch (e) {
+    if (e instanceof HttpError) {
+      await writeRequestLog(deps.db, {
+        ...logFields(ctx, conversation, e.status, "rejected"),
+        organization_id: org.id,
+        request_id: ctx.requestId,
+        charge: 0,
+      });
+    }
+    throw e;
+  }
+};
+
+function logFields(ctx: RequestContext, conversation: string, status: number, outcome: string) {
+  return {
+    endpoint: ctx.url.pathname.replace(/\/+$/, ""),
+    model: AUTOFIX_MODEL,
+    status,
+    conversation,
+    outcome,
+    duration_ms: Math.round(performance.now() - ctx.startedAt),
+  };
+}
+
+/** Charge (or hand back the hold), request log and reliability event, in one transaction. */
+async function record(
+  ctx: RequestContext,
+  orgId: number,
+  conversation: string,
+  r: { held: number; charge: number; status: number; outcome: FixOutcome | null },
+): Promise<void> {
+  const outcomeName = r.outcome?.status ?? "error";
+  const corrected = r.outcome?.status === "fixed" ? r.outcome.fixed_errors.map((e) => e.code) : [];
+  const log = logFields(ctx, conversation, r.status, outcomeName);
+  await settle(ctx.deps.db, {
+    orgId,
+    requestId: ctx.requestId,
+    held: r.held,
+    charge: r.charge,
+    reason: "autofix",
+    log,
+    event: { model: AUTOFIX_MODEL, endpoint: log.endpoint, outcome: outcomeName, corrected_codes: JSON.stringify(corrected) },
+  });
+}
