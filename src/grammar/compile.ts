@@ -1,0 +1,359 @@
+// The grammar compiler: reads an Ohm grammar through ohm-js and emits AssemblyScript source for
+// a backtracking recursive-descent parser with Ohm's semantics (ordered choice, greedy
+// iteration, implicit space skipping before tokens in syntactic rules, parameterised rules).
+// Pure: text in, text out. `build.ts` turns the source into WebAssembly.
+//
+// The parser writes a flat syntax tree into linear memory, in postorder, four i32 per node:
+// rule id, start, end, subtree size (nodes, itself included). What is recorded, so that the
+// tree stays small and Ohm's own tree can be reduced the same way (see `ohm-tree.ts`):
+//   - applications made from syntactic rules only; a lexical rule is a leaf (a token);
+//   - no zero-width node;
+//   - a node whose only child covers the same span is replaced by that child.
+// Rules are applied without memoisation; the grammar is written so that no alternative
+// re-reads more than a token, which keeps parsing linear.
+import * as ohm from "ohm-js";
+
+const { pexprs } = ohm as unknown as { pexprs: Record<string, any> };
+
+export interface CompiledGrammar {
+  /** AssemblyScript source of the parser. */
+  source: string;
+  /** Rule names by id, as recorded in the tree. */
+  rules: string[];
+  /** Start rules the module can be asked to parse, by name → id in `rules`. */
+  startRules: string[];
+  grammarName: string;
+}
+
+export const MAX_DEPTH = 3000;
+
+export function isSyntactic(ruleName: string): boolean {
+  const c = ruleName.charCodeAt(0);
+  return c >= 65 && c <= 90;
+}
+
+/** Compiles `grammarSource`; `startRules` get exported entry points. */
+export function compileGrammar(grammarSource: string, startRules: string[]): CompiledGrammar {
+  const grammar = ohm.grammar(grammarSource) as any;
+  const ruleNames = Object.keys(grammar.rules).filter((name) => grammar.rules[name].source);
+  // Only rules of this grammar (and `space`, which it overrides) get ids; built-ins it uses are
+  // compiled like any other rule.
+  const ids = new Map<string, number>();
+  const rules: string[] = [];
+  const idOf = (name: string) => {
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = rules.length;
+      ids.set(name, id);
+      rules.push(name);
+    }
+    return id;
+  };
+  for (const name of ruleNames) idOf(name);
+
+  // FIRST sets: the code units a match can start with (after skipped spaces, where they are
+  // skipped), so that alternatives and iterations that cannot match are not even tried.
+  // Conservative: a superset is always safe; `nullable` expressions are always tried.
+  interface First {
+    chars: Set<number> | "any";
+    nullable: boolean;
+  }
+  const firstMemo = new Map<string, First>();
+  function first(e: any, actuals: any[]): First {
+    if (e instanceof pexprs.Param) return first(actuals[e.index], actuals);
+    if (e === pexprs.any) return { chars: "any", nullable: false };
+    if (e === pexprs.end) return { chars: new Set(), nullable: true };
+    if (e instanceof pexprs.Terminal) {
+      const s = String(e.obj);
+      return s.length ? { chars: new Set([s.charCodeAt(0)]), nullable: false } : { chars: new Set(), nullable: true };
+    }
+    if (e instanceof pexprs.Range) {
+      const lo = String(e.from).codePointAt(0)!;
+      const hi = String(e.to).codePointAt(0)!;
+      if (hi - lo > 512) return { chars: "any", nullable: false };
+      const chars = new Set<number>();
+      for (let c = lo; c <= hi; c++) chars.add(c);
+      return { chars, nullable: false };
+    }
+    if (e instanceof pexprs.Apply) {
+      const args = e.args.map((a: any) => a.substituteParams(actuals));
+      const key = `${e.ruleName}<${args.map((a: any) => a.toString()).join(",")}>`;
+      const known = firstMemo.get(key);
+      if (known) return known;
+      firstMemo.set(key, { chars: "any", nullable: true }); // left recursion: give up, safely
+      const result = first(grammar.rules[e.ruleName].body, args);
+      firstMemo.set(key, result);
+      return result;
+    }
+    if (e instanceof pexprs.Alt) return union(e.terms.map((t: any) => first(t, actuals)));
+    if (e instanceof pexprs.Seq) {
+      const parts: First[] = [];
+      for (const f of e.factors) {
+        const fi = first(f, actuals);
+        parts.push(fi);
+        if (!fi.nullable) return { chars: union(parts).chars, nullable: false };
+      }
+      return { chars: union(parts).chars, nullable: true };
+    }
+    if (e instanceof pexprs.Star || e instanceof pexprs.Opt) return { chars: first(e.expr, actuals).chars, nullable: true };
+    if (e instanceof pexprs.Plus || e instanceof pexprs.Lex) return first(e.expr, actuals);
+    if (e instanceof pexprs.Not || e instanceof pexprs.Lookahead) return { chars: new Set(), nullable: true };
+    return { chars: "any", nullable: true };
+  }
+  function union(parts: First[]): First {
+    const chars = new Set<number>();
+    let nullable = false;
+    for (const part of parts) {
+      if (part.nullable) nullable = true;
+      if (part.chars === "any") return { chars: "any", nullable: parts.some((q) => q.nullable) };
+      for (const c of part.chars) chars.add(c);
+    }
+    return { chars, nullable };
+  }
+  // An AssemblyScript test of `c` against a FIRST set, or null when it cannot rule anything out.
+  function firstTest(f: First): string | null {
+    if (f.nullable || f.chars === "any") return null;
+    const sorted = [...f.chars].sort((a, b) => a - b);
+    const ranges: [number, number][] = [];
+    for (const c of sorted) {
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === c - 1) last[1] = c;
+      else ranges.push([c, c]);
+    }
+    if (ranges.length === 0) return "false";
+    return ranges.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
+  }
+
+  const out: string[] = [];
+  const fns = new Map<string, string>(); // specialisation key → function name
+  let counter = 0;
+  const fresh = (prefix: string) => `${prefix}${counter++}`;
+
+  interface Ctx {
+    syntactic: boolean; // the rule whose body this is
+    lexified: boolean;
+    actuals: any[]; // concrete pexprs for the rule's parameters
+  }
+
+  const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
+
+  // A function that applies `ruleName` with concrete `args`, recording or not.
+  function applyFn(ruleName: string, args: any[], record: boolean): string {
+    const key = `${record ? "R" : "L"}:${ruleName}<${args.map((a) => a.toString()).join(",")}>`;
+    const known = fns.get(key);
+    if (known) return known;
+    const name = fresh(record ? "rule_" : "lex_");
+    fns.set(key, name);
+    const info = grammar.rules[ruleName];
+    if (!info) throw new Error(`unknown rule ${ruleName}`);
+    const ctx: Ctx = { syntactic: isSyntactic(ruleName), lexified: false, actuals: args };
+    // Inside a lexical rule nothing is recorded.
+    const body = expr(info.body, ctx, ctx.syntactic);
+    const label = `// ${key.slice(2)}`;
+    if (record) {
+      const id = idOf(ruleName);
+      out.push(`${label}
+function ${name}(): bool {
+  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  const start = pos; const mark = count;
+  if (!${body}()) { depth--; return false; }
+  depth--;
+  finish(${id}, start, mark);
+  return true;
+}`);
+    } else {
+      out.push(`${label}
+function ${name}(): bool {
+  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  const ok = ${body}();
+  depth--;
+  return ok;
+}`);
+    }
+    return name;
+  }
+
+  // Compiles one parsing expression to a function that returns whether it matched and, when it
+  // did not, leaves `pos` and `count` as it found them. `record` says whether applications
+  // inside are recorded (true only in syntactic rule bodies).
+  function expr(e: any, ctx: Ctx, record: boolean): string {
+    if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record);
+    const name = fresh("e");
+    const withSkip = (test: string) => {
+      if (!skips(ctx)) return test;
+      out.push(`function ${name}_s(): bool { const p = pos; skip(); if (${test}) return true; pos = p; return false; }`);
+      return `${name}_s()`;
+    };
+    let code: string;
+    if (e === pexprs.any) {
+      code = `return ${withSkip("matchAny()")};`;
+    } else if (e === pexprs.end) {
+      code = `return ${withSkip("matchEnd()")};`;
+    } else if (e instanceof pexprs.Terminal) {
+      const units = [...String(e.obj)].join("").split("").map((c) => c.charCodeAt(0));
+      if (units.length === 0) code = "return true;";
+      else {
+        const test = units.map((u, i) => `ch(pos + ${i}) == ${u}`).join(" && ");
+        out.push(
+          `function ${name}_t(): bool { if (pos + ${units.length} <= len && ${test}) { pos += ${units.length}; return true; } return miss(); }`,
+        );
+        code = `return ${withSkip(`${name}_t()`)};`;
+      }
+    } else if (e instanceof pexprs.Range) {
+      const lo = String(e.from).codePointAt(0)!;
+      const hi = String(e.to).codePointAt(0)!;
+      if (hi > 0xffff) throw new Error("ranges beyond the BMP are not supported");
+      out.push(
+        `function ${name}_r(): bool { if (pos < len) { const c = ch(pos); if (c >= ${lo} && c <= ${hi}) { pos++; return true; } } return miss(); }`,
+      );
+      code = `return ${withSkip(`${name}_r()`)};`;
+    } else if (e instanceof pexprs.Apply) {
+      if (e.ruleName === "spaces" && !grammar.rules.spaces.source) {
+        code = `skip(); return true;`; // the built-in `spaces`, never recorded
+      } else {
+        const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
+        const fn = applyFn(e.ruleName, args, record);
+        code = `return ${withSkip(`${fn}()`)};`;
+      }
+    } else if (e instanceof pexprs.Alt) {
+      const terms = e.terms.map((t: any) => expr(t, ctx, record));
+      const tests = e.terms.map((t: any) => firstTest(first(t, ctx.actuals)));
+      if (tests.every((t: string | null) => t === null)) {
+        code = terms.map((t: string) => `if (${t}()) return true;`).join("\n  ") + "\n  return false;";
+      } else {
+        // Skipping spaces once here is what each term would do first anyway.
+        code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
+  ${terms.map((t: string, i: number) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}${t}()) return true;`).join("\n  ")}
+  pos = p; return false;`;
+      }
+    } else if (e instanceof pexprs.Seq) {
+      const factors = e.factors.map((f: any) => expr(f, ctx, record));
+      if (factors.length === 0) code = "return true;";
+      else {
+        code = `const p = pos; const m = count;
+  if (${factors.map((f: string) => `${f}()`).join(" && ")}) return true;
+  pos = p; count = m; return false;`;
+      }
+    } else if (e instanceof pexprs.Star || e instanceof pexprs.Plus) {
+      const inner = expr(e.expr, ctx, record);
+      const min = e instanceof pexprs.Plus ? 1 : 0;
+      const test = firstTest(first(e.expr, ctx.actuals));
+      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})) { pos = before; break; } `;
+      code = `const p = pos; const m = count; let n = 0;
+  while (true) { const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
+  if (overflow != 0 || n < ${min}) { pos = p; count = m; return false; }
+  return true;`;
+    } else if (e instanceof pexprs.Opt) {
+      const inner = expr(e.expr, ctx, record);
+      const test = firstTest(first(e.expr, ctx.actuals));
+      code =
+        test === null
+          ? `${inner}(); return overflow == 0;`
+          : `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
+  if (!((${test}) && ${inner}())) pos = p;
+  return overflow == 0;`;
+    } else if (e instanceof pexprs.Not) {
+      const inner = expr(e.expr, ctx, record);
+      code = `const p = pos; const m = count; const f = farthest;
+  const hit = ${inner}();
+  pos = p; count = m; farthest = f;
+  if (hit) return miss();
+  return overflow == 0;`;
+    } else if (e instanceof pexprs.Lookahead) {
+      const inner = expr(e.expr, ctx, record);
+      code = `const p = pos; if (!${inner}()) return false; pos = p; return true;`;
+    } else if (e instanceof pexprs.Lex) {
+      code = `return ${expr(e.expr, { ...ctx, lexified: true }, record)}();`;
+    } else {
+      throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
+    }
+    out.push(`function ${name}(): bool {\n  ${code}\n}`);
+    return name;
+  }
+
+  const spaceFn = applyFn("space", [], false);
+  const spaceTest = firstTest(first(grammar.rules.space.body, [])) ?? "true";
+  const entries = startRules.map((rule, i) => {
+    if (!grammar.rules[rule]) throw new Error(`unknown start rule ${rule}`);
+    const ctx: Ctx = { syntactic: isSyntactic(rule), lexified: false, actuals: [] };
+    // Ohm's top level: apply the start rule, then `end` (spaces skipped before it when the
+    // start rule is syntactic). Here `end` is left to the caller: a prefix parse is useful.
+    const fn = applyFn(rule, [], true);
+    return `  if (which == ${i}) { ${ctx.syntactic ? "skip(); " : ""}ok = ${fn}(); }`;
+  });
+
+  const source = `// Generated by src/grammar/compile.ts from grammar/ui.ohm. Do not edit.
+let pos: i32 = 0;
+let len: i32 = 0;
+let count: i32 = 0;
+let farthest: i32 = 0;
+let depth: i32 = 0;
+let overflow: i32 = 0;
+let inputPtr: usize = 0;
+let nodesPtr: usize = 0;
+let nodesCap: i32 = 0;
+
+@inline function ch(p: i32): i32 { return <i32>load<u16>(inputPtr + (<usize>p << 1)); }
+@inline function miss(): bool { if (pos > farthest) farthest = pos; return false; }
+function matchAny(): bool {
+  if (pos >= len) return miss();
+  const c = ch(pos);
+  pos++;
+  if (c >= 0xD800 && c <= 0xDBFF && pos < len) { const d = ch(pos); if (d >= 0xDC00 && d <= 0xDFFF) pos++; }
+  return true;
+}
+function matchEnd(): bool { return pos == len ? true : miss(); }
+function skipSlow(): void {
+  while (pos < len) { const c = ch(pos); if (!(${spaceTest})) return; if (!${spaceFn}()) return; }
+}
+@inline function skip(): void { if (pos < len) { const c = ch(pos); if (${spaceTest}) skipSlow(); } }
+
+function grow(bytes: usize): void {
+  const have = <usize>memory.size() << 16;
+  if (bytes > have) { const pages = <i32>((bytes - have + 0xFFFF) >> 16); if (memory.grow(pages) < 0) unreachable(); }
+}
+
+// Records a node for a rule that matched [start, pos) with children [mark, count).
+@inline function finish(rule: i32, start: i32, mark: i32): void {
+  if (pos == start) { count = mark; return; }
+  if (count > mark) {
+    const last = nodesPtr + (<usize>(count - 1) << 4);
+    if (count - load<i32>(last, 12) == mark && load<i32>(last, 4) == start && load<i32>(last, 8) == pos) return;
+  }
+  if (count == nodesCap) {
+    nodesCap = nodesCap * 2;
+    grow(nodesPtr + (<usize>nodesCap << 4));
+  }
+  const at = nodesPtr + (<usize>count << 4);
+  store<i32>(at, rule);
+  store<i32>(at, start, 4);
+  store<i32>(at, pos, 8);
+  store<i32>(at, count - mark + 1, 12);
+  count++;
+}
+
+/** Makes room for inputs of up to \`capacity\` UTF-16 units; returns where to write them. */
+export function prepare(capacity: i32): usize {
+  inputPtr = (__heap_base + 15) & ~15;
+  nodesPtr = (inputPtr + (<usize>capacity << 1) + 15) & ~15;
+  nodesCap = max(1024, capacity >> 1);
+  grow(nodesPtr + (<usize>nodesCap << 4));
+  return inputPtr;
+}
+
+/** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
+export function parse(which: i32, from: i32, length: i32): i32 {
+  len = length; pos = from; count = 0; farthest = from; depth = 0; overflow = 0;
+  let ok = false;
+${entries.join("\n")}
+  return ok && overflow == 0 ? pos : -1;
+}
+export function nodes(): usize { return nodesPtr; }
+export function nodeCount(): i32 { return count; }
+export function farthestPosition(): i32 { return farthest; }
+export function overflowed(): i32 { return overflow; }
+
+${out.join("\n\n")}
+`;
+  return { source, rules, startRules, grammarName: grammar.name };
+}

@@ -1,0 +1,93 @@
+// The boundary to the WebAssembly parser. One call per parse; the input is copied once into a
+// long-lived buffer in linear memory (a growing text only has its new tail copied); the tree
+// is read in place through a typed-array view. No JSON and no per-node objects cross over.
+import { UI_WASM_BASE64 } from "./generated/ui-wasm.ts";
+import { START_RULES } from "./generated/rules.ts";
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  prepare(capacity: number): number;
+  parse(which: number, from: number, length: number): number;
+  nodes(): number;
+  nodeCount(): number;
+  farthestPosition(): number;
+  overflowed(): number;
+}
+
+/** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
+export interface Tree {
+  data: Int32Array;
+  count: number;
+  /** Where the parse stopped (-1 when the start rule did not match). */
+  end: number;
+  /** The rightmost position any token was tried at. */
+  farthest: number;
+  /** Nesting went deeper than the parser allows. */
+  overflow: boolean;
+}
+
+export type StartRule = (typeof START_RULES)[number];
+
+let wasm: Exports | null = null;
+let capacity = 0;
+let inputPtr = 0;
+// The text now in the buffer, so that an appended text copies only its tail.
+let held = "";
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export async function loadEngine(): Promise<void> {
+  if (wasm) return;
+  const { instance } = await WebAssembly.instantiate(decodeBase64(UI_WASM_BASE64), {
+    env: {
+      abort() {
+        throw new Error("ui.wasm aborted");
+      },
+    },
+  });
+  wasm = instance.exports as unknown as Exports;
+}
+
+export function engineLoaded(): boolean {
+  return wasm !== null;
+}
+
+function ensureInput(text: string): void {
+  const w = wasm!;
+  let from = 0;
+  if (text.length > capacity) {
+    capacity = Math.max(4096, text.length * 2);
+    inputPtr = w.prepare(capacity);
+  } else if (text.length >= held.length && text.startsWith(held)) {
+    from = held.length;
+  }
+  if (from < text.length) {
+    const view = new Uint16Array(w.memory.buffer, inputPtr, text.length);
+    for (let i = from; i < text.length; i++) view[i] = text.charCodeAt(i);
+  }
+  held = text;
+}
+
+/** Parses `text` from `from` with one of the module's start rules. Never throws. */
+export function parseTree(text: string, rule: StartRule, from = 0): Tree {
+  const w = wasm;
+  if (!w) throw new Error("call loadLanguage() before parsing");
+  ensureInput(text);
+  let end = -1;
+  let overflow = false;
+  try {
+    end = w.parse(START_RULES.indexOf(rule), from, text.length);
+    overflow = w.overflowed() !== 0;
+  } catch {
+    // A native stack overflow on absurd nesting: reported like the parser's own limit.
+    overflow = true;
+  }
+  const count = overflow ? 0 : w.nodeCount();
+  const data = new Int32Array(w.memory.buffer, w.nodes(), count * 4);
+  return { data, count, end: overflow ? -1 : end, farthest: w.farthestPosition(), overflow };
+}
