@@ -1,0 +1,83 @@
+// Test harness: the real server (startServer from src/server/main.ts) on a free loopback port with
+// a fresh SQLite file, plus organizations and keys made through the real db layer.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApiKey, createOrganization, findOrganizationByName } from "../../src/db/index.ts";
+import type { ServerConfig } from "../../src/server/config.ts";
+import { startServer, type RunningServer } from "../../src/server/main.ts";
+import { writeConfigBlock } from "../../src/client/config-block.ts";
+
+export interface Harness {
+  server: RunningServer;
+  base: string;
+  dir: string;
+  /** Creates an organization with a key; returns the key. */
+  org(name: string, credits: number): Promise<string>;
+  credits(name: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(overrides: Partial<ServerConfig> = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), "tessera-test-"));
+  const server = await startServer(
+    { port: 0, dbPath: join(dir, "tessera.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null, ...overrides },
+    { log: () => {} },
+  );
+  return {
+    server,
+    base: server.url,
+    dir,
+    async org(name, credits) {
+      const org = await createOrganization(server.db, name, credits);
+      return (await createApiKey(server.db, org.id)).key;
+    },
+    async credits(name) {
+      return (await findOrganizationByName(server.db, name))!.credits;
+    },
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small library: enough components to write valid and broken programs by hand. */
+export const SMALL_LIBRARY = {
+  id: "small",
+  root: "Stack",
+  schema: {
+    $defs: {
+      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
+      Text: {
+        type: "object",
+        properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } },
+        required: ["text"],
+      },
+    },
+  },
+};
+
+export const CONFIG = writeConfigBlock({ chatLibrary: SMALL_LIBRARY });
+export const VALID = `root = Stack([greeting])\ngreeting = Text("Hello", "large")`;
+/** `text` is a misspelt `Text`: the sanitizer maps it back. */
+export const BROKEN = `root = Stack([greeting])\ngreeting = text("Hello", "large")`;
+export const FIXED = VALID;
+/** Nothing the sanitizer can keep: no component of the library at all. */
+export const HOPELESS = `root = Zqxwv([Plmok("a")])`;
+
+export function autofixBody(generation: string, extra: Record<string, unknown> = {}, context: unknown[] = []) {
+  return {
+    model: "anything/ignored",
+    messages: [{ role: "system", content: CONFIG }, ...context, { role: "assistant", content: generation }],
+    ...extra,
+  };
+}
+
+export async function post(base: string, path: string, key: string | null, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
