@@ -1,0 +1,32 @@
+// Managed UI, non-streaming: the model's program is checked and, when invalid, repaired by the
+// sanitizer (src/repair) before it goes back. The outcome feeds reliability monitoring.
+import { frame, isValid, parse, type Library } from "../../lang/index.ts";
+import type { FixError } from "../../lang/types.ts";
+
+export interface Checked {
+  content: string;
+  outcome: "already_valid" | "fixed" | "fix_failed";
+  corrected: string[];
+  remaining: FixError[];
+}
+
+type RepairFn = (generation: string, library: Library) => {
+  status: string; content: string | null; fixed_errors: FixError[]; unfixed_errors: FixError[];
+};
+
+export async function checkAndRepair(content: string, library: Library): Promise<Checked> {
+  const result = parse(frame(content).program, library);
+  if (isValid(result)) return { content, outcome: "already_valid", corrected: [], remaining: [] };
+  const { repair } = (await import("../../repair/index.ts")) as { repair: RepairFn };
+  const fixed = repair(content, library);
+  if (fixed.status === "fixed" && fixed.content !== null) {
+    return { content: fixed.content, outcome: "fixed", corrected: fixed.fixed_errors.map((e) => e.code), remaining: [] };
+  }
+  // The sanitizer could not make it valid: the model's own text is still the best answer to give.
+  return { content: fixed.content ?? content, outcome: "fix_failed", corrected: fixed.fixed_errors.map((e) => e.code), remaining: fixed.unfixed_errors };
+}
+
+/** End of a managed stream: validity only (chunks already went out as they came). */
+export function checkOnly(content: string, library: Library): "already_valid" | "invalid" {
+  return isValid(parse(frame(content).program, library)) ? "already_valid" : "invalid";
+}

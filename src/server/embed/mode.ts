@@ -1,0 +1,38 @@
+// Which of the modes of spec 4.2 a request is in. Managed UI: the first system message is a config
+// block; the service then sends its own assembled system prompt in the block's place. Anything
+// else is passthrough (plain text, or self-hosted UI whose prompt the application wrote itself).
+import { isConfigBlock, readConfigBlock } from "../../client/config-block.ts";
+import type { Library } from "../../lang/index.ts";
+import type { ChatMessage } from "../../providers/types.ts";
+import { assembleSystemPrompt } from "../../prompt/index.ts";
+import { resolveLibrary } from "../autofix/library.ts";
+import { HttpError } from "../errors.ts";
+import { frame, isValid, parse } from "../../lang/index.ts";
+
+export type Mode =
+  | { kind: "passthrough"; messages: ChatMessage[] }
+  | { kind: "managed"; messages: ChatMessage[]; library: Library; source: Record<string, unknown> };
+
+function text(content: ChatMessage["content"]): string {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join("");
+}
+
+export async function detectMode(messages: ChatMessage[]): Promise<Mode> {
+  const i = messages.findIndex((m) => m.role === "system" || m.role === "developer");
+  const first = i < 0 ? null : messages[i]!;
+  const content = first ? text(first.content) : "";
+  if (!first || !isConfigBlock(content)) return { kind: "passthrough", messages };
+  const read = readConfigBlock(content);
+  if (!read.ok) throw new HttpError(400, `malformed config block: ${read.problem}`, { param: `messages[${i}].content` });
+  const { library, source } = await resolveLibrary(read.block);
+  const prompt = assembleSystemPrompt({
+    library: source,
+    options: read.block.systemPromptOptions,
+    instructions: read.block.instructions,
+    checkExample: (program) => isValid(parse(frame(program).program, library)),
+  });
+  const out = messages.slice();
+  out[i] = { role: "system", content: prompt };
+  return { kind: "managed", messages: out, library, source };
+}

@@ -1,0 +1,162 @@
+// POST /v1/embed/chat/completions: spec 2.4 and 4.2. Any provider's models behind the chat
+// completions wire, plain (passthrough) or with managed generative UI, with the server's or the
+// request's own provider key.
+// Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
+import { canAfford, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { complete, openStream } from "../../providers/call.ts";
+import { keyProvider, route, target } from "../../providers/registry.ts";
+import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
+import { authenticate } from "../auth.ts";
+import { readBody } from "../body.ts";
+import type { Handler, RequestContext } from "../context.ts";
+import { decryptProviderKey } from "../crypto/provider-keys.ts";
+import { checkAndRepair, checkOnly } from "../embed/check.ts";
+import { detectMode, type Mode } from "../embed/mode.ts";
+import { EmbedBody } from "../embed/request.ts";
+import { sseResponse } from "../embed/sse-response.ts";
+import { errorResponse, HttpError } from "../errors.ts";
+
+const ENDPOINT = "/v1/embed/chat/completions";
+
+function embedPrice(env: Record<string, string | undefined>): number {
+  const n = Number(env.TESSERA_EMBED_PRICE ?? "0");
+  return Number.isInteger(n) && n >= 0 ? n : 0;
+}
+
+export const embedChatCompletions: Handler = async (ctx) => {
+  const { deps } = ctx;
+  const env = process.env;
+  const org = await authenticate(deps.db, ctx.req);
+  let conversation = "null";
+  let model = "unknown";
+  let recorded = false; // once settled, a failure is not logged a second time
+  try {
+    const body = await readBody(ctx.req, EmbedBody);
+    conversation = JSON.stringify(body.messages);
+    model = body.model;
+    const r = route(body.model);
+    if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
+
+    let byokKey: string | null = null;
+    if (body.byok) {
+      const p = body.byok.provider.toLowerCase();
+      if (p !== r.provider && p !== keyProvider(r)) {
+        throw new HttpError(400, `byok.provider "${body.byok.provider}" does not match the model's provider "${r.provider}"`, { param: "byok.provider" });
+      }
+      byokKey = await decryptProviderKey(org.id, p, body.byok.encryptedApiKey);
+      if (byokKey === null) {
+        throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", { param: "byok.encryptedApiKey" });
+      }
+    }
+    const t = target(r, env, byokKey);
+    if (!t.ok) throw new HttpError(400, t.message, { param: t.param, code: "provider_key_missing" });
+
+    const mode = await detectMode(body.messages as ChatRequest["messages"]);
+    const req = toChatRequest(body, mode);
+
+    const price = embedPrice(env);
+    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price))) throw outOfCredits(org);
+
+    if (body.stream) {
+      let chunks;
+      try {
+        chunks = await openStream(r.adapter, req, t.target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
+      } catch (e) {
+        recorded = true;
+        await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+        throw e;
+      }
+      return sseResponse(chunks, {
+        includeUsage: body.stream_options?.include_usage === true,
+        keepContent: mode.kind === "managed",
+        onEnd: async (end) => {
+          const ok = !end.error && !end.cancelled;
+          const outcome = end.error ? "upstream_error" : end.cancelled ? "cancelled" : "ok";
+          const event = mode.kind === "managed" && ok
+            ? { outcome: checkOnly(end.content, mode.library), corrected: [] as string[] }
+            : null;
+          await record(ctx, org.id, { conversation, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
+            .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
+        },
+      });
+    }
+
+    let completion;
+    try {
+      completion = await complete(r.adapter, req, t.target);
+    } catch (e) {
+      recorded = true;
+      await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+      throw e;
+    }
+    let event: { outcome: string; corrected: string[] } | null = null;
+    const message = completion.choices[0]?.message;
+    if (mode.kind === "managed" && message && typeof message.content === "string" && !message.tool_calls?.length) {
+      const checked = await checkAndRepair(message.content, mode.library);
+      message.content = checked.content;
+      event = { outcome: checked.outcome, corrected: checked.corrected };
+    }
+    await record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event });
+    return Response.json(completion);
+  } catch (e) {
+    if (e instanceof ProviderError) {
+      deps.log(`embed ${ctx.requestId}: ${e.message}`);
+      return errorResponse(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+    }
+    if (e instanceof UnsupportedRequestError) {
+      if (!recorded) await log(ctx, org.id, conversation, model, 400, "rejected");
+      return errorResponse(400, e.message, { param: e.param });
+    }
+    if (e instanceof HttpError && !recorded) await log(ctx, org.id, conversation, model, e.status, "rejected");
+    throw e;
+  }
+};
+
+function toChatRequest(body: EmbedBody, mode: Mode): ChatRequest {
+  const { byok: _byok, n: _n, ...rest } = body;
+  const req: Record<string, unknown> = { ...rest, messages: mode.messages };
+  // null means "not set" on the wire; adapters should not see it.
+  for (const k of Object.keys(req)) if (req[k] === null || req[k] === undefined) delete req[k];
+  return req as unknown as ChatRequest;
+}
+
+function statusOf(e: unknown): number {
+  return e instanceof ProviderError || e instanceof HttpError || e instanceof UnsupportedRequestError ? e.status : 500;
+}
+
+function outcomeOf(e: unknown): string {
+  return e instanceof ProviderError ? "upstream_error" : e instanceof UnsupportedRequestError ? "rejected" : "error";
+}
+
+function outOfCredits(org: Organization): HttpError {
+  return new HttpError(429, org.suspended ? "billing is suspended for this organization" : "this organization has no credits left for embed chat completions", {
+    code: org.suspended ? "billing_suspended" : "insufficient_credits",
+    headers: { "x-should-retry": "false" },
+  });
+}
+
+// Usage goes into the outcome until request_logs has token columns (asked of the server core).
+function outcomeWithUsage(outcome: string, usage: Usage | null | undefined): string {
+  return usage ? `${outcome} prompt_tokens=${usage.prompt_tokens} completion_tokens=${usage.completion_tokens}` : outcome;
+}
+
+async function record(
+  ctx: RequestContext, orgId: number,
+  r: { conversation: string; model: string; held: number; charge: number; status: number; outcome: string; usage?: Usage | null; event?: { outcome: string; corrected: string[] } | null },
+): Promise<void> {
+  await settle(ctx.deps.db, {
+    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed",
+    log: {
+      endpoint: ENDPOINT, model: r.model, status: r.status, conversation: r.conversation,
+      outcome: outcomeWithUsage(r.outcome, r.usage), duration_ms: Math.round(performance.now() - ctx.startedAt),
+    },
+    event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
+  });
+}
+
+async function log(ctx: RequestContext, orgId: number, conversation: string, model: string, status: number, outcome: string) {
+  await writeRequestLog(ctx.deps.db, {
+    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation, outcome, charge: 0,
+    duration_ms: Math.round(performance.now() - ctx.startedAt),
+  });
+}

@@ -1,0 +1,19 @@
+// POST /encryption/encrypt: {provider, apiKey} → {encryptedApiKey}, sealed for the caller's
+// organization. The plain key goes no further than this handler: never logged, never stored.
+import * as v from "valibot";
+import { authenticate } from "../auth.ts";
+import { readBody } from "../body.ts";
+import type { Handler } from "../context.ts";
+import { encryptProviderKey } from "../crypto/provider-keys.ts";
+
+const EncryptBody = v.object({
+  provider: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google")),
+  apiKey: v.pipe(v.string(), v.minLength(1, "apiKey must not be empty"), v.maxLength(4096, "apiKey is too long")),
+});
+
+export const encryptKey: Handler = async (ctx) => {
+  const org = await authenticate(ctx.deps.db, ctx.req);
+  const body = await readBody(ctx.req, EncryptBody);
+  const encryptedApiKey = await encryptProviderKey(org.id, body.provider, body.apiKey);
+  return Response.json({ provider: body.provider.toLowerCase(), encryptedApiKey });
+};
