@@ -12,6 +12,8 @@ import { errorResponse, HttpError } from "./errors.ts";
 import { health } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
 import { reliability } from "./routes/monitoring.ts";
+import { embedChatCompletions } from "./routes/embed.ts";
+import { encryptKey } from "./routes/encryption.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = readonly [Method, string, Handler];
@@ -21,6 +23,8 @@ export const ROUTES: Route[] = [
   ["POST", "/v1/autofix", autofix],
   ["POST", "/v1/autofix/chat/completions", autofix],
   ["GET", "/v1/monitoring/reliability", reliability],
+  ["POST", "/v1/embed/chat/completions", embedChatCompletions],
+  ["POST", "/encryption/encrypt", encryptKey],
 ];
 
 export type FetchHandler = (req: Request) => Promise<Response>;

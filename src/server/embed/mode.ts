@@ -8,6 +8,7 @@ import { assembleSystemPrompt } from "../../prompt/index.ts";
 import { resolveLibrary } from "../autofix/library.ts";
 import { HttpError } from "../errors.ts";
 import { frame, isValid, parse } from "../../lang/index.ts";
+import { builtInExamples } from "../../library/index.ts";
 
 export type Mode =
   | { kind: "passthrough"; messages: ChatMessage[] }
@@ -29,6 +30,7 @@ export async function detectMode(messages: ChatMessage[]): Promise<Mode> {
   const prompt = assembleSystemPrompt({
     library: source,
     options: read.block.systemPromptOptions,
+    libraryExamples: read.block.libraryVersion ? builtInExamples[read.block.libraryVersion] : undefined,
     instructions: read.block.instructions,
     checkExample: (program) => isValid(parse(frame(program).program, library)),
   });
