@@ -67,19 +67,12 @@ test("malformed config blocks are 400", async () => {
   for (const block of bad) await expect400({ messages: [sys(block), asst(VALID)] }, /config block/, undefined);
 });
 
-test("libraryVersion without a built-in library is a 400 that says so", async () => {
-  let builtin = false;
-  try {
-    const mod = await import("../../src/library/index.ts");
-    builtin = Object.keys(mod).length > 0;
-  } catch {}
-  const res = await post(h.base, "/v1/autofix", key, { messages: [sys(']]>service:config\n{"libraryVersion":"0.1.0"}'), asst(VALID)] });
-  if (builtin) {
-    console.log("src/library exists: the built-in library is served, skipping the 400 check");
-    return;
-  }
-  expect(res.status).toBe(400);
-  expect((await res.json()).error.message).toMatch(/built-in library.*not available/);
+test("libraryVersion names the built-in library; an unknown version is a 400 that says so", async () => {
+  const builtin = (v: string) => sys(`]]>service:config\n{"libraryVersion":"${v}"}`);
+  const ok = await post(h.base, "/v1/autofix", key, { messages: [builtin("0.1.0"), asst(`root = Stack([t])\nt = Text("Hi")`)] });
+  expect(ok.status).toBe(200);
+  expect((await ok.json()).fix_summary.status).toBe("already_valid");
+  await expect400({ messages: [builtin("9.9.9"), asst(VALID)] }, /no built-in library of libraryVersion "9.9.9"/);
 });
 
 test("last message must be an assistant turn with text", async () => {

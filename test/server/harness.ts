@@ -12,6 +12,8 @@ export interface Harness {
   server: RunningServer;
   base: string;
   dir: string;
+  /** Every line the server logged. */
+  lines: string[];
   /** Creates an organization with a key; returns the key. */
   org(name: string, credits: number): Promise<string>;
   credits(name: string): Promise<number>;
@@ -20,14 +22,16 @@ export interface Harness {
 
 export async function startHarness(overrides: Partial<ServerConfig> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-test-"));
+  const lines: string[] = [];
   const server = await startServer(
     { port: 0, dbPath: join(dir, "tessera.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null, ...overrides },
-    { log: () => {} },
+    { log: (line) => lines.push(line) },
   );
   return {
     server,
     base: server.url,
     dir,
+    lines,
     async org(name, credits) {
       const org = await createOrganization(server.db, name, credits);
       return (await createApiKey(server.db, org.id)).key;

@@ -1,5 +1,5 @@
-// Config block → compiled Library. The application's own library is compiled with the language
-// core; `libraryVersion` names the built-in library, used only once src/library provides one.
+// Config block → compiled Library: the application's own chatLibrary, compiled by the language
+// core, or the built-in library that `libraryVersion` names (src/library).
 import { compileLibrary, LibraryError } from "../../lang/index.ts";
 import type { Library } from "../../lang/index.ts";
 import type { ConfigBlock } from "../../client/config-block.ts";
@@ -24,11 +24,11 @@ export async function resolveLibrary(block: ConfigBlock): Promise<ResolvedLibrar
       throw e;
     }
   }
-  const builtin = await findBuiltinLibrary(block.libraryVersion);
+  const builtin = findBuiltinLibrary(block.libraryVersion);
   if (!builtin) {
     throw new HttpError(
       400,
-      `the built-in library (libraryVersion ${block.libraryVersion}) is not available yet; send your own chatLibrary in the config block`,
+      `there is no built-in library of libraryVersion ${JSON.stringify(block.libraryVersion)}; send a known version or your own chatLibrary`,
       { param },
     );
   }
