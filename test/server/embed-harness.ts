@@ -1,0 +1,51 @@
+// The real server plus one stand-in per provider wire, with the env pointing Tessera at them.
+import OpenAI from "openai";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeAnthropic, startFakeGemini, startFakeOpenAI, type FakeProvider } from "../support/fake-providers.ts";
+import { startHarness, type Harness } from "./harness.ts";
+
+export interface EmbedHarness {
+  h: Harness;
+  openai: FakeProvider;
+  anthropic: FakeProvider;
+  gemini: FakeProvider;
+  aggregator: FakeProvider;
+  local: FakeProvider;
+  client(key: string): OpenAI;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const KEYS = { openai: "sk-server-openai", anthropic: "sk-ant-server", gemini: "gem-server", openrouter: "or-server" };
+
+export async function startEmbedHarness(): Promise<EmbedHarness> {
+  const fakes = {
+    openai: startFakeOpenAI(), anthropic: startFakeAnthropic(), gemini: startFakeGemini(),
+    aggregator: startFakeOpenAI(), local: startFakeOpenAI(),
+  };
+  Object.assign(process.env, {
+    OPENAI_BASE_URL: fakes.openai.url, OPENAI_API_KEY: KEYS.openai,
+    ANTHROPIC_BASE_URL: fakes.anthropic.url, ANTHROPIC_API_KEY: KEYS.anthropic,
+    GEMINI_BASE_URL: fakes.gemini.url, GEMINI_API_KEY: KEYS.gemini,
+    OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
+    LOCAL_BASE_URL: fakes.local.url,
+    TESSERA_DATA_DIR: mkdtempSync(join(tmpdir(), "tessera-keys-")),
+    TESSERA_EMBED_PRICE: "0",
+  });
+  delete process.env.TESSERA_MASTER_KEY;
+  const h = await startHarness();
+  return {
+    h, ...fakes,
+    client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),
+    reset() {
+      for (const f of Object.values(fakes)) { f.calls.length = 0; f.queue.length = 0; f.requireKey = null; }
+      process.env.TESSERA_EMBED_PRICE = "0";
+    },
+    async close() {
+      for (const f of Object.values(fakes)) f.stop();
+      await h.close();
+    },
+  };
+}
