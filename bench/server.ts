@@ -1,0 +1,110 @@
+// Server benchmark: Autofix on an already-valid ~100k-character generation over loopback HTTP.
+// Reports p50/p99 latency, requests per second, and the share of a request spent parsing.
+// Bounded (fixed request counts), loopback only, temporary database. Run: bun bench/server.ts
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeConfigBlock } from "../src/client/config-block.ts";
+import { createApiKey, createOrganization } from "../src/db/index.ts";
+import { compileLibrary, frame, parse } from "../src/lang/index.ts";
+import { startServer } from "../src/server/main.ts";
+
+const LIBRARY = {
+  root: "Stack",
+  schema: {
+    $defs: {
+      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
+      Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
+    },
+  },
+};
+
+/** A valid program just under 100,000 characters: one root, many Text statements. */
+export function bigGeneration(limit = 100_000): string {
+  const lines: string[] = [];
+  const ids: string[] = [];
+  let size = 40;
+  for (let i = 0; ; i++) {
+    const line = `t${i} = Text("Row ${i} of the generated benchmark page", "${i % 2 ? "small" : "large"}")`;
+    size += line.length + 1 + String(i).length + 3;
+    if (size > limit - 200) break;
+    lines.push(line);
+    ids.push(`t${i}`);
+  }
+  return [`root = Stack([${ids.join(", ")}])`, ...lines].join("\n");
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+export async function main(opts: { sequential?: number; concurrent?: number; concurrency?: number } = {}) {
+  const sequential = opts.sequential ?? 200;
+  const concurrent = opts.concurrent ?? 400;
+  const concurrency = opts.concurrency ?? 8;
+  const dir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
+  const server = await startServer(
+    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null },
+    { log: () => {} },
+  );
+  try {
+    // One credit: a call needs credits to be accepted, though already_valid never spends them.
+    const org = await createOrganization(server.db, "bench", 1);
+    const { key } = await createApiKey(server.db, org.id);
+    const generation = bigGeneration();
+    const body = JSON.stringify({ messages: [{ role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) }, { role: "assistant", content: generation }] });
+    const call = async () => {
+      const res = await fetch(`${server.url}/v1/autofix`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      });
+      const json = (await res.json()) as { fix_summary?: { status: string } };
+      if (res.status !== 200 || json.fix_summary?.status !== "already_valid") throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+    };
+
+    for (let i = 0; i < 20; i++) await call(); // warm up JIT and SQLite
+
+    const latencies: number[] = [];
+    for (let i = 0; i < sequential; i++) {
+      const t = performance.now();
+      await call();
+      latencies.push(performance.now() - t);
+    }
+    latencies.sort((a, b) => a - b);
+
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next++ < concurrent) await call();
+    }));
+    const rps = concurrent / ((performance.now() - t0) / 1000);
+
+    // The parse step alone, in the same process, on the same generation.
+    const library = compileLibrary(LIBRARY);
+    const parses: number[] = [];
+    for (let i = 0; i < sequential; i++) {
+      const t = performance.now();
+      parse(frame(generation).program, library);
+      parses.push(performance.now() - t);
+    }
+    parses.sort((a, b) => a - b);
+
+    const p50 = percentile(latencies, 50);
+    const parseP50 = percentile(parses, 50);
+    const rows = [
+      ["generation", `${generation.length} chars`],
+      ["p50 latency", `${p50.toFixed(2)} ms`],
+      ["p99 latency", `${percentile(latencies, 99).toFixed(2)} ms`],
+      [`requests/s (${concurrency} at once)`, rps.toFixed(0)],
+      ["parse p50", `${parseP50.toFixed(2)} ms`],
+      ["parse share of p50", `${((parseP50 / p50) * 100).toFixed(0)}%`],
+    ];
+    console.log("Autofix, already-valid 100k generation, loopback HTTP");
+    for (const [k, v] of rows) console.log(`  ${k.padEnd(26)} ${v}`);
+    return { p50, p99: percentile(latencies, 99), rps, parseP50, generationChars: generation.length };
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await main();
