@@ -8,5 +8,10 @@ export class CommandFailed extends Error {
   }
 }
 
-export const out = (line = "") => process.stdout.write(line + "\n");
-export const err = (line = "") => process.stderr.write(line + "\n");
+export function out(line = ""): void {
+  process.stdout.write(line + "\n");
+}
+
+export function err(line = ""): void {
+  process.stderr.write(line + "\n");
+}
