@@ -12,14 +12,16 @@ type Env = Record<string, string | undefined>;
 
 interface MasterKey { id: string; key: CryptoKey }
 
-function decodeKey(b64: string, name: string): Uint8Array {
-  const raw = Uint8Array.from(Buffer.from(b64.trim(), "base64"));
+type Bytes = Uint8Array<ArrayBuffer>;
+
+function decodeKey(b64: string, name: string): Bytes {
+  const raw = new Uint8Array(Buffer.from(b64.trim(), "base64"));
   if (raw.length !== 32) throw new Error(`${name} must be the base64 of exactly 32 bytes`);
   return raw;
 }
 
 /** The master key from TESSERA_MASTER_KEY, else from a file made once in TESSERA_DATA_DIR (mode 0600). */
-function currentRaw(env: Env): Uint8Array {
+function currentRaw(env: Env): Bytes {
   if (env.TESSERA_MASTER_KEY) return decodeKey(env.TESSERA_MASTER_KEY, "TESSERA_MASTER_KEY");
   const dir = env.TESSERA_DATA_DIR || "./data";
   const file = join(dir, "master.key");
@@ -37,7 +39,7 @@ function currentRaw(env: Env): Uint8Array {
   return decodeKey(readFileSync(file, "utf8"), file);
 }
 
-async function toMasterKey(raw: Uint8Array): Promise<MasterKey> {
+async function toMasterKey(raw: Bytes): Promise<MasterKey> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
   const id = Buffer.from(digest.slice(0, 6)).toString("hex");
   const key = await crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
@@ -61,7 +63,7 @@ function masterKeys(env: Env): Promise<MasterKey[]> {
   return keys;
 }
 
-function aad(orgId: number, provider: string): Uint8Array {
+function aad(orgId: number, provider: string): Bytes {
   return new TextEncoder().encode(`tessera/provider-key/${FORMAT}\norg=${orgId}\nprovider=${provider.toLowerCase()}`);
 }
 
@@ -83,7 +85,7 @@ export async function decryptProviderKey(orgId: number, provider: string, blob: 
   if (format !== FORMAT || !id || !data) return null;
   const mk = (await masterKeys(env)).find((k) => k.id === id);
   if (!mk) return null;
-  const payload = Uint8Array.from(Buffer.from(data, "base64url"));
+  const payload: Bytes = new Uint8Array(Buffer.from(data, "base64url"));
   if (payload.length <= IV_BYTES + 16) return null;
   try {
     const plain = await crypto.subtle.decrypt(
