@@ -47,3 +47,36 @@ export function parseInteger(text: string, what: string): number {
   if (!/^-?\d+$/.test(text)) throw new UsageError(`${what} must be a whole number, got ${JSON.stringify(text)}`);
   return Number(text);
 }
+
+export interface Subcommand {
+  sub: string;
+  args: ParsedArgs;
+  /** A usage error that ends with the subcommand's help. */
+  usage: (problem: string) => UsageError;
+}
+
+/**
+ * Reads `<group> <sub> …`: null when help was asked for (and printed by `print`), else the
+ * subcommand with its parsed arguments. An unknown subcommand is a usage error.
+ */
+export function readSubcommand(
+  group: string,
+  argv: string[],
+  groupHelp: string,
+  help: Record<string, string>,
+  valueFlags: string[],
+  print: (text: string) => void,
+): Subcommand | null {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
+    print(groupHelp);
+    return null;
+  }
+  if (!help[sub]) throw new UsageError(`unknown command: ${group} ${sub}\n\n${groupHelp}`);
+  const args = parseArgs(rest, valueFlags);
+  if (args.flags.has("help")) {
+    print(help[sub]);
+    return null;
+  }
+  return { sub, args, usage: (problem) => new UsageError(`${problem}\n\n${help[sub]}`) };
+}

@@ -1,6 +1,6 @@
 // tessera key create|list|revoke
 import { createApiKey, listApiKeys, revokeApiKeys } from "../../db/index.ts";
-import { checkFlags, flagValue, parseArgs, UsageError } from "../args.ts";
+import { checkFlags, flagValue, readSubcommand } from "../args.ts";
 import { requireOrg, withDb } from "../db.ts";
 import { CommandFailed, out } from "../io.ts";
 
@@ -18,12 +18,9 @@ const HELP: Record<string, string> = {
 };
 
 export async function keyCommand(argv: string[]): Promise<void> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") return out(KEY_HELP);
-  if (!HELP[sub]) throw new UsageError(`unknown command: key ${sub}\n\n${KEY_HELP}`);
-  const args = parseArgs(rest, ["org"]);
-  if (args.flags.has("help")) return out(HELP[sub]);
-  const usage = (problem: string) => new UsageError(`${problem}\n\n${HELP[sub]}`);
+  const command = readSubcommand("key", argv, KEY_HELP, HELP, ["org"], out);
+  if (!command) return;
+  const { sub, args, usage } = command;
 
   if (sub === "revoke") {
     checkFlags(args, []);

@@ -1,6 +1,6 @@
 // tessera org create|show|credit|suspend|resume
 import { adjustCredits, createOrganization, findOrganizationByName, setSuspended } from "../../db/index.ts";
-import { checkFlags, flagValue, parseArgs, parseInteger, UsageError } from "../args.ts";
+import { checkFlags, flagValue, parseInteger, readSubcommand } from "../args.ts";
 import { requireOrg, withDb } from "../db.ts";
 import { CommandFailed, out } from "../io.ts";
 
@@ -24,12 +24,9 @@ const HELP: Record<string, string> = {
 };
 
 export async function orgCommand(argv: string[]): Promise<void> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") return out(ORG_HELP);
-  if (!HELP[sub]) throw new UsageError(`unknown command: org ${sub}\n\n${ORG_HELP}`);
-  const args = parseArgs(rest, ["credits"]);
-  if (args.flags.has("help")) return out(HELP[sub]);
-  const usage = (problem: string) => new UsageError(`${problem}\n\n${HELP[sub]}`);
+  const command = readSubcommand("org", argv, ORG_HELP, HELP, ["credits"], out);
+  if (!command) return;
+  const { sub, args, usage } = command;
   const want = sub === "credit" ? 2 : 1;
   if (args.positionals.length !== want) throw usage(`expected ${want === 2 ? "NAME and N" : "NAME"}`);
   const name = args.positionals[0];
