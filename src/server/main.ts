@@ -26,8 +26,9 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     log: opts.log ?? ((line) => console.log(line)),
   };
   const fetch = createApp(deps);
-  // Bodies are capped at 1 MB by body.ts with a proper 413; Bun's own cap sits above it.
-  const server = Bun.serve({ port: config.port, fetch, maxRequestBodySize: 4 * 1024 * 1024 });
+  // body.ts caps JSON bodies at 1 MB with a wire-format 413 (it stops reading there, so memory
+  // stays bounded); Bun's own cap sits far above so that its plain-text 413 is never the answer.
+  const server = Bun.serve({ port: config.port, fetch, maxRequestBodySize: 256 * 1024 * 1024 });
   return {
     url: `http://127.0.0.1:${server.port}`,
     port: server.port!,

@@ -41,6 +41,23 @@ test("body over 1 MB is 413", async () => {
   expect((await res.json()).error.type).toBe("invalid_request_error");
 });
 
+test("a much larger body, declared or streamed, is still the wire-format 413", async () => {
+  const big = "x".repeat(20 * 1024 * 1024);
+  const declared = await post(h.base, "/v1/autofix", key, big);
+  expect(declared.status).toBe(413);
+  expect((await declared.json()).error.type).toBe("invalid_request_error");
+  const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+  let sent = 0;
+  const stream = new ReadableStream({
+    pull(c) {
+      if (sent++ < 40) c.enqueue(chunk);
+      else c.close();
+    },
+  });
+  const streamed = await fetch(h.base + "/v1/autofix", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: stream, duplex: "half" } as RequestInit);
+  expect(streamed.status).toBe(413);
+});
+
 test("body that is not the request shape is 400", async () => {
   await expect400({}, /messages/);
   await expect400({ messages: "hi" }, /messages/);
