@@ -53,8 +53,11 @@ function sse(frames: string[], fail: "close" | null): Response {
     async pull(ctrl) {
       const f = frames.shift();
       if (f !== undefined) { ctrl.enqueue(enc.encode(f)); return; }
-      if (fail === "close") ctrl.error(new Error("upstream connection dropped"));
-      else ctrl.close();
+      if (fail === "close") {
+        // Let the bytes so far reach the other side first, as a real dropped connection would.
+        await Bun.sleep(20);
+        ctrl.error(new Error("upstream connection dropped"));
+      } else ctrl.close();
     },
   });
   return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
