@@ -57,31 +57,62 @@ export function engineLoaded(): boolean {
   return wasm !== null;
 }
 
-function ensureInput(text: string): void {
-  const w = wasm!;
-  let from = 0;
-  if (text.length > capacity) {
-    capacity = Math.max(4096, text.length * 2);
-    inputPtr = w.prepare(capacity);
-  } else if (text.length >= held.length && text.startsWith(held)) {
-    from = held.length;
-  }
-  if (from < text.length) {
-    const view = new Uint16Array(w.memory.buffer, inputPtr, text.length);
-    for (let i = from; i < text.length; i++) view[i] = text.charCodeAt(i);
-  }
-  held = text;
+function reserve(length: number): void {
+  if (length <= capacity) return;
+  const keep = held;
+  capacity = Math.max(4096, length * 2);
+  inputPtr = wasm!.prepare(capacity);
+  held = "";
+  if (keep) append(keep); // a stream's text survives the move
 }
 
-/** Parses `text` from `from` with one of the module's start rules. Never throws. */
-export function parseTree(text: string, rule: StartRule, from = 0): Tree {
-  const w = wasm;
-  if (!w) throw new Error("call loadLanguage() before parsing");
-  ensureInput(text);
+function append(chunk: string): void {
+  const view = new Uint16Array(wasm!.memory.buffer, inputPtr + held.length * 2, chunk.length);
+  for (let i = 0; i < chunk.length; i++) view[i] = chunk.charCodeAt(i);
+  held += chunk;
+}
+
+function need(): Exports {
+  if (!wasm) throw new Error("call loadLanguage() before parsing");
+  return wasm;
+}
+
+/** Puts `text` in the input buffer, copying only what is not there already. */
+export function setInput(text: string): void {
+  need();
+  heldOwner = null;
+  if (held.length <= text.length && text.startsWith(held)) {
+    reserve(text.length);
+    append(text.slice(held.length));
+    return;
+  }
+  held = "";
+  reserve(text.length);
+  append(text);
+}
+
+/** Appends to the input buffer when it still holds `before` (a stream's text so far); false when it does not. */
+export function appendInput(before: number, owner: object, chunk: string): boolean {
+  need();
+  if (heldOwner !== owner || held.length !== before) return false;
+  reserve(before + chunk.length);
+  append(chunk);
+  return true;
+}
+
+let heldOwner: object | null = null;
+/** Marks the buffer as holding `owner`'s text (null: anyone's). */
+export function claimInput(owner: object | null): void {
+  heldOwner = owner;
+}
+
+/** Parses input[from, to) of the buffer with one of the module's start rules. Never throws. */
+export function parseTree(rule: StartRule, from: number, to: number): Tree {
+  const w = need();
   let end = -1;
   let overflow = false;
   try {
-    end = w.parse(START_RULES.indexOf(rule), from, text.length);
+    end = w.parse(START_RULES.indexOf(rule), from, to);
     overflow = w.overflowed() !== 0;
   } catch {
     // A native stack overflow on absurd nesting: reported like the parser's own limit.

@@ -78,4 +78,6 @@ export interface BrokenLine {
   incomplete: boolean;
   /** The statement name, when the line starts with `name =`. */
   id?: string;
+  /** The line's first characters, for messages. */
+  excerpt?: string;
 }

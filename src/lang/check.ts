@@ -1,0 +1,422 @@
+// The checker: what ui-language.md §5 and §6 say a program must satisfy, as FixErrors in
+// source order. Works on statements already parsed; never throws on what a parser produced.
+import type { Library, PropSchema } from "./library.ts";
+import { refTarget } from "./library.ts";
+import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
+
+export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
+export const ACTION_STEPS = new Set(["Run", "Set", "Reset", "ToAssistant", "OpenUrl"]);
+const RESERVED = new Set(["Query", "Mutation"]);
+
+/** A FixError with the offset it sits at, for ordering. */
+export interface PlacedError extends FixError {
+  at: number;
+}
+
+export interface Checked {
+  errors: PlacedError[];
+  unresolved: string[];
+  orphaned: string[];
+  /** The effective statement of each name (a later one replaces an earlier one). */
+  defs: Map<string, Statement>;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+const RUNTIME = new Set(["state", "member", "index", "builtin", "unary", "binary", "ternary", "action"]);
+
+function describe(value: Expr): string {
+  switch (value.k) {
+    case "str":
+      return `the string ${JSON.stringify(value.v.length > 40 ? value.v.slice(0, 40) + "…" : value.v)}`;
+    case "num":
+      return `the number ${value.v}`;
+    case "bool":
+      return `${value.v}`;
+    case "null":
+      return "null";
+    case "arr":
+      return "an array";
+    case "obj":
+      return "an object";
+    case "call":
+      return `a ${value.name}`;
+    default:
+      return "a value";
+  }
+}
+
+function expected(schema: PropSchema): string {
+  if (schema.$ref) return refTarget(schema.$ref) ?? "a component";
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) {
+    const names = branches.map(expected);
+    return names.length > 6 ? `one of ${names.slice(0, 6).join(", ")} (and ${names.length - 6} more)` : `one of ${names.join(", ")}`;
+  }
+  if (schema.enum) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (schema.type === "array" && schema.items) return `an array of ${expected(schema.items)}`;
+  if (schema.type) return Array.isArray(schema.type) ? schema.type.join(" or ") : `a ${schema.type}`;
+  return "a value";
+}
+
+export class Checker {
+  readonly errors: PlacedError[] = [];
+  private refs: { name: string; stmt: Statement; at: number }[] = [];
+  // Edges of the reference graph, for reachability and cycles.
+  private edges = new Map<string, Set<string>>();
+
+  constructor(
+    readonly library: Library,
+    readonly defs: Map<string, Statement>,
+    readonly brokenNames: Set<string>,
+  ) {}
+
+  private report(code: ErrorCode, message: string, at: number, extra: Omit<FixError, "code" | "message"> = {}): void {
+    const error: PlacedError = { code, message, at };
+    if (extra.component !== undefined) error.component = extra.component;
+    if (extra.path !== undefined) error.path = extra.path;
+    if (extra.statementId !== undefined) error.statementId = extra.statementId;
+    this.errors.push(error);
+  }
+
+  /** Checks one statement's expression: calls, builtins, references. */
+  statement(stmt: Statement): void {
+    this.edges.set(stmt.id, new Set());
+    this.visit(stmt.expr, stmt, true, null);
+  }
+
+  private visit(e: Expr, stmt: Statement, whole: boolean, scope: Set<string> | null): void {
+    switch (e.k) {
+      case "ref":
+        if (!scope?.has(e.name)) {
+          this.refs.push({ name: e.name, stmt, at: e.start });
+          this.edges.get(stmt.id)!.add(e.name);
+        }
+        return;
+      case "arr":
+        for (const item of e.items) this.visit(item, stmt, false, scope);
+        return;
+      case "obj":
+        for (const entry of e.entries) this.visit(entry.value, stmt, false, scope);
+        return;
+      case "call":
+        this.call(e, stmt, whole);
+        for (const arg of e.args) this.visit(arg, stmt, false, scope);
+        return;
+      case "builtin": {
+        if (!BUILTINS.has(e.name) && !ACTION_STEPS.has(e.name)) {
+          this.report("unknown-component", `@${e.name} is not a builtin or an action step`, e.start, { component: `@${e.name}`, statementId: stmt.id });
+        }
+        if (e.name === "Each" && e.args.length >= 3 && e.args[1].k === "str") {
+          // The loop variable is in scope inside the template only.
+          this.visit(e.args[0], stmt, false, scope);
+          const inner = new Set(scope ?? []);
+          inner.add(e.args[1].v);
+          for (const arg of e.args.slice(2)) this.visit(arg, stmt, false, inner);
+          return;
+        }
+        for (const arg of e.args) this.visit(arg, stmt, false, scope);
+        return;
+      }
+      case "action":
+        for (const step of e.steps) this.visit(step, stmt, false, scope);
+        return;
+      case "unary":
+        this.visit(e.arg, stmt, false, scope);
+        return;
+      case "binary":
+        this.visit(e.left, stmt, false, scope);
+        this.visit(e.right, stmt, false, scope);
+        return;
+      case "ternary":
+        this.visit(e.cond, stmt, false, scope);
+        this.visit(e.then, stmt, false, scope);
+        this.visit(e.else, stmt, false, scope);
+        return;
+      case "member":
+        this.visit(e.obj, stmt, false, scope);
+        return;
+      case "index":
+        this.visit(e.obj, stmt, false, scope);
+        this.visit(e.index, stmt, false, scope);
+        return;
+    }
+  }
+
+  private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean): void {
+    if (RESERVED.has(e.name)) {
+      if (!whole) {
+        this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement, not part of an expression`, e.start, {
+          component: e.name,
+          statementId: stmt.id,
+        });
+      }
+      return;
+    }
+    const component = this.library.components.get(e.name);
+    if (!component) {
+      this.report("unknown-component", `${e.name} is not a component of the library`, e.start, { component: e.name, statementId: stmt.id });
+      return;
+    }
+    const where = { component: e.name, statementId: stmt.id };
+    if (e.args.length > component.props.length) {
+      this.report(
+        "excess-args",
+        `${e.name} takes at most ${component.props.length} arguments (${component.props.map((p) => p.name).join(", ")}), got ${e.args.length}`,
+        e.args[component.props.length].start,
+        where,
+      );
+    }
+    component.props.forEach((prop, i) => {
+      const arg = e.args[i];
+      const path = `/${prop.name}`;
+      if (arg === undefined) {
+        if (prop.required && !prop.hasDefault) {
+          this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { ...where, path });
+        }
+        return;
+      }
+      if (arg.k === "null") {
+        if (prop.required && !prop.hasDefault) {
+          this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { ...where, path });
+        }
+        return;
+      }
+      this.check(arg, prop.schema, path, stmt, where, new Set());
+    });
+  }
+
+  // Follows references to statically known values; null when the value is known only at run time.
+  private resolve(value: Expr, seen: Set<string>): Expr | null {
+    while (value.k === "ref") {
+      const target = this.defs.get(value.name);
+      if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state" || seen.has(value.name)) return null;
+      seen.add(value.name);
+      value = target.expr;
+    }
+    if (RUNTIME.has(value.k)) return null;
+    if (value.k === "call" && (RESERVED.has(value.name) || !this.library.components.has(value.name))) return null;
+    return value;
+  }
+
+  // Reports a type-mismatch for each place `value` does not fit `schema`.
+  private check(value: Expr, schema: PropSchema, path: string, stmt: Statement, where: { component: string; statementId: string }, seen: Set<string>): void {
+    const mismatches: { path: string; message: string; at: number }[] = [];
+    this.fits(value, schema, path, mismatches, seen);
+    for (const m of mismatches) {
+      this.report("type-mismatch", `${where.component} ${m.path}: ${m.message}`, m.at, { ...where, path: m.path });
+    }
+    void stmt;
+  }
+
+  /** Whether `value` fits; records mismatches in `out`, or stops at the first when `out` is null. */
+  private fits(raw: Expr, schema: PropSchema, path: string, out: { path: string; message: string; at: number }[] | null, seen: Set<string>): boolean {
+    const value = this.resolve(raw, new Set(seen));
+    if (value === null) return true;
+    const fail = (message: string) => {
+      out?.push({ path, message, at: raw.start });
+      return false;
+    };
+    if (schema.$ref) {
+      const target = refTarget(schema.$ref);
+      if (value.k === "call" && value.name === target) return true;
+      return fail(`expected ${target}, got ${describe(value)}`);
+    }
+    const branches = schema.anyOf ?? schema.oneOf;
+    if (branches && !branches.some((b) => this.fits(value, b, path, null, seen))) {
+      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+    }
+    if (schema.enum && !((value.k === "str" || value.k === "num" || value.k === "bool") && schema.enum.includes(value.v)) && value.k !== "null") {
+      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+    }
+    if ("const" in schema && !(("v" in value) && value.v === schema.const)) return fail(`expected ${JSON.stringify(schema.const)}, got ${describe(value)}`);
+    if (schema.type !== undefined) {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      if (!types.some((t) => typeFits(value, t))) return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+    }
+    let ok = true;
+    if (value.k === "arr" && schema.items) {
+      value.items.forEach((item, i) => {
+        if (!this.fits(item, schema.items!, `${path}/${i}`, out, seen)) ok = false;
+      });
+    }
+    if (value.k === "obj" && schema.properties) {
+      for (const entry of value.entries) {
+        const sub = schema.properties[entry.key];
+        if (sub && !this.fits(entry.value, sub, `${path}/${entry.key}`, out, seen)) ok = false;
+      }
+    }
+    return ok;
+  }
+
+  /** Names statement `id` refers to. */
+  refsOf(id: string): ReadonlySet<string> {
+    return this.edges.get(id) ?? EMPTY;
+  }
+
+  /** Names referenced and never defined, plus names that stand on a reference cycle. */
+  unresolved(): string[] {
+    const missing = new Set<string>();
+    for (const ref of this.refs) {
+      if (this.defs.has(ref.name) || this.brokenNames.has(ref.name)) continue;
+      missing.add(ref.name);
+      this.report("unresolved", `\`${ref.name}\` is referenced but never defined`, ref.at, { statementId: ref.stmt.id });
+    }
+    for (const name of this.cycles()) {
+      missing.add(name);
+      const stmt = this.defs.get(name)!;
+      this.report("unresolved", `\`${name}\` is defined only through a reference cycle`, stmt.start, { statementId: name });
+    }
+    return [...missing];
+  }
+
+  // Statements on a cycle of references (Tarjan's strongly connected components).
+  private cycles(): string[] {
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const out: string[] = [];
+    let counter = 0;
+    const strong = (v: string) => {
+      // Iterative, so that long chains of references cannot overflow the stack.
+      const work: [string, Iterator<string>][] = [[v, (this.edges.get(v) ?? new Set()).values()]];
+      index.set(v, counter);
+      low.set(v, counter++);
+      stack.push(v);
+      onStack.add(v);
+      while (work.length) {
+        const [node, it] = work[work.length - 1];
+        const next = it.next();
+        if (!next.done) {
+          const w = next.value;
+          if (!this.edges.has(w)) continue;
+          if (!index.has(w)) {
+            index.set(w, counter);
+            low.set(w, counter++);
+            stack.push(w);
+            onStack.add(w);
+            work.push([w, this.edges.get(w)!.values()]);
+          } else if (onStack.has(w)) low.set(node, Math.min(low.get(node)!, index.get(w)!));
+          continue;
+        }
+        work.pop();
+        if (work.length) {
+          const parent = work[work.length - 1][0];
+          low.set(parent, Math.min(low.get(parent)!, low.get(node)!));
+        }
+        if (low.get(node) === index.get(node)) {
+          const component: string[] = [];
+          let w: string;
+          do {
+            w = stack.pop()!;
+            onStack.delete(w);
+            component.push(w);
+          } while (w !== node);
+          if (component.length > 1 || this.edges.get(node)!.has(node)) out.push(...component);
+        }
+      }
+    };
+    for (const v of this.edges.keys()) if (!index.has(v)) strong(v);
+    return out;
+  }
+
+  /** Component and value statements not reachable from `root` (state, queries and mutations are roots too). */
+  orphaned(): string[] {
+    const seen = new Set<string>();
+    const queue: string[] = [];
+    for (const [id, stmt] of this.defs) {
+      if (id === "root" || stmt.kind === "state" || stmt.kind === "query" || stmt.kind === "mutation") {
+        seen.add(id);
+        queue.push(id);
+      }
+    }
+    while (queue.length) {
+      for (const next of this.edges.get(queue.pop()!) ?? []) {
+        if (!seen.has(next) && this.defs.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    const out: string[] = [];
+    for (const [id, stmt] of this.defs) {
+      if (seen.has(id)) continue;
+      out.push(id);
+      this.report("orphaned", `\`${id}\` is defined but not reachable from root`, stmt.start, { statementId: id });
+    }
+    return out;
+  }
+
+  /** `root` must exist and be an element (of the library's root component, when it names one). */
+  root(programEnd: number): void {
+    const stmt = this.defs.get("root");
+    if (!stmt) {
+      this.report("missing-root", "the program has no `root` statement", programEnd);
+      return;
+    }
+    const value = this.resolve(stmt.expr, new Set(["root"]));
+    if (value === null || value.k !== "call") {
+      if (stmt.expr.k === "call" && !RESERVED.has(stmt.expr.name)) return; // unknown component: reported already
+      this.report("missing-root", "`root` does not produce a component element", stmt.start, { statementId: "root" });
+      return;
+    }
+    const want = this.library.root;
+    if (want && value.name !== want) {
+      this.report("type-mismatch", `root must be a ${want}, got a ${value.name}`, stmt.start, { component: value.name, statementId: "root" });
+    }
+  }
+}
+
+function typeFits(value: Expr, type: string): boolean {
+  switch (type) {
+    case "string":
+      return value.k === "str";
+    case "number":
+      return value.k === "num";
+    case "integer":
+      return value.k === "num" && Number.isInteger(value.v);
+    case "boolean":
+      return value.k === "bool";
+    case "null":
+      return value.k === "null";
+    case "array":
+      return value.k === "arr";
+    case "object":
+      return value.k === "obj";
+    default:
+      return true;
+  }
+}
+
+/** Syntax and incomplete errors of broken lines. */
+export function brokenLineErrors(broken: BrokenLine[]): PlacedError[] {
+  return broken.map((line) => {
+    const excerpt = line.excerpt ?? "";
+    const error: PlacedError = line.incomplete
+      ? { code: "incomplete", message: `the input stops in the middle of a statement: ${JSON.stringify(excerpt)}`, at: line.start }
+      : { code: "syntax", message: `not a statement of the language: ${JSON.stringify(excerpt)}`, at: line.start };
+    if (line.id !== undefined) error.statementId = line.id;
+    return error;
+  });
+}
+
+/** Runs every check over a parsed program. */
+export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): Checked {
+  const defs = new Map<string, Statement>();
+  for (const stmt of statements) {
+    defs.delete(stmt.id); // a redefinition takes the later place in source order
+    defs.set(stmt.id, stmt);
+  }
+  const brokenNames = new Set<string>();
+  for (const line of broken) if (line.id !== undefined && !defs.has(line.id)) brokenNames.add(line.id);
+  const checker = new Checker(library, defs, brokenNames);
+  for (const stmt of defs.values()) checker.statement(stmt);
+  const unresolved = checker.unresolved();
+  let orphaned: string[] = [];
+  const hasRoot = defs.has("root");
+  if (hasRoot) orphaned = checker.orphaned();
+  checker.root(programEnd);
+  const errors = [...brokenLineErrors(broken), ...checker.errors];
+  errors.sort((a, b) => a.at - b.at);
+  return { errors, unresolved, orphaned, defs };
+}

@@ -1,0 +1,55 @@
+// One-shot parsing: frame, split, check, and a ParseResult whose display tree is built on read.
+import { setInput } from "./engine.ts";
+import { frame } from "./frame.ts";
+import { splitProgram } from "./program.ts";
+import { checkProgram, type PlacedError } from "./check.ts";
+import { materializeRoot } from "./materialize.ts";
+import type { Library } from "./library.ts";
+import type { BrokenLine, ElementNode, FixError, ParseResult, Statement } from "./types.ts";
+
+export function publicError(error: PlacedError): FixError {
+  const out: FixError = { code: error.code, message: error.message };
+  if (error.component !== undefined) out.component = error.component;
+  if (error.path !== undefined) out.path = error.path;
+  if (error.statementId !== undefined) out.statementId = error.statementId;
+  return out;
+}
+
+/** A ParseResult with `root` materialised the first time it is read. */
+export function lazyResult(
+  fields: Omit<ParseResult, "root">,
+  buildRoot: () => ElementNode | null,
+): ParseResult {
+  let root: ElementNode | null | undefined;
+  return {
+    get root() {
+      if (root === undefined) root = buildRoot();
+      return root;
+    },
+    ...fields,
+  };
+}
+
+/** Checks a whole program already split into statements; `text` is the whole input. */
+export function finishProgram(text: string, statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): ParseResult {
+  const checked = checkProgram(statements, broken, library, programEnd);
+  return lazyResult(
+    {
+      errors: checked.errors.map(publicError),
+      incomplete: broken.some((b) => b.incomplete),
+      unresolved: checked.unresolved,
+      orphaned: checked.orphaned,
+      statements: checked.defs.size,
+    },
+    () => materializeRoot(() => text, checked.defs, library, new Set()),
+  );
+}
+
+export function parse(generation: string, library: Library): ParseResult {
+  const { head, program } = frame(generation);
+  const from = head.length;
+  const to = from + program.length;
+  setInput(generation);
+  const parts = splitProgram(generation, 0, from, to);
+  return finishProgram(generation, parts.statements, parts.broken, library, to);
+}

@@ -1,0 +1,81 @@
+// Splits a program into statements and broken lines with one run of the WebAssembly parser.
+import { parseTree } from "./engine.ts";
+import { buildExpr, TreeReader } from "./ast.ts";
+import { RULE } from "./generated/rules.ts";
+import type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
+
+export interface ProgramParts {
+  statements: Statement[];
+  broken: BrokenLine[];
+  /** Where the last complete line ended (a later parse may start here). */
+  lastLineStart: number;
+}
+
+const NAME_EQUALS = /^[ \t]*(\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
+
+export function statementKind(id: string, expr: Expr): StatementKind {
+  if (id.startsWith("$")) return "state";
+  if (expr.k === "call") {
+    if (expr.name === "Query") return "query";
+    if (expr.name === "Mutation") return "mutation";
+    return "component";
+  }
+  return "value";
+}
+
+/**
+ * Reads input[from, to) of the engine's buffer as a program. `text` holds that input from
+ * offset `base` on (a stream keeps only its open tail). Never throws.
+ */
+export function splitProgram(text: string, base: number, from: number, to: number): ProgramParts {
+  const tree = parseTree("Program", from, to);
+  const statements: Statement[] = [];
+  const broken: BrokenLine[] = [];
+  // Where the last statement or broken line starts: a stream keeps it open, since a following
+  // line may still continue it (a ternary) or it may be cut.
+  let lastLineStart = from;
+  if (tree.overflow) {
+    // Nesting deeper than the parser allows: the rest cannot be read as statements.
+    broken.push({ start: from, end: to, incomplete: false, excerpt: text.slice(from - base, from - base + 60) });
+    return { statements, broken, lastLineStart };
+  }
+  const reader = new TreeReader(tree, text, base);
+  const top = tree.count - 1;
+  const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];
+  for (const line of lines) {
+    let node = line;
+    const rule = reader.rule(node);
+    if (rule === RULE.Line_statement) node = reader.children(node)[0];
+    if (rule === RULE.brokenLine || rule === RULE.Line_broken) {
+      lastLineStart = reader.start(node);
+      broken.push({ start: reader.start(node), end: reader.end(node), incomplete: false });
+      continue;
+    }
+    const r = reader.rule(node);
+    if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
+    lastLineStart = reader.start(node);
+    const [nameNode, exprNode] = reader.children(node);
+    const id = reader.slice(nameNode);
+    const expr = buildExpr(reader, exprNode);
+    statements.push({ id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) });
+  }
+  // Broken lines: name them, and find the one the input stops in the middle of. That one runs
+  // to the end, so the lines after it belong to it.
+  for (let b = 0; b < broken.length; b++) {
+    const line = broken[b];
+    const lineText = text.slice(line.start - base, Math.min(line.end, line.start + 200) - base);
+    const named = NAME_EQUALS.exec(lineText);
+    if (named) line.id = named[1];
+    line.excerpt = lineText.trim().split("\n")[0].slice(0, 60);
+    const attempt = parseTree("Line_statement", line.start, to);
+    if (attempt.farthest >= to && to > line.start) {
+      line.incomplete = true;
+      line.end = to;
+      broken.length = b + 1;
+      lastLineStart = line.start; // it swallowed the lines after it
+      while (statements.length && statements[statements.length - 1].start > line.start) statements.pop();
+      break;
+    }
+  }
+  return { statements, broken, lastLineStart };
+}

@@ -1,0 +1,166 @@
+// The incremental streaming parser. Statements that have ended are parsed and checked once and
+// kept; each chunk re-reads only the open statement (the last one, which a following line may
+// still continue). Reference, orphan and root bookkeeping is updated per statement, not
+// recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
+import { appendInput, claimInput, setInput } from "./engine.ts";
+import { splitProgram } from "./program.ts";
+import { brokenLineErrors, Checker, type PlacedError } from "./check.ts";
+import { finishProgram, lazyResult, publicError } from "./parse.ts";
+import { materializeRoot } from "./materialize.ts";
+import type { Library } from "./library.ts";
+import type { BrokenLine, ParseResult, Statement } from "./types.ts";
+
+const ENVELOPE = "]]>service:content";
+const MARKER = "]]>service:";
+const FENCE = /^[ \t]*```[^\n`]*\r?$/;
+
+export interface StreamParser {
+  push(chunk: string): ParseResult;
+  end(): ParseResult;
+}
+
+export function createStreamParser(library: Library): StreamParser {
+  const owner = {};
+  const chunks: string[] = [];
+  let length = 0; // of the text so far
+  // Framing, decided line by line as lines complete.
+  let programStart = -1; // -1: not known yet (the first line may be an envelope header)
+  let programEnd = -1; // -1: open
+  let mode: "bare" | "fence" | "envelope" = "bare";
+  let scanned = 0; // lines before this offset have been looked at
+  // The open region [openStart, …) and its text.
+  let openStart = 0;
+  let tail = ""; // text from `tailBase` on
+  let tailBase = 0;
+  // What has ended.
+  let finals: Statement[] = [];
+  let finalBroken: BrokenLine[] = [];
+  let defs = new Map<string, Statement>();
+  let checker = new Checker(library, defs, new Set());
+  let finalErrors: PlacedError[] = [];
+  let referenced = new Map<string, number>();
+  let unreferenced = new Set<string>(); // defined component/value statements nobody refers to yet
+  let ended = false;
+  let last: ParseResult | null = null;
+
+  const resetProgram = (start: number) => {
+    programStart = start;
+    openStart = start;
+    finals = [];
+    finalBroken = [];
+    defs = new Map();
+    checker = new Checker(library, defs, new Set());
+    finalErrors = [];
+    referenced = new Map();
+    unreferenced = new Set();
+  };
+
+  // Looks at each newly completed line for the envelope header, fences and end markers.
+  const scanLines = () => {
+    while (programEnd === -1) {
+      const nl = tail.indexOf("\n", scanned - tailBase);
+      if (programStart === -1) {
+        if (nl === -1 && (ENVELOPE.startsWith(tail) || tail.startsWith(ENVELOPE))) return; // undecided yet
+        programStart = tail.startsWith(ENVELOPE) ? (nl === -1 ? length : tailBase + nl + 1) : 0;
+        if (programStart > 0) mode = "envelope";
+        resetProgram(programStart);
+        if (nl === -1) return;
+        scanned = programStart;
+        continue;
+      }
+      if (nl === -1) return;
+      const line = tail.slice(scanned - tailBase, nl);
+      const lineStart = scanned;
+      scanned = tailBase + nl + 1;
+      const isFence = FENCE.test(line);
+      if ((mode === "fence" && isFence) || (mode === "envelope" && line.startsWith(MARKER))) {
+        programEnd = lineStart;
+      } else if (mode === "bare" && isFence) {
+        mode = "fence";
+        resetProgram(scanned); // prose before the fence was not program
+      }
+    }
+  };
+
+  const addFinal = (stmt: Statement) => {
+    const previous = defs.get(stmt.id);
+    if (previous) defs.delete(stmt.id);
+    defs.set(stmt.id, stmt);
+    finals.push(stmt);
+    const before = checker.errors.length;
+    checker.statement(stmt);
+    for (let i = before; i < checker.errors.length; i++) finalErrors.push(checker.errors[i]);
+    for (const name of checker.refsOf(stmt.id)) {
+      referenced.set(name, (referenced.get(name) ?? 0) + 1);
+      unreferenced.delete(name);
+    }
+    if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
+  };
+
+  return {
+    push(chunk: string): ParseResult {
+      if (ended) throw new Error("push() after end()");
+      if (chunk === "" && last) return last;
+      if (!appendInput(length, owner, chunk)) {
+        // Another parse used the buffer since: put this stream's text back once.
+        setInput(chunks.join("") + chunk);
+        claimInput(owner);
+      }
+      chunks.push(chunk);
+      length += chunk.length;
+      tail += chunk;
+      scanLines();
+      if (programStart === -1) return (last = result([], []));
+      const to = programEnd === -1 ? length : programEnd;
+      const from = Math.min(Math.max(openStart, programStart), to);
+      const parts = splitProgram(tail, tailBase, from, to);
+      // Everything before the last statement or broken line has ended.
+      for (const stmt of parts.statements) if (stmt.start < parts.lastLineStart) addFinal(stmt);
+      for (const line of parts.broken) if (line.start < parts.lastLineStart) finalBroken.push(line);
+      openStart = parts.lastLineStart;
+      const open = parts.statements.filter((s) => s.start >= openStart);
+      const openBroken = parts.broken.filter((b) => b.start >= openStart);
+      // Keep only the text still needed: the open region and lines not yet scanned.
+      const keepFrom = Math.min(openStart, scanned);
+      if (keepFrom - tailBase > 4096) {
+        tail = tail.slice(keepFrom - tailBase);
+        tailBase = keepFrom;
+      }
+      return (last = result(open, openBroken));
+    },
+    end(): ParseResult {
+      if (ended) return last!;
+      ended = true;
+      const text = chunks.join("");
+      setInput(text);
+      if (programStart === -1) programStart = 0;
+      const to = programEnd === -1 ? text.length : programEnd;
+      const parts = splitProgram(text, 0, Math.max(openStart, programStart), to);
+      return (last = finishProgram(text, [...finals, ...parts.statements], [...finalBroken, ...parts.broken], library, to));
+    },
+  };
+
+  // The best result so far: final statements' errors plus the open statement's own.
+  function result(open: Statement[], openBroken: BrokenLine[]): ParseResult {
+    const liveDefs = new Map(defs);
+    for (const stmt of open) liveDefs.set(stmt.id, stmt);
+    const openChecker = new Checker(library, liveDefs, new Set());
+    for (const stmt of open) openChecker.statement(stmt);
+    const errors: PlacedError[] = [...brokenLineErrors(finalBroken), ...finalErrors, ...brokenLineErrors(openBroken), ...openChecker.errors];
+    errors.sort((a, b) => a.at - b.at);
+    const unresolved: string[] = [];
+    for (const name of referenced.keys()) if (!liveDefs.has(name)) unresolved.push(name);
+    for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) if (!liveDefs.has(name) && !referenced.has(name)) unresolved.push(name);
+    const partial = new Set(open.map((s) => s.id));
+    return lazyResult(
+      {
+        errors: errors.map(publicError),
+        incomplete: openBroken.some((b) => b.incomplete),
+        unresolved,
+        orphaned: [...unreferenced].filter((id) => !open.some((s) => openChecker.refsOf(s.id).has(id))),
+        statements: liveDefs.size,
+      },
+      () => materializeRoot(() => chunks.join(""), liveDefs, library, partial),
+    );
+  }
+}
