@@ -1,7 +1,7 @@
 // The language core's public API: the same on the server, in Deno, Node and the browser.
 import { engineLoaded, loadEngine } from "./engine.ts";
 import { compileLibrary as compile, LibraryError, type Library } from "./library.ts";
-import { parse as parseOnce } from "./parse.ts";
+import { inspect as inspectOnce, parse as parseOnce, type Inspection } from "./parse.ts";
 import { createStreamParser as createStream } from "./stream.ts";
 import { frame } from "./frame.ts";
 import type { ParseResult } from "./types.ts";
@@ -31,6 +31,16 @@ export function createStreamParser(library: Library): { push(chunk: string): Par
   requireLoaded();
   return createStream(library);
 }
+
+/** The statements, broken lines and positioned errors behind `parse`: for tools that edit the text. */
+export function inspect(generation: string, library: Library): Inspection {
+  requireLoaded();
+  return inspectOnce(String(generation), library);
+}
+export type { Inspection } from "./parse.ts";
+export type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
+export type { PlacedError } from "./check.ts";
+export type { Component, Prop, PropSchema } from "./library.ts";
 
 /** True exactly when the result has no errors. */
 export function isValid(result: ParseResult): boolean {

@@ -53,3 +53,25 @@ export function parse(generation: string, library: Library): ParseResult {
   const parts = splitProgram(generation, 0, from, to);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }
+
+export interface Inspection {
+  head: string;
+  program: string;
+  tail: string;
+  /** Statements and broken lines with offsets into the whole generation. */
+  statements: Statement[];
+  broken: BrokenLine[];
+  /** Every error with `at`, its offset into the generation. */
+  errors: PlacedError[];
+}
+
+/** What `parse` sees, with positions: for tools that edit the text (the sanitizer). */
+export function inspect(generation: string, library: Library): Inspection {
+  const framed = frame(generation);
+  const from = framed.head.length;
+  const to = from + framed.program.length;
+  setInput(generation);
+  const parts = splitProgram(generation, 0, from, to);
+  const checked = checkProgram(parts.statements, parts.broken, library, to);
+  return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
+}
