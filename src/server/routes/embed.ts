@@ -96,7 +96,9 @@ export const embedChatCompletions: Handler = async (ctx) => {
       message.content = checked.content;
       event = { outcome: checked.outcome, corrected: checked.corrected };
     }
-    await record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event });
+    // The answer goes out first: the log write is off the response path (gateway latency).
+    void record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event })
+      .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
     return Response.json(completion);
   } catch (e) {
     if (e instanceof ProviderError) {
