@@ -226,13 +226,19 @@ test("credits: price per request is taken; none left or suspended → 429", asyn
 
 test("requests are logged with model, status and usage", async () => {
   await client.chat.completions.create({ model: "anthropic/claude-log", messages: [{ role: "user", content: "log me" }] });
-  const rows = await E.h.server.db.selectFrom("request_logs").selectAll().where("model", "=", "anthropic/claude-log").execute();
+  // The log is written just after the answer goes out.
+  let rows: Awaited<ReturnType<typeof logsOf>> = [];
+  for (let i = 0; i < 50 && rows.length === 0; i++) { rows = await logsOf("anthropic/claude-log"); if (!rows.length) await Bun.sleep(10); }
   expect(rows).toHaveLength(1);
   expect(rows[0]!.endpoint).toBe("/v1/embed/chat/completions");
   expect(rows[0]!.status).toBe(200);
   expect(rows[0]!.outcome).toContain("prompt_tokens=11");
   expect(rows[0]!.conversation).toContain("log me");
 });
+
+function logsOf(model: string) {
+  return E.h.server.db.selectFrom("request_logs").selectAll().where("model", "=", model).execute();
+}
 
 describe("request-level provider keys (byok)", () => {
   async function encrypt(k: string, provider: string, apiKey: string) {
