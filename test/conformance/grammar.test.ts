@@ -1,0 +1,83 @@
+// The compiled WebAssembly parser against Ohm's own reading of grammar/ui.ohm: the same
+// accept/reject and the same tree (rules and spans), on a corpus, the real samples, random
+// programs and random mutations.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { test } from "../support/harness.ts";
+import { loadOhm, ohmTree, type Node } from "../support/ohm-tree.ts";
+import { FIXTURES_MISSING, realSamples } from "../support/fixtures.ts";
+import { loadEngine, parseTree, setInput, type StartRule } from "../../src/lang/engine.ts";
+import { RULE_NAMES } from "../../src/lang/generated/rules.ts";
+import { INVALID, VALID } from "./corpus.ts";
+import { programArb, mutationArb } from "./generators.ts";
+
+const grammar = loadOhm(readFileSync(new URL("../../grammar/ui.ohm", import.meta.url), "utf8"));
+await loadEngine();
+
+// What Ohm skips after the start rule before `end`: spaces and one comment.
+const TRAILING = /^(?:[ \t\r\u00a0\ufeff]|(?:\/\/|#)[^\n]*)*$/;
+
+function wasmTree(text: string, rule: StartRule): { end: number; nodes: Node[] } | null {
+  setInput(text);
+  const tree = parseTree(rule, 0, text.length);
+  if (tree.end < 0 || !TRAILING.test(text.slice(tree.end))) return null;
+  const nodes: Node[] = [];
+  for (let i = 0; i < tree.count; i++) {
+    const d = tree.data;
+    nodes.push([RULE_NAMES[d[4 * i]], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]]);
+  }
+  return { end: text.length, nodes };
+}
+
+function agree(text: string, rule: StartRule = "Program"): void {
+  const ohm = ohmTree(grammar, text, rule);
+  const wasm = wasmTree(text, rule);
+  assert.equal(wasm !== null, ohm !== null, `accept/reject differs on ${JSON.stringify(text)} (${rule})`);
+  if (ohm && wasm) assert.deepEqual(wasm.nodes, ohm.nodes, `trees differ on ${JSON.stringify(text)} (${rule})`);
+}
+
+test("Ohm's default start rule accepts every valid program of the corpus", () => {
+  for (const text of VALID) assert.ok(grammar.match(text).succeeded(), JSON.stringify(text));
+});
+
+test("corpus: the compiled parser and Ohm agree on every program, as a whole and statement by statement", () => {
+  for (const text of [...VALID, ...INVALID]) {
+    agree(text);
+    for (const line of text.split("\n")) agree(line, "Line_statement");
+  }
+});
+
+test("the invalid corpus has broken lines or fails as a statement", () => {
+  for (const text of INVALID) {
+    const lines = text.split("\n").filter((l) => l.trim());
+    assert.ok(lines.some((l) => !grammar.match(l, "Line_statement").succeeded()), JSON.stringify(text));
+  }
+});
+
+test("real samples: the same tree from both parsers", () => {
+  if (FIXTURES_MISSING) return console.log(`skipped real samples: ${FIXTURES_MISSING}`);
+  for (const text of Object.values(realSamples())) agree(text);
+});
+
+test("random programs: the same accept/reject and tree", () => {
+  fc.assert(fc.property(programArb, (text) => agree(text)), { numRuns: 300 });
+});
+
+test("random mutations of valid programs: the same accept/reject and tree", () => {
+  fc.assert(
+    fc.property(mutationArb(VALID), (text) => {
+      agree(text);
+      for (const line of text.split("\n")) agree(line, "Line_statement");
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test("deep nesting is refused without a crash", () => {
+  const deep = "a = " + "[".repeat(20000) + "]".repeat(20000);
+  setInput(deep);
+  const tree = parseTree("Line_statement", 0, deep.length);
+  assert.equal(tree.end, -1);
+  assert.equal(tree.overflow, true);
+});
