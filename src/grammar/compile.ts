@@ -52,7 +52,8 @@ export function compileGrammar(grammarSource: string, startRules: string[]): Com
   for (const name of ruleNames) idOf(name);
 
   // FIRST sets: the code units a match can start with (after skipped spaces, where they are
-  // skipped), so that alternatives and iterations that cannot match are not even tried.
+  // skipped), so that alternatives and iterations that cannot match are not even tried. A test
+  // that rules a match out still records the failure position, as trying it would have.
   // Conservative: a superset is always safe; `nullable` expressions are always tried.
   interface First {
     chars: Set<number> | "any";
@@ -224,7 +225,7 @@ function ${name}(): bool {
         // Skipping spaces once here is what each term would do first anyway.
         code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
   ${terms.map((t: string, i: number) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}${t}()) return true;`).join("\n  ")}
-  pos = p; return false;`;
+  miss(); pos = p; return false;`;
       }
     } else if (e instanceof pexprs.Seq) {
       const factors = e.factors.map((f: any) => expr(f, ctx, record));
@@ -238,7 +239,7 @@ function ${name}(): bool {
       const inner = expr(e.expr, ctx, record);
       const min = e instanceof pexprs.Plus ? 1 : 0;
       const test = firstTest(first(e.expr, ctx.actuals));
-      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})) { pos = before; break; } `;
+      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})) { miss(); pos = before; break; } `;
       code = `const p = pos; const m = count; let n = 0;
   while (true) { const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
   if (overflow != 0 || n < ${min}) { pos = p; count = m; return false; }
@@ -250,7 +251,7 @@ function ${name}(): bool {
         test === null
           ? `${inner}(); return overflow == 0;`
           : `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  if (!((${test}) && ${inner}())) pos = p;
+  if (!(${test})) { miss(); pos = p; } else if (!${inner}()) pos = p;
   return overflow == 0;`;
     } else if (e instanceof pexprs.Not) {
       const inner = expr(e.expr, ctx, record);
