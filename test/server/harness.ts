@@ -64,8 +64,8 @@ export const SMALL_LIBRARY = {
 
 export const CONFIG = writeConfigBlock({ chatLibrary: SMALL_LIBRARY });
 export const VALID = `root = Stack([greeting])\ngreeting = Text("Hello", "large")`;
-/** `text` is a misspelt `Text`: the sanitizer maps it back. */
-export const BROKEN = `root = Stack([greeting])\ngreeting = text("Hello", "large")`;
+/** `TEXT` is a misspelt `Text` (an unknown component): the sanitizer maps it back. */
+export const BROKEN = `root = Stack([greeting])\ngreeting = TEXT("Hello", "large")`;
 export const FIXED = VALID;
 /** Nothing the sanitizer can keep: no component of the library at all. */
 export const HOPELESS = `root = Zqxwv([Plmok("a")])`;
