@@ -1,0 +1,141 @@
+// Passes over calls: a misspelt component or builtin, excess arguments, a required argument
+// that can safely be filled, an inline Query/Mutation hoisted into its own statement, and a
+// root of the wrong component wrapped in the library's root component.
+import { BUILTINS, ACTION_STEPS } from "../lang/check.ts";
+import type { Expr, PropSchema } from "../lang/index.ts";
+import { lineBreak, type Edit } from "./edits.ts";
+import { innermostAt, walk, type CallExpr } from "./exprs.ts";
+import { nearest } from "./nearest.ts";
+import { errorsOf, statementAt, type Round } from "./round.ts";
+
+const RESERVED = ["Query", "Mutation"];
+
+/** A misspelt component or builtin becomes the closest name, when one is close. */
+export function unknownComponents(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const error of errorsOf(round, "unknown-component")) {
+    const stmt = statementAt(round, error.at);
+    const name = error.component ?? "";
+    if (!stmt) continue;
+    if (name.startsWith("@")) {
+      const fix = nearest(name.slice(1), [...BUILTINS, ...ACTION_STEPS]);
+      if (fix) edits.push({ start: error.at + 1, end: error.at + name.length, text: fix });
+      continue;
+    }
+    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.start === error.at && e.name === name);
+    const given = hit?.e.k === "call" ? hit.e.args.length : 0;
+    // Only components the call's arguments can satisfy: a name that fits but then misses a
+    // required argument would trade one error for another.
+    const fitting = [...round.library.components.values()]
+      .filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault))
+      .map((c) => c.name);
+    const fix = nearest(name, [...fitting, ...RESERVED]);
+    if (hit && fix) edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: fix });
+  }
+  return edits;
+}
+
+/** Arguments past the component's last property are dropped. */
+export function excessArgs(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const error of errorsOf(round, "excess-args")) {
+    const stmt = statementAt(round, error.at);
+    const component = round.library.components.get(error.component ?? "");
+    if (!stmt || !component) continue;
+    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.name === component.name && e.args.some((a) => a.start === error.at));
+    if (!hit) continue;
+    const args = (hit.e as CallExpr).args;
+    const keep = component.props.length;
+    const last = args[args.length - 1];
+    // Cut from the end of the last kept argument, so a trailing comma or spacing stays as it was.
+    edits.push(keep > 0 ? { start: args[keep - 1].end, end: last.end, text: "" } : { start: args[0].start, end: hit.e.end - 1, text: "" });
+  }
+  return edits;
+}
+
+/** A value that is safe to stand in for a missing required property: only an empty list. */
+function safeEmpty(schema: PropSchema): string | null {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes("array") ? "[]" : null;
+}
+
+/** Missing or null required properties without a default are filled when an empty value is safe. */
+export function requiredArgs(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  const done = new Set<number>();
+  for (const error of errorsOf(round, "missing-required", "null-required")) {
+    const component = round.library.components.get(error.component ?? "");
+    const stmt = statementAt(round, error.code === "missing-required" ? error.at - 1 : error.at);
+    if (!component || !stmt) continue;
+    if (error.code === "null-required") {
+      const prop = component.props.find((p) => `/${p.name}` === error.path);
+      const fill = prop && safeEmpty(prop.schema);
+      if (fill) edits.push({ start: error.at, end: error.at + 4, text: fill });
+      continue;
+    }
+    const hit = innermostAt(stmt.expr, error.at - 1, (e) => e.k === "call" && e.name === component.name && e.end === error.at);
+    if (!hit || done.has(hit.e.start)) continue;
+    done.add(hit.e.start);
+    const call = hit.e as CallExpr;
+    const lastRequired = component.props.findLastIndex((p) => p.required && !p.hasDefault);
+    const fills: string[] = [];
+    for (let i = call.args.length; i <= lastRequired; i++) {
+      const p = component.props[i];
+      const fill = p.required && !p.hasDefault ? safeEmpty(p.schema) : "null";
+      if (fill === null) break;
+      fills.push(fill);
+    }
+    if (fills.length !== lastRequired + 1 - call.args.length) continue; // not every gap is safe: leave it
+    const lastArg = call.args[call.args.length - 1];
+    edits.push(lastArg ? { start: lastArg.end, end: lastArg.end, text: `, ${fills.join(", ")}` } : { start: call.end - 1, end: call.end - 1, text: fills.join(", ") });
+  }
+  return edits;
+}
+
+/** A name for a hoisted Query/Mutation: from its tool name when it has one, never taken. */
+function freshName(call: CallExpr, taken: Set<string>): string {
+  const tool = call.args[0]?.k === "str" ? call.args[0].v : "";
+  const words = tool.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  let base = words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join("");
+  if (!/^[A-Za-z_]/.test(base) || ["true", "false", "null"].includes(base)) base = call.name.toLowerCase();
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+  taken.add(name);
+  return name;
+}
+
+/** An inline Query/Mutation moves into its own statement, referenced where it stood. */
+export function hoistInline(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  const taken = new Set<string>([...round.defs.keys(), ...round.ins.broken.flatMap((b) => (b.id ? [b.id] : []))]);
+  for (const stmt of round.ins.statements) for (const { e } of walk(stmt.expr)) if (e.k === "ref") taken.add(e.name);
+  const br = lineBreak(round.ins.program);
+  const hoisted = new Set<number>();
+  for (const error of errorsOf(round, "inline-reserved")) {
+    const stmt = statementAt(round, error.at);
+    // One per statement and round: two insertions at its end would collide.
+    if (!stmt || hoisted.has(stmt.start)) continue;
+    hoisted.add(stmt.start);
+    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.start === error.at && RESERVED.includes(e.name));
+    if (!hit) continue;
+    const call = hit.e as CallExpr;
+    const name = freshName(call, taken);
+    edits.push({ start: call.start, end: call.end, text: name });
+    edits.push({ start: stmt.end, end: stmt.end, text: `${br}${name} = ${round.text.slice(call.start, call.end)}` });
+  }
+  return edits;
+}
+
+/** `root` of the wrong component is wrapped in the library's root component. */
+export function wrapRoot(round: Round): Edit[] {
+  const want = round.library.root;
+  const root = round.defs.get("root");
+  const component = want ? round.library.components.get(want) : undefined;
+  const wrong = errorsOf(round, "type-mismatch").some((e) => e.statementId === "root" && e.path === undefined);
+  if (!wrong || !root || !component || !safeEmpty(component.props[0]?.schema ?? {})) return [];
+  const expr: Expr = root.expr;
+  return [
+    { start: expr.start, end: expr.start, text: `${want}([` },
+    { start: expr.end, end: expr.end, text: "])" },
+  ];
+}

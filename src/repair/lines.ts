@@ -1,0 +1,64 @@
+// Passes over broken lines (what the parser could not read as statements): a cut-off end is
+// closed or dropped, named arguments become positional, a missing closer is added, prose goes.
+import type { BrokenLine } from "../lang/index.ts";
+import { removeLines, type Edit } from "./edits.ts";
+import { closings, balance } from "./balance.ts";
+import { positional } from "./named.ts";
+import { parsesAsStatement, trial, type Round } from "./round.ts";
+
+// Errors that make a closed statement no better than dropping it.
+const BLOCKING = new Set(["syntax", "incomplete", "missing-required", "null-required"]);
+
+/** The line's text without its line break. */
+function bodyEnd(round: Round, line: BrokenLine): number {
+  let end = line.end;
+  if (round.text[end - 1] === "\n") end--;
+  if (round.text[end - 1] === "\r") end--;
+  return end;
+}
+
+/** The first rewrite of the line that the parser reads as a clean statement, as an edit. */
+function firstThatParses(round: Round, line: BrokenLine, candidates: string[]): Edit | null {
+  const end = bodyEnd(round, line);
+  for (const text of candidates) {
+    if (text === round.text.slice(line.start, end)) continue;
+    const edit = { start: line.start, end, text };
+    const after = trial(round, edit);
+    const stmt = parsesAsStatement(after, line.start, line.start + text.length);
+    if (!stmt) continue;
+    const blocked = after.errors.some((e) => BLOCKING.has(e.code) && e.at >= stmt.start && e.at <= stmt.end);
+    if (!blocked) return edit;
+  }
+  return null;
+}
+
+/** Repairs for the broken lines of this round; a line none of them fits is left for `dropBroken`. */
+export function brokenLines(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const line of round.ins.broken) {
+    const body = round.text.slice(line.start, bodyEnd(round, line));
+    if (line.id === undefined) {
+      // Not `name = ...`: prose, a stray fence, a bullet. It holds nothing of the program.
+      edits.push(removeLines(round.text, line.start, line.end, round.from, round.to));
+      continue;
+    }
+    if (line.incomplete) {
+      // The stream stopped here: close what is open, else drop the cut statement.
+      edits.push(firstThatParses(round, line, closings(body)) ?? removeLines(round.text, line.start, line.end, round.from, round.to));
+      continue;
+    }
+    const candidates: string[] = [];
+    const named = positional(body, round.library);
+    if (named !== null) candidates.push(named, named + balance(named).closers);
+    const closers = balance(body).closers;
+    if (closers) candidates.push(body + closers);
+    const edit = firstThatParses(round, line, candidates);
+    if (edit) edits.push(edit);
+  }
+  return edits;
+}
+
+/** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */
+export function dropBroken(round: Round): Edit[] {
+  return round.ins.broken.filter((l) => l.id !== undefined).map((l) => removeLines(round.text, l.start, l.end, round.from, round.to));
+}

@@ -1,0 +1,46 @@
+// One round of the sanitizer: the text as it stands, what the parser sees in it, and lookups
+// the passes share.
+import { inspect, type FixError, type Inspection, type Library, type PlacedError, type Statement } from "../lang/index.ts";
+import { applyEdits, type Edit } from "./edits.ts";
+
+export interface Round {
+  text: string;
+  ins: Inspection;
+  library: Library;
+  /** The program's span in the generation (between head and tail). */
+  from: number;
+  to: number;
+  /** The effective statement of each name (a later one replaces an earlier one). */
+  defs: Map<string, Statement>;
+}
+
+export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
+  const from = ins.head.length;
+  const defs = new Map<string, Statement>();
+  for (const s of ins.statements) {
+    defs.delete(s.id);
+    defs.set(s.id, s);
+  }
+  return { text, ins, library, from, to: from + ins.program.length, defs };
+}
+
+/** The statement whose span holds offset `at`. */
+export function statementAt(round: Round, at: number): Statement | undefined {
+  return round.ins.statements.find((s) => s.start <= at && at <= s.end);
+}
+
+/** The errors of a round whose code is one of `codes`. */
+export function errorsOf(round: Round, ...codes: FixError["code"][]): PlacedError[] {
+  return round.ins.errors.filter((e) => codes.includes(e.code));
+}
+
+/** What the parser would see after `edit`: for passes that must check a rewrite before using it. */
+export function trial(round: Round, edit: Edit): Inspection {
+  return inspect(applyEdits(round.text, [edit]).text, round.library);
+}
+
+/** The statement that now starts within [start, end), when no broken line is left there. */
+export function parsesAsStatement(ins: Inspection, start: number, end: number): Statement | undefined {
+  if (ins.broken.some((b) => b.start < Math.max(end, start + 1) && start < b.end)) return undefined;
+  return ins.statements.find((s) => s.start >= start && s.start < Math.max(end, start + 1));
+}

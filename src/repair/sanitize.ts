@@ -1,0 +1,74 @@
+// Autofix attempt 1, the sanitizer: passes in phases, each round on freshly parsed text, until
+// the program is valid or nothing more can be done. Deterministic and pure.
+import { inspect, type FixError, type Library, type PlacedError } from "../lang/index.ts";
+import { applyEdits, type Edit } from "./edits.ts";
+import { brokenLines, dropBroken } from "./lines.ts";
+import { excessArgs, hoistInline, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
+import { mismatchedValues } from "./values.ts";
+import { danglingRefs, missingRoot, orphans } from "./graph.ts";
+import { makeRound, type Round } from "./round.ts";
+
+type Pass = (round: Round) => Edit[];
+
+// A round runs the first phase that has anything to do. The order matters: a line must read as
+// a statement before its calls can be fixed, a misspelt reference must be renamed before the
+// statement it meant looks orphaned, and `root` must exist before orphans are known at all.
+const PHASES: Pass[][] = [
+  [brokenLines],
+  [unknownComponents, mismatchedValues, excessArgs, hoistInline, requiredArgs, wrapRoot],
+  [danglingRefs],
+  [missingRoot],
+  [orphans],
+  [dropBroken],
+];
+
+const MAX_ROUNDS = 24;
+
+/** The public form of a placed error (without the offset). */
+export function publicError({ at: _at, ...error }: PlacedError): FixError {
+  return error;
+}
+
+export interface Sanitized {
+  content: string;
+  /** Errors of the result. */
+  remaining: FixError[];
+  /** Errors of the generation as it came. */
+  original: FixError[];
+  /** Every error some round saw and the result no longer has: the original ones first, then
+   *  those an earlier error hid (an excess argument of a misspelt component). */
+  fixed: FixError[];
+}
+
+const keyOf = (e: FixError) => JSON.stringify([e.code, e.statementId, e.component, e.path, e.message]);
+
+export function sanitize(generation: string, library: Library): Sanitized {
+  const first = inspect(generation, library);
+  let text = generation;
+  let ins = first;
+  const seen = new Set<string>([text]);
+  const everSeen = new Map<string, FixError>();
+  const note = () => ins.errors.forEach((e) => everSeen.has(keyOf(e)) || everSeen.set(keyOf(e), publicError(e)));
+  note();
+  for (let round = 0; round < MAX_ROUNDS && ins.errors.length; round++) {
+    const state = makeRound(text, library, ins);
+    let next: string | null = null;
+    for (const phase of PHASES) {
+      const edits = phase.flatMap((pass) => pass(state));
+      if (!edits.length) continue;
+      const out = applyEdits(text, edits).text;
+      if (seen.has(out)) continue; // no progress (or a cycle): try the next phase
+      next = out;
+      break;
+    }
+    if (next === null) break;
+    seen.add(next);
+    text = next;
+    ins = inspect(text, library);
+    note();
+  }
+  const remaining = ins.errors.map(publicError);
+  const left = new Set(remaining.map(keyOf));
+  const fixed = [...everSeen.entries()].filter(([k]) => !left.has(k)).map(([, e]) => e);
+  return { content: text, remaining, original: first.errors.map(publicError), fixed };
+}

@@ -1,0 +1,90 @@
+// Passes over values that do not fit their property: an enum value off by case or a near miss
+// becomes the listed value; a number or boolean in a string (or the reverse) takes the wanted type.
+import type { Expr, PropSchema, Statement } from "../lang/index.ts";
+import type { Edit } from "./edits.ts";
+import { innermostAt } from "./exprs.ts";
+import { nearest } from "./nearest.ts";
+import { errorsOf, statementAt, type Round } from "./round.ts";
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** The schema and its anyOf/oneOf branches, flattened. */
+function branches(schema: PropSchema | undefined): PropSchema[] {
+  if (!schema) return [];
+  const nested = schema.anyOf ?? schema.oneOf ?? [];
+  return [schema, ...nested.flatMap(branches)];
+}
+
+/** Follows references to value statements, as the checker does for static values. */
+function resolve(round: Round, value: Expr | undefined, seen = new Set<string>()): Expr | undefined {
+  while (value?.k === "ref" && !seen.has(value.name)) {
+    seen.add(value.name);
+    const target: Statement | undefined = round.defs.get(value.name);
+    if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state") return undefined;
+    value = target.expr;
+  }
+  return value;
+}
+
+/** The value at a checker path (`/prop/2/key`) of a call, with the schema it must fit. */
+function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string): { value: Expr; schema: PropSchema } | null {
+  const component = round.library.components.get(call.name);
+  const [propName, ...rest] = path.split("/").slice(1);
+  const index = component?.props.findIndex((p) => p.name === propName) ?? -1;
+  if (!component || index < 0) return null;
+  let value = resolve(round, call.args[index]);
+  let schema: PropSchema | undefined = component.props[index].schema;
+  for (const seg of rest) {
+    if (value?.k === "arr") {
+      value = resolve(round, value.items[Number(seg)]);
+      schema = branches(schema).find((b) => b.items)?.items;
+    } else if (value?.k === "obj") {
+      value = resolve(round, value.entries.find((e) => e.key === seg)?.value);
+      schema = branches(schema).find((b) => b.properties?.[seg])?.properties?.[seg];
+    } else return null;
+  }
+  return value && schema ? { value, schema } : null;
+}
+
+/** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
+export function coerce(value: Expr, source: string, schema: PropSchema): string | null {
+  const all = branches(schema);
+  const listed = all.flatMap((b) => b.enum ?? []);
+  const types = new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
+  if (listed.length) {
+    if (value.k === "str") {
+      const strings = listed.filter((v): v is string => typeof v === "string");
+      const match = strings.find((v) => v.toLowerCase() === value.v.toLowerCase()) ?? nearest(value.v, strings);
+      if (match !== null && match !== undefined) return JSON.stringify(match);
+      const num = listed.find((v) => typeof v === "number" && NUMBER.test(value.v.trim()) && Number(value.v) === v);
+      return num === undefined ? null : String(num);
+    }
+    if ((value.k === "num" || value.k === "bool") && listed.includes(String(value.v))) return JSON.stringify(String(value.v));
+    return null;
+  }
+  if (value.k === "str") {
+    const text = value.v.trim();
+    if ((types.has("number") || (types.has("integer") && Number.isInteger(Number(text)))) && NUMBER.test(text)) return text;
+    if (types.has("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase();
+  }
+  if ((value.k === "num" || value.k === "bool") && types.has("string")) return JSON.stringify(source);
+  return null;
+}
+
+/** Type mismatches that a coercion fixes, as edits of the offending value. */
+export function mismatchedValues(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const error of errorsOf(round, "type-mismatch")) {
+    if (error.path === undefined || error.component === undefined) continue;
+    const stmt = statementAt(round, error.at);
+    if (!stmt) continue;
+    // The call whose argument the error sits in: it starts before the offending value.
+    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.name === error.component && e.start < error.at);
+    const found = hit && hit.e.k === "call" ? locate(round, hit.e, error.path) : null;
+    if (!found) continue;
+    const source = round.text.slice(found.value.start, found.value.end);
+    const text = coerce(found.value, source, found.schema);
+    if (text !== null && text !== source) edits.push({ start: found.value.start, end: found.value.end, text });
+  }
+  return edits;
+}
