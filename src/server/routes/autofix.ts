@@ -31,11 +31,14 @@ export const autofix: Handler = async (ctx) => {
     const price = deps.config.autofixPrice;
     if (!canAfford(org, price)) throw outOfCredits(org);
 
+    const parseStart = performance.now();
     const checked = checkGeneration(request.generation, library);
+    // Server-Timing lets clients and bench/server.ts see the parse share of a request.
+    const timing = { "server-timing": `parse;dur=${(performance.now() - parseStart).toFixed(3)}` };
     if (checked.valid) {
       const outcome = alreadyValid(request.generation);
       await record(ctx, org.id, conversation, { held: 0, charge: 0, status: 200, outcome });
-      return Response.json(autofixCompletion(outcome));
+      return Response.json(autofixCompletion(outcome), { headers: timing });
     }
 
     // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
@@ -58,7 +61,7 @@ export const autofix: Handler = async (ctx) => {
       return errorResponse(500, "the fixing model could not be reached; nothing was charged", { code: "fixing_model_unavailable" });
     }
     await record(ctx, org.id, conversation, { held: price, charge: price, status: 200, outcome });
-    return Response.json(autofixCompletion(outcome));
+    return Response.json(autofixCompletion(outcome), { headers: timing });
   } catch (e) {
     if (e instanceof HttpError) {
       await writeRequestLog(deps.db, {
