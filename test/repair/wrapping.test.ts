@@ -1,0 +1,100 @@
+// Byte-for-byte preservation: untouched lines, fence prose, envelope parts, CRLF; the real
+// samples; settings-panel's type mismatches; the Autofix pipeline's use of `repair`.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { isValid, parse, type Library } from "../../src/lang/index.ts";
+import { repair } from "../../src/repair/index.ts";
+import { checkGeneration, runFix } from "../../src/repair/autofix.ts";
+import { codes, FIXTURES, HAVE_SHARED, library, sample } from "./support.ts";
+
+let lib: Library;
+beforeAll(async () => {
+  if (HAVE_SHARED) lib = await library();
+});
+
+describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for byte", () => {
+  test("untouched lines keep odd spacing, comments and blank lines", () => {
+    const input = 'root   =  Stack( [ a ,b ],"column" )   // the page\n\n# a comment line\na = TextContent( "x" ,  "Small" )\nb=Card([a2],"card")\na2 = CardHeader("t")\n';
+    const out = repair(input, lib);
+    expect(out.status).toBe("fixed");
+    expect(out.content).toBe(input.replace('"Small"', '"small"'));
+  });
+
+  test("fenced: prose and fence lines unchanged, the error inside fixed", () => {
+    const input = "Sure! Here it is:\n\n```openui\nroot = Stack([title])\ntitle = TxtContent(\"Hi\")\n```\n\nWant a *darker* theme?\n";
+    const out = repair(input, lib);
+    expect(out.status).toBe("fixed");
+    expect(out.content).toBe(input.replace("TxtContent", "TextContent"));
+    expect(codes(out.fixed_errors)).toEqual(["unknown-component"]);
+  });
+
+  test("fence never closed: the head stays, the rest is program (an unclosed string closed, prose removed)", () => {
+    const input = "Intro line\n```\nroot = Stack([title])\ntitle = TextContent(\"Hi\nOutro line with \"quotes\" and (brackets\n";
+    const out = repair(input, lib);
+    expect(out.content).toBe("Intro line\n```\nroot = Stack([title])\ntitle = TextContent(\"Hi\")\n");
+    expect(codes(out.fixed_errors)).toEqual(["syntax", "syntax"]);
+  });
+
+  test("envelope: header with attributes, context and end marker unchanged, CRLF kept", () => {
+    const head = "]]>service:content?libraryVersion=0.1.0&x=1\r\n";
+    const tail = ']]>service:context\r\n[{"f":{"name":{"value":"Ada"}}}]\r\n]]>service:end\r\n';
+    const program = 'root = Stack([title, spare])\r\ntitle = TextContent("Hi", "Large-heavy")\r\n';
+    const out = repair(head + program + tail, lib);
+    expect(out.status).toBe("fixed");
+    expect(out.content).toBe(head + 'root = Stack([title])\r\ntitle = TextContent("Hi", "large-heavy")\r\n' + tail);
+    expect(codes(out.fixed_errors)).toEqual(["unresolved", "type-mismatch"]);
+  });
+
+  test("envelope: a built root line uses the program's CRLF and sits inside the envelope", () => {
+    const head = "]]>service:content\r\n";
+    const tail = "]]>service:end";
+    const out = repair(head + 'card = Card([t], "card")\r\nt = TextContent("Hi")\r\nnote = TextContent("n")\r\n' + tail, lib);
+    expect(out.content).toBe(head + 'root = Stack([card, note])\r\ncard = Card([t], "card")\r\nt = TextContent("Hi")\r\nnote = TextContent("n")\r\n' + tail);
+  });
+
+  test("the six valid real samples come back already_valid, content identical", () => {
+    const files = readdirSync(join(FIXTURES, "samples")).filter((f) => f.endsWith(".oui") && f !== "settings-panel.oui");
+    expect(files.length).toBe(6);
+    for (const f of files) {
+      const text = sample(f);
+      expect(repair(text, lib)).toEqual({ status: "already_valid", content: text, fixed_errors: [], unfixed_errors: [] });
+    }
+  });
+
+  test("settings-panel: a Card inside TabItem content and a SwitchGroup inside a Card cannot be fixed without dropping content", () => {
+    // TabItem.content and Card.children list the components they accept; Card and SwitchGroup
+    // are not among them. No rename, coercion or removal the sanitizer may make restores them.
+    const text = sample("settings-panel.oui");
+    const out = repair(text, lib);
+    expect(out.status).toBe("fix_failed");
+    expect(out.content).toBeNull();
+    expect(out.fixed_errors).toEqual([]);
+    expect(out.unfixed_errors).toEqual(parse(text, lib).errors);
+    expect(out.unfixed_errors.map((e) => `${e.statementId} ${e.path}`)).toEqual([
+      "tabProfile /content/0",
+      "tabSecurity /content/0",
+      "securityCard /children/1",
+      "tabNotifications /content/0",
+      "notificationsCard /children/1",
+    ]);
+    expect(codes(out.unfixed_errors)).toEqual(Array(5).fill("type-mismatch"));
+  });
+
+  test("a real sample broken in three places at once comes back exactly", () => {
+    const text = sample("contact-form.oui");
+    const broken = "Here you go:\n" + text.replace("TextContent(\"Contact Us\"", "TextContnet(\"Contact Us\"").replace('"row")', '"Row")').replace("6, [", '"6", [');
+    const out = repair(broken, lib);
+    expect(out.content).toBe(text);
+    expect(codes(out.fixed_errors)).toEqual(["syntax", "unknown-component", "type-mismatch", "type-mismatch"]);
+  });
+
+  test("the Autofix pipeline (runFix) keeps its contract with repair: wrapping restored around the fixed program", async () => {
+    const input = "Look:\n```\nroot = Stack([title], \"Column\")\ntitle = TextContent(\"Hi\")\n```\nbye\n";
+    const checked = checkGeneration(input, lib);
+    const outcome = await runFix({ checked, library: lib, source: {}, context: [], instructions: "", complete: null });
+    expect(outcome.status).toBe("fixed");
+    expect(outcome.content).toBe(input.replace('"Column"', '"column"'));
+    expect(isValid(parse(outcome.content!, lib))).toBe(true);
+  });
+});
