@@ -33,7 +33,12 @@ export function isSyntactic(ruleName: string): boolean {
 }
 
 /** Compiles `grammarSource`; `startRules` get exported entry points. */
-export function compileGrammar(grammarSource: string, startRules: string[]): CompiledGrammar {
+/**
+ * Compiles `grammarSource`; `startRules` get exported entry points. Applications of `memoRules`
+ * (lexical rules only) are remembered per position, as Ohm remembers every application: without
+ * it a rule that retries at every position after a failure takes exponential time.
+ */
+export function compileGrammar(grammarSource: string, startRules: string[], memoRules: string[] = []): CompiledGrammar {
   const grammar = ohm.grammar(grammarSource) as any;
   const ruleNames = Object.keys(grammar.rules).filter((name) => grammar.rules[name].source);
   // Only rules of this grammar (and `space`, which it overrides) get ids; built-ins it uses are
@@ -161,6 +166,22 @@ function ${name}(): bool {
   depth--;
   finish(${id}, start, mark);
   return true;
+}`);
+    } else if (memoRules.includes(ruleName)) {
+      if (isSyntactic(ruleName)) throw new Error(`only lexical rules can be memoised: ${ruleName}`);
+      // memo[pos] = 0 unknown, 1 failed, end + 2 matched
+      const slot = memoRules.indexOf(ruleName);
+      out.push(`${label}
+function ${name}(): bool {
+  const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 2);
+  const known = load<i32>(at);
+  if (known == 1) return miss();
+  if (known > 1) { pos = known - 2; return true; }
+  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  const ok = ${body}();
+  depth--;
+  if (overflow == 0) store<i32>(at, ok ? pos + 2 : 1);
+  return ok;
 }`);
     } else {
       out.push(`${label}
@@ -293,6 +314,8 @@ let overflow: i32 = 0;
 let inputPtr: usize = 0;
 let nodesPtr: usize = 0;
 let nodesCap: i32 = 0;
+let memoPtr: usize = 0;
+let memoSpan: i32 = 0; // positions per memo table: capacity + 1
 
 @inline function ch(p: i32): i32 { return <i32>load<u16>(inputPtr + (<usize>p << 1)); }
 @inline function miss(): bool { if (pos > farthest) farthest = pos; return false; }
@@ -336,7 +359,9 @@ function grow(bytes: usize): void {
 /** Makes room for inputs of up to \`capacity\` UTF-16 units; returns where to write them. */
 export function prepare(capacity: i32): usize {
   inputPtr = (__heap_base + 15) & ~15;
-  nodesPtr = (inputPtr + (<usize>capacity << 1) + 15) & ~15;
+  memoPtr = (inputPtr + (<usize>capacity << 1) + 15) & ~15;
+  memoSpan = capacity + 1;
+  nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 2) + 15) & ~15;
   nodesCap = max(1024, capacity >> 1);
   grow(nodesPtr + (<usize>nodesCap << 4));
   return inputPtr;
@@ -345,6 +370,8 @@ export function prepare(capacity: i32): usize {
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
   len = length; pos = from; count = 0; farthest = from; depth = 0; overflow = 0;
+  // Forget what an earlier parse remembered, for the positions this one reads.
+  for (let t = 0; t < ${memoRules.length}; t++) memory.fill(memoPtr + ((<usize>t * <usize>memoSpan + <usize>from) << 2), 0, <usize>(length - from + 1) << 2);
   let ok = false;
 ${entries.join("\n")}
   return ok && overflow == 0 ? pos : -1;

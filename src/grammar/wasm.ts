@@ -4,6 +4,8 @@ import asc from "assemblyscript/asc";
 import { compileGrammar } from "./compile.ts";
 
 export const START_RULES = ["Program", "Line_statement"];
+// Rules that retry at every position after a failure (an unclosed bracket in a broken line).
+export const MEMO_RULES = ["bracketed"];
 
 export interface BuiltGrammar {
   wasm: Uint8Array;
@@ -15,7 +17,7 @@ export interface BuiltGrammar {
 }
 
 export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar> {
-  const compiled = compileGrammar(grammarSource, START_RULES);
+  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES);
   const result = await asc.compileString(compiled.source, {
     optimizeLevel: 3,
     shrinkLevel: 0,

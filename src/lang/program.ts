@@ -7,7 +7,7 @@ import type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
 export interface ProgramParts {
   statements: Statement[];
   broken: BrokenLine[];
-  /** Where the last complete line ended (a later parse may start here). */
+  /** Where the region a stream must read again starts (everything before it has ended). */
   lastLineStart: number;
 }
 
@@ -31,8 +31,6 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   const tree = parseTree("Program", from, to);
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
-  // Where the last statement or broken line starts: a stream keeps it open, since a following
-  // line may still continue it (a ternary) or it may be cut.
   let lastLineStart = from;
   if (tree.overflow) {
     // Nesting deeper than the parser allows: the rest cannot be read as statements.
@@ -47,13 +45,11 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     const rule = reader.rule(node);
     if (rule === RULE.Line_statement) node = reader.children(node)[0];
     if (rule === RULE.brokenLine || rule === RULE.Line_broken) {
-      lastLineStart = reader.start(node);
       broken.push({ start: reader.start(node), end: reader.end(node), incomplete: false });
       continue;
     }
     const r = reader.rule(node);
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
-    lastLineStart = reader.start(node);
     const [nameNode, exprNode] = reader.children(node);
     const id = reader.slice(nameNode);
     const expr = buildExpr(reader, exprNode);
@@ -72,10 +68,14 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
       line.incomplete = true;
       line.end = to;
       broken.length = b + 1;
-      lastLineStart = line.start; // it swallowed the lines after it
       while (statements.length && statements[statements.length - 1].start > line.start) statements.pop();
       break;
     }
   }
+  // A stream keeps the last statement open, with the lines after it: a following line may still
+  // continue it (`?` and `:` lines of a ternary), or it may be cut. Broken lines count as ended
+  // only once a statement follows them: until then more text may make them one statement.
+  const lastStatement = statements[statements.length - 1];
+  if (lastStatement) lastLineStart = lastStatement.start;
   return { statements, broken, lastLineStart };
 }

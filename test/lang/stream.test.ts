@@ -1,0 +1,95 @@
+// The streaming parser: never throws on any prefix, end() equals parse(), and chunks cost what
+// they carry.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { test } from "../support/harness.ts";
+import { compileLibrary, createStreamParser, loadLanguage, parse } from "../../src/lang/index.ts";
+import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
+import { SMALL_LIBRARY } from "./library-fixture.ts";
+import { VALID, INVALID } from "../conformance/corpus.ts";
+import { programArb } from "../conformance/generators.ts";
+
+await loadLanguage();
+const small = compileLibrary(SMALL_LIBRARY);
+
+function streamIn(text: string, cuts: number[], lib = small) {
+  const stream = createStreamParser(lib);
+  let at = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    stream.push(text.slice(at, Math.max(at, cut)));
+    at = Math.max(at, cut);
+  }
+  stream.push(text.slice(at));
+  return stream.end();
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+test("end() gives what parse() gives, for any chunking of corpus and random programs", () => {
+  const texts = fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb);
+  fc.assert(
+    fc.property(texts, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+      const scaled = cuts.map((c) => c % (text.length + 1));
+      assert.equal(json(streamIn(text, scaled)), json(parse(text, small)));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("fenced and enveloped generations stream to the same result as parse()", () => {
+  const fenced = 'Here it is:\n```ui\nroot = Stack([a])\na = Text("x")\n```\nDone. root = nonsense';
+  const envelope = ']]>service:content?libraryVersion=0.1.0\nroot = Stack([a])\na = Button(1)\n]]>service:context\n[{"f":1}]\n]]>service:end';
+  for (const text of [fenced, envelope]) {
+    for (let size = 1; size < 12; size++) {
+      const cuts = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => i * size);
+      assert.equal(json(streamIn(text, cuts)), json(parse(text, small)), `chunks of ${size}`);
+    }
+  }
+});
+
+test("every prefix of a valid program streams without a throw; the partial tree is shown", () => {
+  const program = 'root = Stack([card], "column")\ncard = Card("Title", [Text("hello"), Button("Go", "go")])\n';
+  const stream = createStreamParser(small);
+  for (const ch of program) {
+    const result = stream.push(ch);
+    assert.ok(Array.isArray(result.errors));
+    void result.root;
+  }
+  const final = stream.end();
+  assert.deepEqual(final.errors, []);
+  assert.equal(final.root?.component, "Stack");
+});
+
+test("while streaming, forward references are unresolved and the open statement is partial", () => {
+  const stream = createStreamParser(small);
+  const first = stream.push('root = Stack([card])\ncard = Card("T", [');
+  assert.deepEqual(first.unresolved, ["card"]);
+  assert.equal(first.incomplete, true);
+  const second = stream.push('Text("a")])\nx = Text("b")');
+  assert.deepEqual(second.unresolved, []);
+  assert.equal(second.incomplete, false);
+  assert.equal((second.root?.props.children as { component: string; partial: boolean }[])[0].component, "Card");
+  const final = stream.end();
+  assert.deepEqual(final.orphaned, ["x"]);
+});
+
+test("parse never throws on any string", () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 200, unit: "binary" }), (text) => {
+      const result = parse(text, small);
+      assert.ok(Array.isArray(result.errors));
+      void result.root;
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("real samples: every prefix parses; the stream ends where parse() does", () => {
+  if (FIXTURES_MISSING) return console.log(`skipped: ${FIXTURES_MISSING}`);
+  const lib = compileLibrary(realLibraryConfig());
+  for (const [name, text] of Object.entries(realSamples())) {
+    for (let i = 0; i <= text.length; i += 13) void parse(text.slice(0, i), lib).root;
+    const cuts = Array.from({ length: Math.ceil(text.length / 40) }, (_, i) => i * 40);
+    assert.equal(json(streamIn(text, cuts, lib)), json(parse(text, lib)), name);
+  }
+});
