@@ -34,9 +34,9 @@ let inputPtr = 0;
 // The text now in the buffer, so that an appended text copies only its tail.
 let held = "";
 
-function decodeBase64(text: string): Uint8Array {
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
+  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
