@@ -13,6 +13,12 @@ export interface PlacedError extends FixError {
   at: number;
 }
 
+/** The statements a check can look up by name. */
+export interface Defs {
+  get(id: string): Statement | undefined;
+  has(id: string): boolean;
+}
+
 export interface Checked {
   errors: PlacedError[];
   unresolved: string[];
@@ -22,6 +28,28 @@ export interface Checked {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const MAX_HOPS = 64;
+
+interface Mismatch {
+  path: string;
+  message: string;
+  at: number;
+}
+
+// A schema that is `$ref` or an anyOf/oneOf of `$ref`s only: the component names it accepts,
+// computed once per schema object (libraries list dozens of accepted children).
+const refUnions = new WeakMap<PropSchema, Set<string> | null>();
+function refUnion(schema: PropSchema): Set<string> | null {
+  let known = refUnions.get(schema);
+  if (known !== undefined) return known;
+  known = null;
+  const branches = schema.$ref ? [schema] : (schema.anyOf ?? schema.oneOf);
+  if (branches && branches.length && branches.every((b) => typeof b.$ref === "string" && Object.keys(b).length === 1 || b === schema)) {
+    known = new Set(branches.map((b) => refTarget(b.$ref!) ?? ""));
+  }
+  refUnions.set(schema, known);
+  return known;
+}
 const RUNTIME = new Set(["state", "member", "index", "builtin", "unary", "binary", "ternary", "action"]);
 
 function describe(value: Expr): string {
@@ -66,7 +94,7 @@ export class Checker {
 
   constructor(
     readonly library: Library,
-    readonly defs: Map<string, Statement>,
+    readonly defs: Defs,
     readonly brokenNames: Set<string>,
   ) {}
 
@@ -181,16 +209,16 @@ export class Checker {
         }
         return;
       }
-      this.check(arg, prop.schema, path, stmt, where, new Set());
+      this.check(arg, prop.schema, path, where);
     });
   }
 
-  // Follows references to statically known values; null when the value is known only at run time.
-  private resolve(value: Expr, seen: Set<string>): Expr | null {
-    while (value.k === "ref") {
+  // Follows references to statically known values; null when the value is known only at run time
+  // (or the references go round in a cycle, which `unresolved` reports).
+  private resolve(value: Expr): Expr | null {
+    for (let hops = 0; value.k === "ref"; hops++) {
       const target = this.defs.get(value.name);
-      if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state" || seen.has(value.name)) return null;
-      seen.add(value.name);
+      if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state" || hops > MAX_HOPS) return null;
       value = target.expr;
     }
     if (RUNTIME.has(value.k)) return null;
@@ -198,31 +226,34 @@ export class Checker {
     return value;
   }
 
-  // Reports a type-mismatch for each place `value` does not fit `schema`.
-  private check(value: Expr, schema: PropSchema, path: string, stmt: Statement, where: { component: string; statementId: string }, seen: Set<string>): void {
-    const mismatches: { path: string; message: string; at: number }[] = [];
-    this.fits(value, schema, path, mismatches, seen);
+  // Reports a type-mismatch for each place `value` does not fit `schema`. The common case, a fit,
+  // is decided first without building paths or messages.
+  private check(value: Expr, schema: PropSchema, path: string, where: { component: string; statementId: string }): void {
+    if (this.fits(value, schema, path, null, 0)) return;
+    const mismatches: Mismatch[] = [];
+    this.fits(value, schema, path, mismatches, 0);
     for (const m of mismatches) {
       this.report("type-mismatch", `${where.component} ${m.path}: ${m.message}`, m.at, { ...where, path: m.path });
     }
-    void stmt;
   }
 
   /** Whether `value` fits; records mismatches in `out`, or stops at the first when `out` is null. */
-  private fits(raw: Expr, schema: PropSchema, path: string, out: { path: string; message: string; at: number }[] | null, seen: Set<string>): boolean {
-    const value = this.resolve(raw, new Set(seen));
+  private fits(raw: Expr, schema: PropSchema, path: string, out: Mismatch[] | null, depth: number): boolean {
+    // Values nested deeper than this (only reachable through cyclic references) are not checked.
+    if (depth > MAX_HOPS) return true;
+    const value = this.resolve(raw);
     if (value === null) return true;
     const fail = (message: string) => {
       out?.push({ path, message, at: raw.start });
       return false;
     };
-    if (schema.$ref) {
-      const target = refTarget(schema.$ref);
-      if (value.k === "call" && value.name === target) return true;
-      return fail(`expected ${target}, got ${describe(value)}`);
+    const refs = refUnion(schema);
+    if (refs) {
+      if (value.k === "call" && refs.has(value.name)) return true;
+      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
     }
     const branches = schema.anyOf ?? schema.oneOf;
-    if (branches && !branches.some((b) => this.fits(value, b, path, null, seen))) {
+    if (branches && !branches.some((b) => this.fits(value, b, path, null, depth + 1))) {
       return fail(`expected ${expected(schema)}, got ${describe(value)}`);
     }
     if (schema.enum && !((value.k === "str" || value.k === "num" || value.k === "bool") && schema.enum.includes(value.v)) && value.k !== "null") {
@@ -236,13 +267,14 @@ export class Checker {
     let ok = true;
     if (value.k === "arr" && schema.items) {
       value.items.forEach((item, i) => {
-        if (!this.fits(item, schema.items!, `${path}/${i}`, out, seen)) ok = false;
+        if (!ok && !out) return;
+        if (!this.fits(item, schema.items!, out ? `${path}/${i}` : path, out, depth + 1)) ok = false;
       });
     }
     if (value.k === "obj" && schema.properties) {
       for (const entry of value.entries) {
         const sub = schema.properties[entry.key];
-        if (sub && !this.fits(entry.value, sub, `${path}/${entry.key}`, out, seen)) ok = false;
+        if (sub && !this.fits(entry.value, sub, out ? `${path}/${entry.key}` : path, out, depth + 1)) ok = false;
       }
     }
     return ok;
@@ -321,10 +353,10 @@ export class Checker {
   }
 
   /** Component and value statements not reachable from `root` (state, queries and mutations are roots too). */
-  orphaned(): string[] {
+  orphaned(all: Map<string, Statement>): string[] {
     const seen = new Set<string>();
     const queue: string[] = [];
-    for (const [id, stmt] of this.defs) {
+    for (const [id, stmt] of all) {
       if (id === "root" || stmt.kind === "state" || stmt.kind === "query" || stmt.kind === "mutation") {
         seen.add(id);
         queue.push(id);
@@ -339,7 +371,7 @@ export class Checker {
       }
     }
     const out: string[] = [];
-    for (const [id, stmt] of this.defs) {
+    for (const [id, stmt] of all) {
       if (seen.has(id)) continue;
       out.push(id);
       this.report("orphaned", `\`${id}\` is defined but not reachable from root`, stmt.start, { statementId: id });
@@ -354,7 +386,7 @@ export class Checker {
       this.report("missing-root", "the program has no `root` statement", programEnd);
       return;
     }
-    const value = this.resolve(stmt.expr, new Set(["root"]));
+    const value = this.resolve(stmt.expr);
     if (value === null || value.k !== "call") {
       if (stmt.expr.k === "call" && !RESERVED.has(stmt.expr.name)) return; // unknown component: reported already
       this.report("missing-root", "`root` does not produce a component element", stmt.start, { statementId: "root" });
@@ -414,7 +446,7 @@ export function checkProgram(statements: Statement[], broken: BrokenLine[], libr
   const unresolved = checker.unresolved();
   let orphaned: string[] = [];
   const hasRoot = defs.has("root");
-  if (hasRoot) orphaned = checker.orphaned();
+  if (hasRoot) orphaned = checker.orphaned(defs);
   checker.root(programEnd);
   const errors = [...brokenLineErrors(broken), ...checker.errors];
   errors.sort((a, b) => a.at - b.at);

@@ -1,14 +1,15 @@
 // Builds the display tree (`ParseResult.root`) from checked statements. Run only when `root`
 // is read: most callers want the verdict, not the tree.
 import type { Library } from "./library.ts";
-import type { ElementNode, Expr, Statement } from "./types.ts";
+import type { Defs } from "./check.ts";
+import type { ElementNode, Expr } from "./types.ts";
 
 export interface RuntimeValue {
   type: "expression";
   source: string;
 }
 
-export function materializeRoot(getText: () => string, defs: Map<string, Statement>, library: Library, partial: Set<string>): ElementNode | null {
+export function materializeRoot(getText: () => string, defs: Defs, library: Library, partial: Set<string>): ElementNode | null {
   const root = defs.get("root");
   if (!root) return null;
   const seen = new Set<string>(["root"]);

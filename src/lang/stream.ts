@@ -4,11 +4,11 @@
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
 import { appendInput, claimInput, setInput } from "./engine.ts";
 import { splitProgram } from "./program.ts";
-import { brokenLineErrors, Checker, type PlacedError } from "./check.ts";
+import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import type { Library } from "./library.ts";
-import type { BrokenLine, ParseResult, Statement } from "./types.ts";
+import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
 const ENVELOPE = "]]>service:content";
 const MARKER = "]]>service:";
@@ -39,7 +39,12 @@ export function createStreamParser(library: Library): StreamParser {
   let checker = new Checker(library, defs, new Set());
   let finalErrors: PlacedError[] = [];
   let referenced = new Map<string, number>();
+  let pending = new Set<string>(); // referenced by ended statements, not defined yet
   let unreferenced = new Set<string>(); // defined component/value statements nobody refers to yet
+  // Lists derived from the ended statements, rebuilt only when an ended statement changes them.
+  let finalErrorsPublic: FixError[] | null = null;
+  let pendingList: string[] | null = null;
+  let unreferencedList: string[] | null = null;
   let ended = false;
   let last: ParseResult | null = null;
 
@@ -52,7 +57,9 @@ export function createStreamParser(library: Library): StreamParser {
     checker = new Checker(library, defs, new Set());
     finalErrors = [];
     referenced = new Map();
+    pending = new Set();
     unreferenced = new Set();
+    finalErrorsPublic = pendingList = unreferencedList = null;
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers.
@@ -87,12 +94,15 @@ export function createStreamParser(library: Library): StreamParser {
     if (previous) defs.delete(stmt.id);
     defs.set(stmt.id, stmt);
     finals.push(stmt);
+    pending.delete(stmt.id);
+    finalErrorsPublic = pendingList = unreferencedList = null;
     const before = checker.errors.length;
     checker.statement(stmt);
     for (let i = before; i < checker.errors.length; i++) finalErrors.push(checker.errors[i]);
     for (const name of checker.refsOf(stmt.id)) {
       referenced.set(name, (referenced.get(name) ?? 0) + 1);
       unreferenced.delete(name);
+      if (!defs.has(name)) pending.add(name);
     }
     if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
   };
@@ -116,7 +126,11 @@ export function createStreamParser(library: Library): StreamParser {
       const parts = splitProgram(tail, tailBase, from, to);
       // Everything before the last statement or broken line has ended.
       for (const stmt of parts.statements) if (stmt.start < parts.lastLineStart) addFinal(stmt);
-      for (const line of parts.broken) if (line.start < parts.lastLineStart) finalBroken.push(line);
+      for (const line of parts.broken) {
+        if (line.start >= parts.lastLineStart) continue;
+        finalBroken.push(line);
+        finalErrorsPublic = null;
+      }
       openStart = parts.lastLineStart;
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
@@ -142,25 +156,41 @@ export function createStreamParser(library: Library): StreamParser {
 
   // The best result so far: final statements' errors plus the open statement's own.
   function result(open: Statement[], openBroken: BrokenLine[]): ParseResult {
-    const liveDefs = new Map(defs);
-    for (const stmt of open) liveDefs.set(stmt.id, stmt);
-    const openChecker = new Checker(library, liveDefs, new Set());
+    // The ended statements overlaid with the open ones, without copying either.
+    const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
+    const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
+    const openChecker = new Checker(library, live, new Set());
     for (const stmt of open) openChecker.statement(stmt);
-    const errors: PlacedError[] = [...brokenLineErrors(finalBroken), ...finalErrors, ...brokenLineErrors(openBroken), ...openChecker.errors];
-    errors.sort((a, b) => a.at - b.at);
-    const unresolved: string[] = [];
-    for (const name of referenced.keys()) if (!liveDefs.has(name)) unresolved.push(name);
-    for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) if (!liveDefs.has(name) && !referenced.has(name)) unresolved.push(name);
-    const partial = new Set(open.map((s) => s.id));
+    // Ended statements come before the open ones, so their errors come first in source order.
+    if (!finalErrorsPublic) {
+      const sorted = [...brokenLineErrors(finalBroken), ...finalErrors].sort((a, b) => a.at - b.at);
+      finalErrorsPublic = sorted.map(publicError);
+    }
+    const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
+    pendingList ??= [...pending];
+    unreferencedList ??= [...unreferenced];
+    const openRefs = new Set<string>();
+    for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
+    const unresolved = open.some((stmt) => pending.has(stmt.id)) ? pendingList.filter((name) => !openById.has(name)) : [...pendingList];
+    for (const name of openRefs) if (!live.has(name) && !pending.has(name)) unresolved.push(name);
+    let orphanedNow = unreferencedList;
+    for (const name of openRefs) {
+      if (unreferenced.has(name)) {
+        orphanedNow = unreferencedList.filter((id) => !openRefs.has(id));
+        break;
+      }
+    }
+    let added = 0;
+    for (const id of openById.keys()) if (!defs.has(id)) added++;
     return lazyResult(
       {
-        errors: errors.map(publicError),
+        errors: openErrors.length ? finalErrorsPublic.concat(openErrors) : [...finalErrorsPublic],
         incomplete: openBroken.some((b) => b.incomplete),
         unresolved,
-        orphaned: [...unreferenced].filter((id) => !open.some((s) => openChecker.refsOf(s.id).has(id))),
-        statements: liveDefs.size,
+        orphaned: [...orphanedNow],
+        statements: defs.size + added,
       },
-      () => materializeRoot(() => chunks.join(""), liveDefs, library, partial),
+      () => materializeRoot(() => chunks.join(""), live, library, new Set(openById.keys())),
     );
   }
 }
