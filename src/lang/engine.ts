@@ -106,6 +106,19 @@ export function claimInput(owner: object | null): void {
   heldOwner = owner;
 }
 
+/**
+ * Puts `text` just past the held input, without disturbing it (a stream's text stays in place);
+ * returns the offset it starts at. The next append overwrites it.
+ */
+export function setScratch(text: string): number {
+  need();
+  const base = held.length;
+  reserve(base + text.length);
+  const view = new Uint16Array(wasm!.memory.buffer, inputPtr + base * 2, text.length);
+  for (let i = 0; i < text.length; i++) view[i] = text.charCodeAt(i);
+  return base;
+}
+
 /** Parses input[from, to) of the buffer with one of the module's start rules. Never throws. */
 export function parseTree(rule: StartRule, from: number, to: number): Tree {
   const w = need();

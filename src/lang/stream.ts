@@ -7,6 +7,7 @@ import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
+import { closeStatement } from "./autoclose.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
@@ -190,7 +191,14 @@ export function createStreamParser(library: Library): StreamParser {
         orphaned: [...orphanedNow],
         statements: defs.size + added,
       },
-      () => materializeRoot(() => chunks.join(""), live, library, new Set(openById.keys())),
+      () => {
+        // A statement cut mid-way is shown closed (its open strings and brackets).
+        const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
+        const closed = cut && !openById.has(cut.id!) ? closeStatement(tail.slice(cut.start - tailBase, cut.end - tailBase)) : null;
+        const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
+        const view: Defs = closed ? { get: (id) => shown.get(id) ?? defs.get(id), has: (id) => shown.has(id) || defs.has(id) } : live;
+        return materializeRoot(() => chunks.join(""), view, library, new Set(shown.keys()));
+      },
     );
   }
 }

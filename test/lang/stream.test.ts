@@ -93,3 +93,17 @@ test("real samples: every prefix parses; the stream ends where parse() does", ()
     assert.equal(json(streamIn(text, cuts, lib)), json(parse(text, lib)), name);
   }
 });
+
+test("a statement cut mid-stream is shown with its strings and brackets closed, marked partial", () => {
+  const stream = createStreamParser(small);
+  const result = stream.push('root = Stack([card])\ncard = Card("Tit');
+  assert.equal(result.incomplete, true);
+  const card = (result.root?.props.children as { component: string; partial: boolean; props: { title: string } }[])[0];
+  assert.equal(card.component, "Card");
+  assert.equal(card.partial, true);
+  assert.equal(card.props.title, "Tit");
+  const next = stream.push('le", [Text("a"), ');
+  const children = ((next.root?.props.children as { props: { children: { props: { text: string } }[] } }[])[0]).props.children;
+  assert.deepEqual(children.map((c) => c.props.text), ["a"]);
+  assert.deepEqual(stream.end().errors.map((e) => e.code), ["incomplete"]);
+});
