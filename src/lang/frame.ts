@@ -7,9 +7,10 @@ export interface Framed {
   tail: string;
 }
 
-const ENVELOPE = "]]>service:content";
-const MARKER = "]]>service:";
-const FENCE = /^[ \t]*```[^\n`]*\r?$/;
+export const ENVELOPE = "]]>service:content";
+export const MARKER = "]]>service:";
+/** A fence line (without its newline): three backticks and an optional language tag. */
+export const FENCE = /^[ \t]*```[^\n`]*\r?$/;
 
 function lineEnd(text: string, from: number): number {
   const nl = text.indexOf("\n", from);

@@ -8,12 +8,10 @@ import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
+import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
-const ENVELOPE = "]]>service:content";
-const MARKER = "]]>service:";
-const FENCE = /^[ \t]*```[^\n`]*\r?$/;
 
 export interface StreamParser {
   push(chunk: string): ParseResult;
