@@ -15,6 +15,8 @@ export async function openDatabase(path: string): Promise<Db> {
   // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
+  sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
   await migrate(db);

@@ -7,6 +7,7 @@ import type { ApiKey } from "./schema.ts";
 const KEY_PREFIX = "tsk_";
 /** Visible part kept for listing: the marker plus 8 characters of the random part. */
 const VISIBLE_LENGTH = KEY_PREFIX.length + 8;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function hashKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
@@ -54,7 +55,8 @@ export async function verifyApiKey(db: Db, presented: string): Promise<ApiKey | 
   for (const candidate of candidates) {
     if (timingSafeEqual(presentedHash, Buffer.from(candidate.key_hash, "hex"))) match = candidate;
   }
-  if (match) {
+  // `last used` is kept to the minute: a write per request would cost every call a disk sync.
+  if (match && (!match.last_used_at || Date.parse(nowIso()) - Date.parse(match.last_used_at) >= LAST_USED_RESOLUTION_MS)) {
     await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", match.id).execute();
   }
   return match;
