@@ -19,13 +19,18 @@ export interface Route {
 
 const MODEL_ID = /^([A-Za-z0-9][A-Za-z0-9._-]*)\/(.+)$/;
 
+/** The adapter for a provider id: a direct one, else the aggregator. */
+export function adapterFor(provider: string): ProviderAdapter {
+  return DIRECT[provider.toLowerCase()] ?? aggregator;
+}
+
 /** null when the id is not `{provider}/{model}`. */
 export function route(model: string): Route | null {
   const m = MODEL_ID.exec(model);
   if (!m || m[2]!.trim() === "") return null;
   const provider = m[1]!.toLowerCase();
-  const direct = DIRECT[provider];
-  if (direct) return { provider, adapter: direct, upstreamModel: m[2]! };
+  const adapter = adapterFor(provider);
+  if (adapter !== aggregator) return { provider, adapter, upstreamModel: m[2]! };
   // The aggregator knows models by their full id.
   return { provider, adapter: aggregator, upstreamModel: model };
 }

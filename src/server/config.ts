@@ -1,9 +1,12 @@
+import { route, target } from "../providers/registry.ts";
 // Environment → server settings, read once at start. Secrets stay here and are never logged.
 export interface FixingModelConfig {
-  provider: "openai";
+  /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
+  provider: string;
+  /** The model as that provider knows it. */
   model: string;
   baseUrl: string;
-  apiKey: string;
+  apiKey: string | null;
 }
 
 export interface ServerConfig {
@@ -24,19 +27,11 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
 export function fixingModelFromEnv(env: Record<string, string | undefined>): FixingModelConfig | null {
   const spec = env.TESSERA_AUTOFIX_MODEL;
   if (!spec) return null;
-  const slash = spec.indexOf("/");
-  const provider = spec.slice(0, slash);
-  const model = spec.slice(slash + 1);
-  if (slash < 1 || !model) throw new Error(`TESSERA_AUTOFIX_MODEL must look like openai/<model>, got ${JSON.stringify(spec)}`);
-  if (provider !== "openai") {
-    throw new Error(`TESSERA_AUTOFIX_MODEL: only the openai provider is supported for the fixing model so far, got ${provider}`);
-  }
-  return {
-    provider,
-    model,
-    baseUrl: (env.OPENAI_BASE_URL || "https://api.openai.com/v1").replace(/\/+$/, ""),
-    apiKey: env.OPENAI_API_KEY ?? "",
-  };
+  const r = route(spec);
+  if (!r) throw new Error(`TESSERA_AUTOFIX_MODEL must look like {provider}/{model} (e.g. openai/gpt-4.1-mini), got ${JSON.stringify(spec)}`);
+  const t = target(r, env, null);
+  if (!t.ok) throw new Error(`TESSERA_AUTOFIX_MODEL: ${t.message}`);
+  return { provider: r.provider, model: t.target.model, baseUrl: t.target.baseUrl.replace(/\/+$/, ""), apiKey: t.target.apiKey };
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {

@@ -1,40 +1,32 @@
-// The fixing model over HTTP (OpenAI-compatible /chat/completions). The only place that holds the
-// provider key; errors carry the status and model name, never the key or the request body.
+// The fixing model (Autofix attempt 2), through the provider adapters: any `{provider}/{model}`
+// Embed can reach. Errors carry the status and model name, never the key or the request body.
 import type { FixingModelConfig } from "./config.ts";
 import type { CompleteFn } from "../repair/model-fix.ts";
+import { adapterFor } from "../providers/registry.ts";
+import { complete } from "../providers/call.ts";
+import type { ChatMessage } from "../providers/types.ts";
 
 export class FixingModelError extends Error {}
 
 const TIMEOUT_MS = 60_000;
 
-export function openAiFixingModel(cfg: FixingModelConfig, fetchImpl: typeof fetch = fetch): CompleteFn {
+export function providerFixingModel(cfg: FixingModelConfig): CompleteFn {
+  const adapter = adapterFor(cfg.provider);
+  const id = `${cfg.provider}/${cfg.model}`;
   return async (messages) => {
-    let res: Response;
+    let answer;
     try {
-      res = await fetchImpl(`${cfg.baseUrl}/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${cfg.apiKey}` },
-        body: JSON.stringify({ model: cfg.model, messages, temperature: 0 }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      answer = await complete(
+        adapter,
+        { model: id, messages: messages as ChatMessage[], temperature: 0 },
+        { model: cfg.model, baseUrl: cfg.baseUrl, apiKey: cfg.apiKey },
+        AbortSignal.timeout(TIMEOUT_MS),
+      );
     } catch (e) {
-      throw new FixingModelError(`fixing model ${cfg.model} could not be reached: ${(e as Error).name}`);
+      throw new FixingModelError(`fixing model ${id} failed: ${(e as Error).message}`);
     }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => {});
-      throw new FixingModelError(`fixing model ${cfg.model} answered HTTP ${res.status}`);
-    }
-    const json = (await res.json().catch(() => null)) as {
-      choices?: { message?: { content?: unknown } }[];
-      usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
-    } | null;
-    const content = json?.choices?.[0]?.message?.content;
-    if (typeof content !== "string") throw new FixingModelError(`fixing model ${cfg.model} sent no message content`);
-    const prompt = json?.usage?.prompt_tokens ?? 0;
-    const completion = json?.usage?.completion_tokens ?? 0;
-    return {
-      content,
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: json?.usage?.total_tokens ?? prompt + completion },
-    };
+    const content = answer.choices[0]?.message.content;
+    if (typeof content !== "string") throw new FixingModelError(`fixing model ${id} sent no message content`);
+    return { content, usage: answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
   };
 }

@@ -5,7 +5,7 @@ import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
-import { openAiFixingModel } from "./fixing-model.ts";
+import { providerFixingModel } from "./fixing-model.ts";
 
 export interface RunningServer {
   url: string;
@@ -22,7 +22,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   const deps: AppDeps = {
     db,
     config,
-    fixingModel: config.fixingModel ? openAiFixingModel(config.fixingModel) : null,
+    fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
     log: opts.log ?? ((line) => console.log(line)),
   };
   const fetch = createApp(deps);

@@ -115,3 +115,28 @@ test("fixing model on a closed port: 500 internal_server_error, nothing charged,
     await down.close();
   }
 });
+
+test("the fixing model can be any provider: an Anthropic stand-in speaking the Messages API", async () => {
+  const { startFakeAnthropic } = await import("../support/fake-providers.ts");
+  const anthropic = startFakeAnthropic();
+  anthropic.requireKey = "sk-ant-fixer";
+  anthropic.fallback = { text: VALID, usage: { input: 50, output: 9 } };
+  const viaAnthropic = await startHarness({
+    fixingModel: { provider: "anthropic", model: "claude-fixer", baseUrl: anthropic.url, apiKey: "sk-ant-fixer" },
+  });
+  try {
+    const k = await viaAnthropic.org("globex", 3);
+    const res = await post(viaAnthropic.base, "/v1/autofix", k, autofixBody(HOPELESS));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.fix_summary.status).toBe("fixed");
+    expect(body.choices[0].message.content).toBe(VALID);
+    expect(body.usage).toEqual({ prompt_tokens: 50, completion_tokens: 9, total_tokens: 59 });
+    const call = anthropic.calls.at(-1)!;
+    expect(call.body.model).toBe("claude-fixer");
+    expect(typeof call.body.system).toBe("string"); // the fix prompt's system turn went top-level
+  } finally {
+    await viaAnthropic.close();
+    anthropic.stop();
+  }
+});
