@@ -36,8 +36,7 @@ export function createStreamParser(library: Library): StreamParser {
   let finalBroken: BrokenLine[] = [];
   let defs = new Map<string, Statement>();
   let checker = new Checker(library, defs, new Set());
-  let finalErrors: PlacedError[] = [];
-  let referenced = new Map<string, number>();
+  let referenced = new Set<string>(); // names ended statements refer to
   let pending = new Set<string>(); // referenced by ended statements, not defined yet
   let unreferenced = new Set<string>(); // defined component/value statements nobody refers to yet
   // Lists derived from the ended statements, rebuilt only when an ended statement changes them.
@@ -54,8 +53,7 @@ export function createStreamParser(library: Library): StreamParser {
     finalBroken = [];
     defs = new Map();
     checker = new Checker(library, defs, new Set());
-    finalErrors = [];
-    referenced = new Map();
+    referenced = new Set();
     pending = new Set();
     unreferenced = new Set();
     finalErrorsPublic = pendingList = unreferencedList = null;
@@ -89,17 +87,14 @@ export function createStreamParser(library: Library): StreamParser {
   };
 
   const addFinal = (stmt: Statement) => {
-    const previous = defs.get(stmt.id);
-    if (previous) defs.delete(stmt.id);
+    defs.delete(stmt.id); // a redefinition takes the later place, as in checkProgram
     defs.set(stmt.id, stmt);
     finals.push(stmt);
     pending.delete(stmt.id);
     finalErrorsPublic = pendingList = unreferencedList = null;
-    const before = checker.errors.length;
-    checker.statement(stmt);
-    for (let i = before; i < checker.errors.length; i++) finalErrors.push(checker.errors[i]);
+    checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
-      referenced.set(name, (referenced.get(name) ?? 0) + 1);
+      referenced.add(name);
       unreferenced.delete(name);
       if (!defs.has(name)) pending.add(name);
     }
@@ -162,7 +157,7 @@ export function createStreamParser(library: Library): StreamParser {
     for (const stmt of open) openChecker.statement(stmt);
     // Ended statements come before the open ones, so their errors come first in source order.
     if (!finalErrorsPublic) {
-      const sorted = [...brokenLineErrors(finalBroken), ...finalErrors].sort((a, b) => a.at - b.at);
+      const sorted = [...brokenLineErrors(finalBroken), ...checker.errors].sort((a, b) => a.at - b.at);
       finalErrorsPublic = sorted.map(publicError);
     }
     const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
