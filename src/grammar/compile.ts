@@ -130,6 +130,88 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     return ranges.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
   }
 
+  // Expressions that consume exactly one code point whose first unit passes a test (a terminal of
+  // one character, a range, `~x any`, alternatives of those, rules made of them): compiled to a
+  // single comparison instead of a call per operator. Only where nothing is skipped or recorded.
+  interface CharTest {
+    test: string;
+    codePoint: boolean; // may consume a surrogate pair (from `any`)
+  }
+  const isSurrogate = (u: number) => u >= 0xd800 && u <= 0xdfff;
+  function charTest(e: any, actuals: any[]): CharTest | null {
+    if (e instanceof pexprs.Param) return charTest(actuals[e.index], actuals);
+    if (e === pexprs.any) return { test: "true", codePoint: true };
+    if (e instanceof pexprs.Terminal) {
+      const t = String(e.obj);
+      return t.length === 1 && !isSurrogate(t.charCodeAt(0)) ? { test: `c == ${t.charCodeAt(0)}`, codePoint: false } : null;
+    }
+    if (e instanceof pexprs.Range) {
+      const lo = String(e.from).codePointAt(0)!;
+      const hi = String(e.to).codePointAt(0)!;
+      return hi <= 0xffff && !isSurrogate(lo) && !isSurrogate(hi) && !(lo < 0xd800 && hi > 0xdfff) ? { test: `(c >= ${lo} && c <= ${hi})`, codePoint: false } : null;
+    }
+    if (e instanceof pexprs.Apply) {
+      if (isSyntactic(e.ruleName) || !grammar.rules[e.ruleName]) return null;
+      return charTest(grammar.rules[e.ruleName].body, e.args.map((a: any) => a.substituteParams(actuals)));
+    }
+    if (e instanceof pexprs.Alt) {
+      const terms = e.terms.map((t: any) => charTest(t, actuals));
+      if (terms.some((t: CharTest | null) => t === null)) return null;
+      return { test: `(${terms.map((t: CharTest) => t.test).join(" || ")})`, codePoint: terms.some((t: CharTest) => t.codePoint) };
+    }
+    if (e instanceof pexprs.Seq && e.factors.length > 0) {
+      // `~a ~b x`: lookaheads on the same character, then one character.
+      const last = charTest(e.factors[e.factors.length - 1], actuals);
+      if (!last) return null;
+      const guards: string[] = [];
+      for (const f of e.factors.slice(0, -1)) {
+        const inner = f instanceof pexprs.Not ? charTest(f.expr, actuals) : null;
+        if (!inner) return null;
+        guards.push(`!(${inner.test})`);
+      }
+      return { test: `(${[...guards, last.test].join(" && ")})`, codePoint: last.codePoint };
+    }
+    return null;
+  }
+  const advance = (t: CharTest) =>
+    t.codePoint ? "pos++; if (c >= 0xD800 && c <= 0xDBFF && pos < len) { const d = ch(pos); if (d >= 0xDC00 && d <= 0xDFFF) pos++; }" : "pos++;";
+
+  // Rules that can apply themselves: only those need the nesting-depth guard.
+  const calls = new Map<string, Set<string>>();
+  const collect = (e: any, into: Set<string>) => {
+    if (!e || typeof e !== "object") return;
+    if (e instanceof pexprs.Apply) {
+      into.add(e.ruleName);
+      e.args.forEach((a: any) => collect(a, into));
+    }
+    for (const child of [e.expr, ...(e.terms ?? []), ...(e.factors ?? [])]) if (child) collect(child, into);
+  };
+  for (const name of Object.keys(grammar.rules)) {
+    const into = new Set<string>();
+    collect(grammar.rules[name].body, into);
+    calls.set(name, into);
+  }
+  const recursiveMemo = new Map<string, boolean>();
+  function recursive(rule: string): boolean {
+    let known = recursiveMemo.get(rule);
+    if (known !== undefined) return known;
+    const seen = new Set<string>();
+    const stack = [...(calls.get(rule) ?? [])];
+    known = false;
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (next === rule) {
+        known = true;
+        break;
+      }
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(calls.get(next) ?? []));
+    }
+    recursiveMemo.set(rule, known);
+    return known;
+  }
+
   const out: string[] = [];
   const fns = new Map<string, string>(); // specialisation key → function name
   let counter = 0;
@@ -156,14 +238,16 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     // Inside a lexical rule nothing is recorded.
     const body = expr(info.body, ctx, ctx.syntactic);
     const label = `// ${key.slice(2)}`;
+    const guard = recursive(ruleName) ? `if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }` : "";
+    const leave = recursive(ruleName) ? "depth--;" : "";
     if (record) {
       const id = idOf(ruleName);
       out.push(`${label}
 function ${name}(): bool {
-  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  ${guard}
   const start = pos; const mark = count;
-  if (!${body}()) { depth--; return false; }
-  depth--;
+  if (!${body}()) { ${leave} return false; }
+  ${leave}
   finish(${id}, start, mark);
   return true;
 }`);
@@ -177,18 +261,18 @@ function ${name}(): bool {
   const known = load<i32>(at);
   if (known == 1) return miss();
   if (known > 1) { pos = known - 2; return true; }
-  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  ${guard}
   const ok = ${body}();
-  depth--;
+  ${leave}
   if (overflow == 0) store<i32>(at, ok ? pos + 2 : 1);
   return ok;
 }`);
     } else {
       out.push(`${label}
 function ${name}(): bool {
-  if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }
+  ${guard}
   const ok = ${body}();
-  depth--;
+  ${leave}
   return ok;
 }`);
     }
@@ -201,6 +285,26 @@ function ${name}(): bool {
   function expr(e: any, ctx: Ctx, record: boolean): string {
     if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record);
     const name = fresh("e");
+    const plain = !skips(ctx) && !record;
+    const single = plain ? charTest(e, ctx.actuals) : null;
+    if (single) {
+      out.push(`function ${name}(): bool {
+  if (pos < len) { const c = ch(pos); if (${single.test}) { ${advance(single)} return true; } }
+  return miss();
+}`);
+      return name;
+    }
+    const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
+    if (repeated) {
+      out.push(`function ${name}(): bool {
+  const p = pos; let n = 0;
+  while (pos < len) { const c = ch(pos); if (!(${repeated.test})) break; ${advance(repeated)} n++; }
+  miss();
+  if (n < ${e instanceof pexprs.Plus ? 1 : 0}) { pos = p; return false; }
+  return true;
+}`);
+      return name;
+    }
     const withSkip = (test: string) => {
       if (!skips(ctx)) return test;
       out.push(`function ${name}_s(): bool { const p = pos; skip(); if (${test}) return true; pos = p; return false; }`);
