@@ -243,26 +243,27 @@ export class Checker {
     if (depth > MAX_HOPS) return true;
     const value = this.resolve(raw);
     if (value === null) return true;
-    const fail = (message: string) => {
-      out?.push({ path, message, at: raw.start });
+    // Messages are built only when they are recorded: a silent check just answers.
+    const fail = (wanted: string | null = null) => {
+      out?.push({ path, message: `expected ${wanted ?? expected(schema)}, got ${describe(value)}`, at: raw.start });
       return false;
     };
     const refs = refUnion(schema);
     if (refs) {
       if (value.k === "call" && refs.has(value.name)) return true;
-      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+      return fail();
     }
     const branches = schema.anyOf ?? schema.oneOf;
     if (branches && !branches.some((b) => this.fits(value, b, path, null, depth + 1))) {
-      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+      return fail();
     }
     if (schema.enum && !((value.k === "str" || value.k === "num" || value.k === "bool") && schema.enum.includes(value.v)) && value.k !== "null") {
-      return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+      return fail();
     }
-    if ("const" in schema && !(("v" in value) && value.v === schema.const)) return fail(`expected ${JSON.stringify(schema.const)}, got ${describe(value)}`);
+    if ("const" in schema && !(("v" in value) && value.v === schema.const)) return fail(JSON.stringify(schema.const));
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-      if (!types.some((t) => typeFits(value, t))) return fail(`expected ${expected(schema)}, got ${describe(value)}`);
+      if (!types.some((t) => typeFits(value, t))) return fail();
     }
     let ok = true;
     if (value.k === "arr" && schema.items) {
@@ -301,54 +302,63 @@ export class Checker {
     return [...missing];
   }
 
-  // Statements on a cycle of references (Tarjan's strongly connected components).
+  // Statements on a cycle of references: Tarjan's strongly connected components, iterative (long
+  // chains of references cannot overflow the stack) and over integer ids (it runs on every parse).
   private cycles(): string[] {
-    const index = new Map<string, number>();
-    const low = new Map<string, number>();
-    const stack: string[] = [];
-    const onStack = new Set<string>();
+    const names = [...this.edges.keys()];
+    const id = new Map(names.map((name, i) => [name, i]));
+    const adjacency = names.map((name) => {
+      const out: number[] = [];
+      for (const target of this.edges.get(name)!) {
+        const t = id.get(target);
+        if (t !== undefined) out.push(t);
+      }
+      return out;
+    });
+    const n = names.length;
+    const index = new Int32Array(n).fill(-1);
+    const low = new Int32Array(n);
+    const next = new Int32Array(n); // how far through its edges each node on the path is
+    const onStack = new Uint8Array(n);
+    const stack: number[] = [];
+    const path: number[] = [];
     const out: string[] = [];
     let counter = 0;
-    const strong = (v: string) => {
-      // Iterative, so that long chains of references cannot overflow the stack.
-      const work: [string, Iterator<string>][] = [[v, (this.edges.get(v) ?? new Set()).values()]];
-      index.set(v, counter);
-      low.set(v, counter++);
-      stack.push(v);
-      onStack.add(v);
-      while (work.length) {
-        const [node, it] = work[work.length - 1];
-        const next = it.next();
-        if (!next.done) {
-          const w = next.value;
-          if (!this.edges.has(w)) continue;
-          if (!index.has(w)) {
-            index.set(w, counter);
-            low.set(w, counter++);
+    for (let root = 0; root < n; root++) {
+      if (index[root] !== -1) continue;
+      index[root] = low[root] = counter++;
+      stack.push(root);
+      onStack[root] = 1;
+      path.push(root);
+      while (path.length) {
+        const v = path[path.length - 1];
+        const edges = adjacency[v];
+        if (next[v] < edges.length) {
+          const w = edges[next[v]++];
+          if (index[w] === -1) {
+            index[w] = low[w] = counter++;
             stack.push(w);
-            onStack.add(w);
-            work.push([w, this.edges.get(w)!.values()]);
-          } else if (onStack.has(w)) low.set(node, Math.min(low.get(node)!, index.get(w)!));
+            onStack[w] = 1;
+            path.push(w);
+          } else if (onStack[w]) low[v] = Math.min(low[v], index[w]);
           continue;
         }
-        work.pop();
-        if (work.length) {
-          const parent = work[work.length - 1][0];
-          low.set(parent, Math.min(low.get(parent)!, low.get(node)!));
+        path.pop();
+        if (path.length) {
+          const parent = path[path.length - 1];
+          low[parent] = Math.min(low[parent], low[v]);
         }
-        if (low.get(node) === index.get(node)) {
-          const component: string[] = [];
-          let w: string;
-          do {
-            w = stack.pop()!;
-            onStack.delete(w);
-            component.push(w);
-          } while (w !== node);
-          if (component.length > 1 || this.edges.get(node)!.has(node)) out.push(...component);
-        }
+        if (low[v] !== index[v]) continue;
+        const component: number[] = [];
+        let w: number;
+        do {
+          w = stack.pop()!;
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1 || adjacency[v].includes(v)) for (const c of component) out.push(names[c]);
       }
-    };
-    for (const v of this.edges.keys()) if (!index.has(v)) strong(v);
+    }
     return out;
   }
 
