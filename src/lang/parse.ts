@@ -45,12 +45,17 @@ export function finishProgram(text: string, statements: Statement[], broken: Bro
   );
 }
 
-export function parse(generation: string, library: Library): ParseResult {
-  const { head, program } = frame(generation);
-  const from = head.length;
-  const to = from + program.length;
+// Frames a generation and splits its program, with offsets into the whole generation.
+function read(generation: string) {
+  const framed = frame(generation);
+  const from = framed.head.length;
+  const to = from + framed.program.length;
   setInput(generation);
-  const parts = splitProgram(generation, 0, from, to);
+  return { framed, to, parts: splitProgram(generation, 0, from, to) };
+}
+
+export function parse(generation: string, library: Library): ParseResult {
+  const { to, parts } = read(generation);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }
 
@@ -67,11 +72,7 @@ export interface Inspection {
 
 /** What `parse` sees, with positions: for tools that edit the text (the sanitizer). */
 export function inspect(generation: string, library: Library): Inspection {
-  const framed = frame(generation);
-  const from = framed.head.length;
-  const to = from + framed.program.length;
-  setInput(generation);
-  const parts = splitProgram(generation, 0, from, to);
+  const { framed, to, parts } = read(generation);
   const checked = checkProgram(parts.statements, parts.broken, library, to);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
 }

@@ -2,7 +2,8 @@
 // closed or dropped, named arguments become positional, a missing closer is added, prose goes.
 import type { BrokenLine } from "../lang/index.ts";
 import { removeLines, type Edit } from "./edits.ts";
-import { closings, balance } from "./balance.ts";
+import { closings } from "./balance.ts";
+import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { parsesAsStatement, trial, type Round } from "./round.ts";
 

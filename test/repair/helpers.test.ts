@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { applyEdits, removeLines } from "../../src/repair/edits.ts";
 import { closeEnough, distance, nearest } from "../../src/repair/nearest.ts";
-import { balance, closings } from "../../src/repair/balance.ts";
+import { closings } from "../../src/repair/balance.ts";
+import { balance } from "../../src/lang/autoclose.ts";
 
 describe("nearest", () => {
   test("case-insensitive distance with transpositions", () => {
