@@ -316,7 +316,7 @@ function ${name}(): bool {
     } else if (e === pexprs.end) {
       code = `return ${withSkip("matchEnd()")};`;
     } else if (e instanceof pexprs.Terminal) {
-      const units = [...String(e.obj)].join("").split("").map((c) => c.charCodeAt(0));
+      const units = String(e.obj).split("").map((c) => c.charCodeAt(0));
       if (units.length === 0) code = "return true;";
       else {
         const test = units.map((u, i) => `ch(pos + ${i}) == ${u}`).join(" && ");

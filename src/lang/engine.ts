@@ -33,6 +33,8 @@ let capacity = 0;
 let inputPtr = 0;
 // The text now in the buffer, so that an appended text copies only its tail.
 let held = "";
+// Whose text `held` is (a stream parser), so that it can append without checking the text.
+let heldOwner: object | null = null;
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
@@ -100,7 +102,6 @@ export function appendInput(before: number, owner: object, chunk: string): boole
   return true;
 }
 
-let heldOwner: object | null = null;
 /** Marks the buffer as holding `owner`'s text (null: anyone's). */
 export function claimInput(owner: object | null): void {
   heldOwner = owner;

@@ -8,7 +8,7 @@ export interface ProgramParts {
   statements: Statement[];
   broken: BrokenLine[];
   /** Where the region a stream must read again starts (everything before it has ended). */
-  lastLineStart: number;
+  openFrom: number;
 }
 
 const NAME_EQUALS = /^[ \t]*(\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
@@ -31,11 +31,11 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   const tree = parseTree("Program", from, to);
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
-  let lastLineStart = from;
+  let openFrom = from;
   if (tree.overflow) {
     // Nesting deeper than the parser allows: the rest cannot be read as statements.
     broken.push({ start: from, end: to, incomplete: false, excerpt: text.slice(from - base, from - base + 60) });
-    return { statements, broken, lastLineStart };
+    return { statements, broken, openFrom };
   }
   const reader = new TreeReader(tree, text, base);
   const top = tree.count - 1;
@@ -76,6 +76,6 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   // continue it (`?` and `:` lines of a ternary), or it may be cut. Broken lines count as ended
   // only once a statement follows them: until then more text may make them one statement.
   const lastStatement = statements[statements.length - 1];
-  if (lastStatement) lastLineStart = lastStatement.start;
-  return { statements, broken, lastLineStart };
+  if (lastStatement) openFrom = lastStatement.start;
+  return { statements, broken, openFrom };
 }

@@ -119,13 +119,13 @@ export function createStreamParser(library: Library): StreamParser {
       const from = Math.min(Math.max(openStart, programStart), to);
       const parts = splitProgram(tail, tailBase, from, to);
       // Everything before the last statement or broken line has ended.
-      for (const stmt of parts.statements) if (stmt.start < parts.lastLineStart) addFinal(stmt);
+      for (const stmt of parts.statements) if (stmt.start < parts.openFrom) addFinal(stmt);
       for (const line of parts.broken) {
-        if (line.start >= parts.lastLineStart) continue;
+        if (line.start >= parts.openFrom) continue;
         finalBroken.push(line);
         finalErrorsPublic = null;
       }
-      openStart = parts.lastLineStart;
+      openStart = parts.openFrom;
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       // Keep only the text still needed: the open region and lines not yet scanned.
