@@ -3,11 +3,47 @@
 // the rules that can actually appear.
 import type { Expr } from "./types.ts";
 import type { Tree } from "./engine.ts";
-import { RULE } from "./generated/rules.ts";
+import { RULE, RULE_NAMES } from "./generated/rules.ts";
 
 const R = RULE;
 // Nodes that carry no meaning for the AST: white space with newlines and line ends.
-const NOISE = new Set([R.gap, R.ternaryBreak, R.nl, R.lineEnd, R.sameLine]);
+const NOISE = new Uint8Array(RULE_NAMES.length);
+for (const rule of [R.gap, R.ternaryBreak, R.nl, R.lineEnd, R.sameLine]) NOISE[rule] = 1;
+
+// Children lists live on one shared stack rather than in an array per node: `pushChildren`
+// puts node i's children on top (source order) and returns where they start; the caller reads
+// them from `kids` and pops them by resetting `top`. Nested pushes stay above and are popped
+// first, so a list stays valid while its items are built.
+let kids = new Int32Array(256);
+let top = 0;
+
+function pushChildren(d: Int32Array, i: number): number {
+  const from = top;
+  const first = i - d[i * 4 + 3] + 1;
+  for (let j = i - 1; j >= first; j -= d[j * 4 + 3]) {
+    if (NOISE[d[j * 4]]) continue;
+    if (top === kids.length) {
+      const bigger = new Int32Array(top * 2);
+      bigger.set(kids);
+      kids = bigger;
+    }
+    kids[top++] = j;
+  }
+  for (let a = from, b = top - 1; a < b; a++, b--) {
+    const t = kids[a];
+    kids[a] = kids[b];
+    kids[b] = t;
+  }
+  return from;
+}
+
+// The first child of node i, noise skipped.
+function firstChild(d: Int32Array, i: number): number {
+  const from = pushChildren(d, i);
+  const child = kids[from];
+  top = from;
+  return child;
+}
 
 export class TreeReader {
   /** `text` holds the input from offset `base` on. */
@@ -15,7 +51,9 @@ export class TreeReader {
     readonly tree: Tree,
     readonly text: string,
     readonly base = 0,
-  ) {}
+  ) {
+    top = 0;
+  }
   rule(i: number): number {
     return this.tree.data[i * 4];
   }
@@ -27,35 +65,23 @@ export class TreeReader {
   }
   /** Children of node i in source order, without noise. */
   children(i: number): number[] {
-    const d = this.tree.data;
-    const out: number[] = [];
-    let j = i - 1;
-    const first = i - d[i * 4 + 3] + 1;
-    while (j >= first) {
-      if (!NOISE.has(d[j * 4])) out.push(j);
-      j -= d[j * 4 + 3];
-    }
-    return out.reverse();
+    const from = pushChildren(this.tree.data, i);
+    const out = Array.from(kids.subarray(from, top));
+    top = from;
+    return out;
   }
   slice(i: number): string {
-    return this.text.slice(this.start(i) - this.base, this.end(i) - this.base);
+    const d = this.tree.data;
+    return this.text.slice(d[i * 4 + 1] - this.base, d[i * 4 + 2] - this.base);
   }
 }
 
-const BINARY: Record<number, string | null> = {
-  [R.Or]: "||",
-  [R.And]: "&&",
-  [R.Equality]: null,
-  [R.Comparison]: null,
-  [R.Additive]: null,
-  [R.Multiplicative]: null,
-};
-
 /** Builds the expression at node i. */
 export function buildExpr(r: TreeReader, i: number): Expr {
-  const rule = r.rule(i);
-  const start = r.start(i);
-  const end = r.end(i);
+  const d = r.tree.data;
+  const rule = d[i * 4];
+  const start = d[i * 4 + 1];
+  const end = d[i * 4 + 2];
   switch (rule) {
     case R.literal:
       return literal(r.slice(i), start, end);
@@ -64,81 +90,111 @@ export function buildExpr(r: TreeReader, i: number): Expr {
     case R.stateName:
       return { k: "state", name: r.slice(i), start, end };
     case R.ArrayLit:
-      return { k: "arr", items: items(r, i), start, end };
+      return { k: "arr", items: items(r, i, 0), start, end };
     case R.ObjectLit: {
-      const kids = r.children(i);
-      const entries = kids.length === 1 && r.rule(kids[0]) === R.Entries ? r.children(kids[0]) : kids;
-      return {
-        k: "obj",
-        entries: entries.map((e) => {
-          const [key, value] = r.children(e);
-          const keyText = r.slice(key);
-          return { key: isQuote(keyText) ? decodeString(keyText) : keyText, value: buildExpr(r, value) };
-        }),
-        start,
-        end,
-      };
+      let from = pushChildren(d, i);
+      if (top - from === 1 && d[kids[from] * 4] === R.Entries) {
+        const only = kids[from];
+        top = from;
+        from = pushChildren(d, only);
+      }
+      const entries: { key: string; value: Expr }[] = new Array(top - from);
+      for (let k = from, n = 0; k < top; k++, n++) {
+        const pair = pushChildren(d, kids[k]);
+        const keyText = r.slice(kids[pair]);
+        const value = buildExpr(r, kids[pair + 1]);
+        top = pair;
+        entries[n] = { key: isQuote(keyText) ? decodeString(keyText) : keyText, value };
+      }
+      top = from;
+      return { k: "obj", entries, start, end };
     }
     case R.ComponentCall: {
-      const nameNode = r.children(i)[0];
-      return { k: "call", name: r.slice(nameNode), args: items(r, i, 1), start, end, nameEnd: r.end(nameNode) };
+      const nameNode = firstChild(d, i);
+      return { k: "call", name: r.slice(nameNode), args: items(r, i, 1), start, end, nameEnd: d[nameNode * 4 + 2] };
     }
     case R.BuiltinCall:
-      return { k: "builtin", name: r.slice(r.children(i)[0]).slice(1), args: items(r, i, 1), start, end };
+      return { k: "builtin", name: r.slice(firstChild(d, i)).slice(1), args: items(r, i, 1), start, end };
     case R.ActionCall: {
-      const array = r.children(i).find((c) => r.rule(c) === R.ArrayLit);
-      return { k: "action", steps: array === undefined ? [] : items(r, array), start, end };
+      const from = pushChildren(d, i);
+      let array = -1;
+      for (let k = from; k < top; k++) if (d[kids[k] * 4] === R.ArrayLit) array = kids[k];
+      top = from;
+      return { k: "action", steps: array === -1 ? [] : items(r, array, 0), start, end };
     }
     case R.Group:
-      return buildExpr(r, r.children(i)[0]);
+      return buildExpr(r, firstChild(d, i));
     case R.Expr: {
-      const [cond, tail] = r.children(i);
-      if (tail === undefined) return buildExpr(r, cond);
-      const [then, otherwise] = r.children(tail);
-      return { k: "ternary", cond: buildExpr(r, cond), then: buildExpr(r, then), else: buildExpr(r, otherwise), start, end };
+      const from = pushChildren(d, i);
+      const cond = kids[from];
+      if (top - from === 1) {
+        top = from;
+        return buildExpr(r, cond);
+      }
+      const tail = pushChildren(d, kids[from + 1]);
+      const expr: Expr = { k: "ternary", cond: buildExpr(r, cond), then: buildExpr(r, kids[tail]), else: buildExpr(r, kids[tail + 1]), start, end };
+      top = from;
+      return expr;
     }
     case R.Unary_op: {
-      const [op, arg] = r.children(i);
-      return { k: "unary", op: r.slice(op), arg: buildExpr(r, arg), start, end };
+      const from = pushChildren(d, i);
+      const expr: Expr = { k: "unary", op: r.slice(kids[from]), arg: buildExpr(r, kids[from + 1]), start, end };
+      top = from;
+      return expr;
     }
     case R.Postfix: {
-      const [head, ...ops] = r.children(i);
-      let expr = buildExpr(r, head);
-      for (const op of ops) {
-        const opEnd = r.end(op);
-        if (r.rule(op) === R.PostfixOp_member) {
-          expr = { k: "member", obj: expr, name: r.slice(r.children(op)[0]), start, end: opEnd };
-        } else {
-          expr = { k: "index", obj: expr, index: buildExpr(r, r.children(op)[0]), start, end: opEnd };
-        }
+      const from = pushChildren(d, i);
+      let expr = buildExpr(r, kids[from]);
+      for (let k = from + 1; k < top; k++) {
+        const op = kids[k];
+        const opEnd = d[op * 4 + 2];
+        const inner = firstChild(d, op);
+        if (d[op * 4] === R.PostfixOp_member) expr = { k: "member", obj: expr, name: r.slice(inner), start, end: opEnd };
+        else expr = { k: "index", obj: expr, index: buildExpr(r, inner), start, end: opEnd };
       }
+      top = from;
+      return expr;
+    }
+    case R.Or:
+    case R.And:
+    case R.Equality:
+    case R.Comparison:
+    case R.Additive:
+    case R.Multiplicative: {
+      // Or and And keep no operator node (their operator is fixed); the others alternate
+      // operand, operator, operand.
+      const fixed = rule === R.Or ? "||" : rule === R.And ? "&&" : null;
+      const from = pushChildren(d, i);
+      let expr = buildExpr(r, kids[from]);
+      for (let k = from + 1; k < top; ) {
+        const op = fixed ?? r.slice(kids[k++]);
+        const right = buildExpr(r, kids[k++]);
+        expr = { k: "binary", op, left: expr, right, start, end: right.end };
+      }
+      top = from;
       return expr;
     }
   }
-  if (rule in BINARY) {
-    const kids = r.children(i);
-    const fixed = BINARY[rule];
-    let expr = buildExpr(r, kids[0]);
-    for (let k = 1; k < kids.length; ) {
-      let op = fixed;
-      if (op === null) op = r.slice(kids[k++]);
-      const right = buildExpr(r, kids[k++]);
-      expr = { k: "binary", op, left: expr, right, start, end: right.end };
-    }
-    return expr;
-  }
   // A wrapper kept only because of noise around its single child (e.g. newlines in brackets).
-  const kids = r.children(i);
-  if (kids.length === 1) return buildExpr(r, kids[0]);
+  const from = pushChildren(d, i);
+  const count = top - from;
+  const only = kids[from];
+  top = from;
+  if (count === 1) return buildExpr(r, only);
   throw new Error(`unexpected rule ${rule} in an expression`);
 }
 
-// The items of a bracketed list; `skip` leading children (a call's name) are not items.
-function items(r: TreeReader, i: number, skip = 0): Expr[] {
-  const kids = r.children(i).slice(skip);
+// The items of a bracketed list; the first `skip` children (a call's name) are not items.
+function items(r: TreeReader, i: number, skip: number): Expr[] {
+  const d = r.tree.data;
+  const base = pushChildren(d, i);
+  let from = base + skip;
   // An `Items` node with one item has the item's span, and was replaced by it.
-  const list = kids.length === 1 && r.rule(kids[0]) === R.Items ? r.children(kids[0]) : kids;
-  return list.map((k) => buildExpr(r, k));
+  if (top - from === 1 && d[kids[from] * 4] === R.Items) from = pushChildren(d, kids[from]);
+  const out: Expr[] = new Array(top - from);
+  for (let k = from, n = 0; k < top; k++, n++) out[n] = buildExpr(r, kids[k]);
+  top = base;
+  return out;
 }
 
 function isQuote(text: string): boolean {

@@ -1,7 +1,8 @@
 // The checker: what ui-language.md §5 and §6 say a program must satisfy, as FixErrors in
 // source order. Works on statements already parsed; never throws on what a parser produced.
-import type { Library, PropSchema } from "./library.ts";
+import type { Library, Prop, PropSchema } from "./library.ts";
 import { refTarget } from "./library.ts";
+import { kindBit, shapeOf, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
@@ -36,21 +37,6 @@ interface Mismatch {
   at: number;
 }
 
-// A schema that is `$ref` or an anyOf/oneOf of `$ref`s only: the component names it accepts,
-// computed once per schema object (libraries list dozens of accepted children).
-const refUnions = new WeakMap<PropSchema, Set<string> | null>();
-function refUnion(schema: PropSchema): Set<string> | null {
-  let known = refUnions.get(schema);
-  if (known !== undefined) return known;
-  known = null;
-  const branches = schema.$ref ? [schema] : (schema.anyOf ?? schema.oneOf);
-  if (branches && branches.length && branches.every((b) => typeof b.$ref === "string" && Object.keys(b).length === 1 || b === schema)) {
-    known = new Set(branches.map((b) => refTarget(b.$ref!) ?? ""));
-  }
-  refUnions.set(schema, known);
-  return known;
-}
-const RUNTIME = new Set(["state", "member", "index", "builtin", "unary", "binary", "ternary", "action"]);
 
 function describe(value: Expr): string {
   switch (value.k) {
@@ -194,23 +180,19 @@ export class Checker {
         where,
       );
     }
-    component.props.forEach((prop, i) => {
+    const props = component.props;
+    for (let i = 0; i < props.length; i++) {
+      const prop = props[i];
       const arg = e.args[i];
-      const path = `/${prop.name}`;
-      if (arg === undefined) {
-        if (prop.required && !prop.hasDefault) {
-          this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { ...where, path });
-        }
-        return;
+      if (arg === undefined || arg.k === "null") {
+        if (!prop.required || prop.hasDefault) continue;
+        const path = `/${prop.name}`;
+        if (arg === undefined) this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { ...where, path });
+        else this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { ...where, path });
+        continue;
       }
-      if (arg.k === "null") {
-        if (prop.required && !prop.hasDefault) {
-          this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { ...where, path });
-        }
-        return;
-      }
-      this.check(arg, prop.schema, path, where);
-    });
+      this.check(arg, prop, where);
+    }
   }
 
   // Follows references to statically known values; null when the value is known only at run time
@@ -221,60 +203,62 @@ export class Checker {
       if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state" || hops > MAX_HOPS) return null;
       value = target.expr;
     }
-    if (RUNTIME.has(value.k)) return null;
-    if (value.k === "call" && (RESERVED.has(value.name) || !this.library.components.has(value.name))) return null;
-    return value;
+    switch (value.k) {
+      case "str":
+      case "num":
+      case "bool":
+      case "null":
+      case "arr":
+      case "obj":
+        return value;
+      case "call":
+        return RESERVED.has(value.name) || !this.library.components.has(value.name) ? null : value;
+      default:
+        return null; // computed at run time
+    }
   }
 
   // Reports a type-mismatch for each place `value` does not fit `schema`. The common case, a fit,
   // is decided first without building paths or messages.
-  private check(value: Expr, schema: PropSchema, path: string, where: { component: string; statementId: string }): void {
-    if (this.fits(value, schema, path, null, 0)) return;
+  private check(value: Expr, prop: Prop, where: { component: string; statementId: string }): void {
+    const shape = shapeOf(prop.schema);
+    if (this.fits(value, shape, "", null, 0)) return;
     const mismatches: Mismatch[] = [];
-    this.fits(value, schema, path, mismatches, 0);
+    this.fits(value, shape, `/${prop.name}`, mismatches, 0);
     for (const m of mismatches) {
       this.report("type-mismatch", `${where.component} ${m.path}: ${m.message}`, m.at, { ...where, path: m.path });
     }
   }
 
   /** Whether `value` fits; records mismatches in `out`, or stops at the first when `out` is null. */
-  private fits(raw: Expr, schema: PropSchema, path: string, out: Mismatch[] | null, depth: number): boolean {
+  private fits(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS) return true;
     const value = this.resolve(raw);
     if (value === null) return true;
-    // Messages are built only when they are recorded: a silent check just answers.
-    const fail = (wanted: string | null = null) => {
-      out?.push({ path, message: `expected ${wanted ?? expected(schema)}, got ${describe(value)}`, at: raw.start });
-      return false;
-    };
-    const refs = refUnion(schema);
-    if (refs) {
-      if (value.k === "call" && refs.has(value.name)) return true;
-      return fail();
+    if (shape.refs) return (value.k === "call" && shape.refs.has(value.name)) || miss(out, path, shape, raw, value);
+    if (shape.branches) {
+      let any = false;
+      for (const branch of shape.branches) if ((any = this.fits(value, branch, path, null, depth + 1))) break;
+      if (!any) return miss(out, path, shape, raw, value);
     }
-    const branches = schema.anyOf ?? schema.oneOf;
-    if (branches && !branches.some((b) => this.fits(value, b, path, null, depth + 1))) {
-      return fail();
+    if (shape.enumValues && value.k !== "null" && !((value.k === "str" || value.k === "num" || value.k === "bool") && shape.enumValues.has(value.v))) {
+      return miss(out, path, shape, raw, value);
     }
-    if (schema.enum && !((value.k === "str" || value.k === "num" || value.k === "bool") && schema.enum.includes(value.v)) && value.k !== "null") {
-      return fail();
-    }
-    if ("const" in schema && !(("v" in value) && value.v === schema.const)) return fail(JSON.stringify(schema.const));
-    if (schema.type !== undefined) {
-      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-      if (!types.some((t) => typeFits(value, t))) return fail();
+    if (shape.hasConst && !("v" in value && value.v === shape.schema.const)) return miss(out, path, shape, raw, value, JSON.stringify(shape.schema.const));
+    if ((shape.kinds & kindBit(value)) === 0 || (shape.integerOnly && value.k === "num" && !Number.isInteger(value.v))) {
+      return miss(out, path, shape, raw, value);
     }
     let ok = true;
-    if (value.k === "arr" && schema.items) {
-      value.items.forEach((item, i) => {
-        if (!ok && !out) return;
-        if (!this.fits(item, schema.items!, out ? `${path}/${i}` : path, out, depth + 1)) ok = false;
-      });
+    if (value.k === "arr" && shape.items) {
+      const items = value.items;
+      for (let i = 0; i < items.length && (ok || out); i++) {
+        if (!this.fits(items[i], shape.items, out ? `${path}/${i}` : path, out, depth + 1)) ok = false;
+      }
     }
-    if (value.k === "obj" && schema.properties) {
+    if (value.k === "obj" && shape.properties) {
       for (const entry of value.entries) {
-        const sub = schema.properties[entry.key];
+        const sub = shape.properties.get(entry.key);
         if (sub && !this.fits(entry.value, sub, out ? `${path}/${entry.key}` : path, out, depth + 1)) ok = false;
       }
     }
@@ -307,14 +291,22 @@ export class Checker {
   private cycles(): string[] {
     const names = [...this.edges.keys()];
     const id = new Map(names.map((name, i) => [name, i]));
-    const adjacency = names.map((name) => {
+    // Programs are written top-down or bottom-up: when every reference points the same way in
+    // source order, there is no cycle to look for.
+    let forward = true;
+    let backward = true;
+    const adjacency = names.map((name, i) => {
       const out: number[] = [];
       for (const target of this.edges.get(name)!) {
         const t = id.get(target);
-        if (t !== undefined) out.push(t);
+        if (t === undefined) continue;
+        out.push(t);
+        if (t <= i) forward = false;
+        if (t >= i) backward = false;
       }
       return out;
     });
+    if (forward || backward) return [];
     const n = names.length;
     const index = new Int32Array(n).fill(-1);
     const low = new Int32Array(n);
@@ -409,25 +401,10 @@ export class Checker {
   }
 }
 
-function typeFits(value: Expr, type: string): boolean {
-  switch (type) {
-    case "string":
-      return value.k === "str";
-    case "number":
-      return value.k === "num";
-    case "integer":
-      return value.k === "num" && Number.isInteger(value.v);
-    case "boolean":
-      return value.k === "bool";
-    case "null":
-      return value.k === "null";
-    case "array":
-      return value.k === "arr";
-    case "object":
-      return value.k === "obj";
-    default:
-      return true;
-  }
+// A mismatch: recorded (message built only then) when `out` collects them; always false.
+function miss(out: Mismatch[] | null, path: string, shape: Shape, raw: Expr, value: Expr, wanted?: string): false {
+  out?.push({ path, message: `expected ${wanted ?? expected(shape.schema)}, got ${describe(value)}`, at: raw.start });
+  return false;
 }
 
 /** Syntax and incomplete errors of broken lines. */
