@@ -66,7 +66,8 @@ export class TreeReader {
   /** Children of node i in source order, without noise. */
   children(i: number): number[] {
     const from = pushChildren(this.tree.data, i);
-    const out = Array.from(kids.subarray(from, top));
+    const out: number[] = new Array(top - from);
+    for (let k = from; k < top; k++) out[k - from] = kids[k];
     top = from;
     return out;
   }

@@ -286,9 +286,11 @@ export class Checker {
     return [...missing];
   }
 
-  // Statements on a cycle of references: Tarjan's strongly connected components, iterative (long
-  // chains of references cannot overflow the stack) and over integer ids (it runs on every parse).
-  private cycles(): string[] {
+  // The reference graph over integer ids (statements in the order they were checked), with
+  // edges only to checked statements. Built once for `unresolved` and `orphaned`.
+  private graph: { names: string[]; id: Map<string, number>; adjacency: number[][]; oneWay: boolean } | null = null;
+  private intGraph() {
+    if (this.graph) return this.graph;
     const names = [...this.edges.keys()];
     const id = new Map(names.map((name, i) => [name, i]));
     // Programs are written top-down or bottom-up: when every reference points the same way in
@@ -306,7 +308,14 @@ export class Checker {
       }
       return out;
     });
-    if (forward || backward) return [];
+    return (this.graph = { names, id, adjacency, oneWay: forward || backward });
+  }
+
+  // Statements on a cycle of references: Tarjan's strongly connected components, iterative (long
+  // chains of references cannot overflow the stack).
+  private cycles(): string[] {
+    const { names, adjacency, oneWay } = this.intGraph();
+    if (oneWay) return [];
     const n = names.length;
     const index = new Int32Array(n).fill(-1);
     const low = new Int32Array(n);
@@ -356,27 +365,32 @@ export class Checker {
 
   /** Component and value statements not reachable from `root` (state, queries and mutations are roots too). */
   orphaned(all: Map<string, Statement>): string[] {
-    const seen = new Set<string>();
-    const queue: string[] = [];
-    for (const [id, stmt] of all) {
-      if (id === "root" || stmt.kind === "state" || stmt.kind === "query" || stmt.kind === "mutation") {
-        seen.add(id);
-        queue.push(id);
+    const { names, id, adjacency } = this.intGraph();
+    const seen = new Uint8Array(names.length);
+    const queue: number[] = [];
+    for (const [name, stmt] of all) {
+      if (name === "root" || stmt.kind === "state" || stmt.kind === "query" || stmt.kind === "mutation") {
+        const i = id.get(name);
+        if (i !== undefined && !seen[i]) {
+          seen[i] = 1;
+          queue.push(i);
+        }
       }
     }
     while (queue.length) {
-      for (const next of this.edges.get(queue.pop()!) ?? []) {
-        if (!seen.has(next) && this.defs.has(next)) {
-          seen.add(next);
+      for (const next of adjacency[queue.pop()!]) {
+        if (!seen[next]) {
+          seen[next] = 1;
           queue.push(next);
         }
       }
     }
     const out: string[] = [];
-    for (const [id, stmt] of all) {
-      if (seen.has(id)) continue;
-      out.push(id);
-      this.report("orphaned", `\`${id}\` is defined but not reachable from root`, stmt.start, { statementId: id });
+    for (const [name, stmt] of all) {
+      const i = id.get(name);
+      if (i !== undefined && seen[i]) continue;
+      out.push(name);
+      this.report("orphaned", `\`${name}\` is defined but not reachable from root`, stmt.start, { statementId: name });
     }
     return out;
   }

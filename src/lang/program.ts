@@ -50,9 +50,9 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     }
     const r = reader.rule(node);
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
-    const [nameNode, exprNode] = reader.children(node);
-    const id = reader.slice(nameNode);
-    const expr = buildExpr(reader, exprNode);
+    const parts = reader.children(node);
+    const id = reader.slice(parts[0]);
+    const expr = buildExpr(reader, parts[1]);
     statements.push({ id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) });
   }
   // Broken lines: name them, and find the one the input stops in the middle of. That one runs
