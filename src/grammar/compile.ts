@@ -250,6 +250,13 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     const info = grammar.rules[ruleName];
     if (!info) throw new Error(`unknown rule ${ruleName}`);
     const ctx: Ctx = { syntactic: isSyntactic(ruleName), lexified: false, actuals: args };
+    if (record && ctx.syntactic) {
+      const levels = chainOf(ruleName, args);
+      if (levels.length > 1) {
+        out.push(`// ${key.slice(2)}: ${levels.map((l) => l.rule).join(" > ")}\n${chainFn(name, levels)}`);
+        return name;
+      }
+    }
     // Inside a lexical rule nothing is recorded.
     const body = expr(info.body, ctx, ctx.syntactic);
     const label = `// ${key.slice(2)}`;
@@ -292,6 +299,99 @@ function ${name}(): bool {
 }`);
     }
     return name;
+  }
+
+  // Chains: a syntactic rule whose body starts with an application of another syntactic rule,
+  // which starts with another, and so on (Expr > Or > And > ... > Unary). Applied one level at a
+  // time, every level skips spaces, checks the depth, calls the next and, once the innermost rule
+  // has matched, tries its own tail at the same position. The chain is compiled to one function
+  // that does the same work once: one skip (the levels below the first start where it ends), one
+  // depth check for all levels (the depth is still set, level by level, to what the nested calls
+  // would have made it), the innermost rule, then each level's tail and node, innermost first.
+  // When no tail can start at the next token, one failed test stands for all of them: each would
+  // have skipped to the same position and failed there.
+  interface Level {
+    rule: string;
+    args: any[];
+    ctx: Ctx;
+    rest: any[]; // the factors after the first (unused for the innermost level)
+  }
+  function chainOf(ruleName: string, args: any[]): Level[] {
+    const levels: Level[] = [];
+    const seen = new Set<string>();
+    let rule = ruleName;
+    let actuals = args;
+    while (true) {
+      const key = `${rule}<${actuals.map((a) => a.toString()).join(",")}>`;
+      if (seen.has(key)) break;
+      seen.add(key);
+      const ctx: Ctx = { syntactic: true, lexified: false, actuals };
+      const body = grammar.rules[rule].body;
+      const factors: any[] = body instanceof pexprs.Seq ? body.factors : [body];
+      levels.push({ rule, args: actuals, ctx, rest: factors.slice(1) });
+      let head = factors[0];
+      if (head instanceof pexprs.Param) head = actuals[head.index];
+      if (!(head instanceof pexprs.Apply) || !isSyntactic(head.ruleName) || !grammar.rules[head.ruleName]) break;
+      if (memoRules.includes(head.ruleName)) break;
+      const next = head.args.map((a: any) => a.substituteParams(actuals));
+      if (seen.has(`${head.ruleName}<${next.map((a: any) => a.toString()).join(",")}>`)) break;
+      rule = head.ruleName;
+      actuals = next;
+    }
+    return levels;
+  }
+  function chainFn(name: string, levels: Level[]): string {
+    const k = levels.length - 1;
+    const inner = applyFn(levels[k].rule, levels[k].args, true);
+    const guarded = levels.slice(0, k).map((l) => recursive(l.rule));
+    // depthAt[i]: the depth while level i's tail runs (levels 0..i entered).
+    const depthAt: number[] = [];
+    let g = 0;
+    for (let i = 0; i < k; i++) depthAt.push((g += guarded[i] ? 1 : 0));
+    const total = g;
+    const setDepth = (d: number) => (d === 0 ? "depth = base;" : `depth = base + ${d};`);
+    const fail = "{ depth = base; pos = start0; count = mark; return false; }";
+    const lines: string[] = [];
+    if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return false; }`);
+    lines.push("const base = depth; const start0 = pos; const mark = count;");
+    lines.push("skip(); const start1 = pos;");
+    if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; pos = start0; return false; }`);
+    if (total) lines.push(setDepth(total));
+    lines.push(`if (!${inner}()) ${fail}`);
+    // Tails, innermost first.
+    const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
+    const finishOf = (i: number) => `finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, mark);`;
+    // Levels whose tails matched nothing all end where the innermost ended: the first of their
+    // nodes stands (or is elided) for all that start at start1, since finishing the same span
+    // again changes nothing; the outermost differs only when spaces were skipped before it.
+    const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} if (start0 != start1) ${finishOf(0)}`);
+    // One probe for all tails, when each is a single `x*` or `x?` with a FIRST test.
+    const probes = levels.slice(0, k).map((l) => {
+      if (l.rest.length === 0) return { ok: true, first: null as First | null };
+      if (l.rest.length !== 1) return { ok: false, first: null };
+      let f = l.rest[0];
+      if (f instanceof pexprs.Param) f = l.ctx.actuals[f.index];
+      if (!(f instanceof pexprs.Star || f instanceof pexprs.Opt)) return { ok: false, first: null };
+      const fi = first(f.expr, l.ctx.actuals);
+      return { ok: firstTest(fi) !== null, first: fi };
+    });
+    const tested = probes.filter((p) => p.first).map((p) => p.first!);
+    if (probes.every((p) => p.ok) && tested.length > 0) {
+      const test = firstTest(union(tested))!;
+      lines.push(`if (overflow == 0) {
+    const q = pos; skip(); const c = pos < len ? ch(pos) : -1;
+    if (!(${test})) { miss(); pos = q; ${finishes(k - 1)} depth = base; return true; }
+    pos = q;
+  }`);
+    }
+    for (let i = k - 1; i >= 0; i--) {
+      if (i < k - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
+      if (tails[i].length) lines.push(`if (!(${tails[i].map((t) => `${t}()`).join(" && ")})) ${fail}`);
+      lines.push(finishOf(i));
+    }
+    if (guarded[0]) lines.push("depth = base;");
+    lines.push("return true;");
+    return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
   }
 
   // Compiles one parsing expression to a function that returns whether it matched and, when it
