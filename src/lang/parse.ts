@@ -21,12 +21,17 @@ export function lazyResult(
   buildRoot: () => ElementNode | null,
 ): ParseResult {
   let root: ElementNode | null | undefined;
+  // Spelled out rather than spread: one object shape for every result.
   return {
     get root() {
       if (root === undefined) root = buildRoot();
       return root;
     },
-    ...fields,
+    errors: fields.errors,
+    incomplete: fields.incomplete,
+    unresolved: fields.unresolved,
+    orphaned: fields.orphaned,
+    statements: fields.statements,
   };
 }
 

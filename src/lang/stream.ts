@@ -130,7 +130,7 @@ export function createStreamParser(library: Library): StreamParser {
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       // Keep only the text still needed: the open region and lines not yet scanned.
       const keepFrom = Math.min(openStart, scanned);
-      if (keepFrom - tailBase > 4096) {
+      if (keepFrom > tailBase) {
         tail = tail.slice(keepFrom - tailBase);
         tailBase = keepFrom;
       }
