@@ -301,6 +301,85 @@ function ${name}(): bool {
     return name;
   }
 
+  // Looking past white space. An expression that starts with a nullable lexical rule W (`gap`,
+  // `n`) followed by something that cannot be empty, e.g. `gap "," Expr<gap>`, has W's code
+  // units in its FIRST set: at a newline it is tried, W parsed, and the expression fails at the
+  // next token, again at every level that tries one. A probe runs W once (not recorded), skips
+  // and tests the next code unit: when it cannot start what follows W, the expression fails
+  // with the failure positions trying it would have recorded (W's, then the token's). Through
+  // applications of syntactic rules and alternatives whose terms all start with the same W.
+  interface PastW {
+    w: any; // the Apply of W, with concrete arguments
+    key: string; // W's body: rules with the same body behave the same
+    firstW: First;
+    rest: First; // what must follow W
+    enters: number; // recursive rules entered before W (their depth checks)
+  }
+  function pastW(e: any, actuals: any[], enters = 0, seen = new Set<string>()): PastW | null {
+    if (e instanceof pexprs.Param) return pastW(actuals[e.index], actuals, enters, seen);
+    if (e instanceof pexprs.Seq && e.factors.length >= 2) {
+      let head = e.factors[0];
+      if (head instanceof pexprs.Param) head = actuals[head.index];
+      if (!(head instanceof pexprs.Apply) || !grammar.rules[head.ruleName] || memoRules.includes(head.ruleName)) return null;
+      if (isSyntactic(head.ruleName)) return pastW(head, actuals, enters, seen);
+      if (head.ruleName === "spaces") return null;
+      const args = head.args.map((a: any) => a.substituteParams(actuals));
+      const firstW = first(head, actuals);
+      if (!firstW.nullable || firstW.chars === "any") return null;
+      const parts: First[] = [];
+      let rest: First | null = null;
+      for (const f of e.factors.slice(1)) {
+        const fi = first(f, actuals);
+        parts.push(fi);
+        if (!fi.nullable) {
+          rest = { chars: union(parts).chars, nullable: false };
+          break;
+        }
+      }
+      if (!rest || firstTest(rest) === null) return null;
+      const w = { ruleName: head.ruleName, args };
+      return { w, key: `${grammar.rules[head.ruleName].body.toString()}<${args.map((a: any) => a.toString()).join(",")}>`, firstW, rest, enters };
+    }
+    if (e instanceof pexprs.Apply && isSyntactic(e.ruleName) && grammar.rules[e.ruleName] && !memoRules.includes(e.ruleName)) {
+      const args = e.args.map((a: any) => a.substituteParams(actuals));
+      const key = `${e.ruleName}<${args.map((a: any) => a.toString()).join(",")}>`;
+      if (seen.has(key)) return null;
+      seen.add(key);
+      return pastW(grammar.rules[e.ruleName].body, args, enters + (recursive(e.ruleName) ? 1 : 0), seen);
+    }
+    if (e instanceof pexprs.Alt && e.terms.length > 0) {
+      const terms = e.terms.map((t: any) => pastW(t, actuals, enters, new Set(seen)));
+      if (terms.some((t: PastW | null) => t === null || t.key !== terms[0].key)) return null;
+      return { ...terms[0], rest: union(terms.map((t: PastW) => t.rest)), enters: Math.max(...terms.map((t: PastW) => t.enters)) };
+    }
+    return null;
+  }
+  // A function of \`c\` (the code unit at pos, where spaces were skipped and the expression's
+  // FIRST test passed): true when the expression is ruled out, its failure positions recorded;
+  // false when it must be tried (pos and farthest as they were).
+  const probes = new Map<string, string>();
+  function probeFn(pw: PastW): string {
+    const key = `${pw.key}|${firstTest(pw.rest)}|${pw.enters}`;
+    const known = probes.get(key);
+    if (known) return known;
+    const name = fresh("probe");
+    probes.set(key, name);
+    const w = applyFn(pw.w.ruleName, pw.w.args, false);
+    const testW = firstTest({ chars: pw.firstW.chars, nullable: false })!;
+    const testRest = firstTest(pw.rest)!;
+    out.push(`function ${name}(c: i32): bool {
+  if (!(${testW})) return !(${testRest});
+  ${pw.enters ? `if (depth + ${pw.enters} > ${MAX_DEPTH}) return false;` : ""}
+  const q = pos; const f = farthest;
+  if (${w}()) {
+    skip();
+    { const c = pos < len ? ch(pos) : -1; if (!(${testRest})) { miss(); pos = q; return true; } }
+  }
+  pos = q; farthest = f; return false;
+}`);
+    return name;
+  }
+
   // Chains: a syntactic rule whose body starts with an application of another syntactic rule,
   // which starts with another, and so on (Expr > Or > And > ... > Unary). Applied one level at a
   // time, every level skips spaces, checks the depth, calls the next and, once the innermost rule
@@ -366,22 +445,36 @@ function ${name}(): bool {
     // again changes nothing; the outermost differs only when spaces were skipped before it.
     const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} if (start0 != start1) ${finishOf(0)}`);
     // One probe for all tails, when each is a single `x*` or `x?` with a FIRST test.
-    const probes = levels.slice(0, k).map((l) => {
-      if (l.rest.length === 0) return { ok: true, first: null as First | null };
-      if (l.rest.length !== 1) return { ok: false, first: null };
+    const tailProbes = levels.slice(0, k).map((l) => {
+      const none = { ok: false, first: null as First | null, past: null as PastW | null };
+      if (l.rest.length === 0) return { ...none, ok: true };
+      if (l.rest.length !== 1) return none;
       let f = l.rest[0];
       if (f instanceof pexprs.Param) f = l.ctx.actuals[f.index];
-      if (!(f instanceof pexprs.Star || f instanceof pexprs.Opt)) return { ok: false, first: null };
+      if (!(f instanceof pexprs.Star || f instanceof pexprs.Opt)) return none;
       const fi = first(f.expr, l.ctx.actuals);
-      return { ok: firstTest(fi) !== null, first: fi };
+      return { ok: firstTest(fi) !== null, first: fi, past: pastW(f.expr, l.ctx.actuals) };
     });
-    const tested = probes.filter((p) => p.first).map((p) => p.first!);
-    if (probes.every((p) => p.ok) && tested.length > 0) {
+    const tested = tailProbes.filter((p) => p.first).map((p) => p.first!);
+    if (tailProbes.every((p) => p.ok) && tested.length > 0) {
       const test = firstTest(union(tested))!;
+      // Past white space: tails grouped by the W they start with; the others' FIRST test.
+      const groups = new Map<string, PastW[]>();
+      const plain: First[] = [];
+      for (const p of tailProbes) {
+        if (!p.first) continue;
+        if (p.past) groups.set(p.past.key, [...(groups.get(p.past.key) ?? []), p.past]);
+        else plain.push(p.first);
+      }
+      const past = [...groups.values()].map((ws) =>
+        probeFn({ ...ws[0], rest: union(ws.map((w) => w.rest)), enters: Math.max(...ws.map((w) => w.enters)) }),
+      );
+      const plainTest = plain.length ? firstTest(union(plain)) : "false";
+      const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c)`).join(" && ")})` : "";
       lines.push(`if (overflow == 0) {
-    const q = pos; skip(); const c = pos < len ? ch(pos) : -1;
-    if (!(${test})) { miss(); pos = q; ${finishes(k - 1)} depth = base; return true; }
-    pos = q;
+    const f0 = farthest; const q = pos; skip(); const c = pos < len ? ch(pos) : -1; miss();
+    if (!(${test})${ruledOut}) { pos = q; ${finishes(k - 1)} depth = base; return true; }
+    farthest = f0; pos = q;
   }`);
     }
     for (let i = k - 1; i >= 0; i--) {
@@ -479,7 +572,9 @@ function ${name}(): bool {
       const inner = expr(e.expr, ctx, record);
       const min = e instanceof pexprs.Plus ? 1 : 0;
       const test = firstTest(first(e.expr, ctx.actuals));
-      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})) { miss(); pos = before; break; } `;
+      const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
+      const ruledOut = past ? ` || ${probeFn(past)}(c)` : "";
+      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})${ruledOut}) { miss(); pos = before; break; } `;
       code = `const p = pos; const m = count; let n = 0;
   while (true) { const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
   if (overflow != 0 || n < ${min}) { pos = p; count = m; return false; }
@@ -487,11 +582,13 @@ function ${name}(): bool {
     } else if (e instanceof pexprs.Opt) {
       const inner = expr(e.expr, ctx, record);
       const test = firstTest(first(e.expr, ctx.actuals));
+      const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
+      const ruledOut = past ? ` || ${probeFn(past)}(c)` : "";
       code =
         test === null
           ? `${inner}(); return overflow == 0;`
           : `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  if (!(${test})) { miss(); pos = p; } else if (!${inner}()) pos = p;
+  if (!(${test})${ruledOut}) { miss(); pos = p; } else if (!${inner}()) pos = p;
   return overflow == 0;`;
     } else if (e instanceof pexprs.Not) {
       const inner = expr(e.expr, ctx, record);
