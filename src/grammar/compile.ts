@@ -611,6 +611,16 @@ function ${name}(): bool {
 
   const spaceFn = applyFn("space", [], false);
   const spaceTest = firstTest(first(grammar.rules.space.body, [])) ?? "true";
+  // The leading alternatives of \`space\` that are one code unit each (" ", "\\t", ...): where one
+  // of them matches, \`space\` consumes that unit and records no failure, so the loop does it.
+  const spaceBody = grammar.rules.space.body;
+  const units: First[] = [];
+  for (const term of spaceBody instanceof pexprs.Alt ? spaceBody.terms : []) {
+    const t = charTest(term, []);
+    if (!t || t.codePoint) break;
+    units.push(first(term, []));
+  }
+  const unitSpace = units.length ? `if (${firstTest({ chars: union(units).chars, nullable: false })}) { pos++; continue; } ` : "";
   const entries = startRules.map((rule, i) => {
     if (!grammar.rules[rule]) throw new Error(`unknown start rule ${rule}`);
     const ctx: Ctx = { syntactic: isSyntactic(rule), lexified: false, actuals: [] };
@@ -654,7 +664,7 @@ function matchAny(): bool {
 }
 function matchEnd(): bool { return pos == len ? true : miss(); }
 function skipSlow(): void {
-  while (pos < len) { const c = ch(pos); if (!(${spaceTest})) return; if (!${spaceFn}()) return; }
+  while (pos < len) { const c = ch(pos); ${unitSpace}if (!(${spaceTest})) return; if (!${spaceFn}()) return; }
 }
 @inline function skip(): void { if (pos < len) { const c = ch(pos); if (${spaceTest}) skipSlow(); } }
 
