@@ -85,7 +85,7 @@ export function buildExpr(r: TreeReader, i: number): Expr {
   const end = d[i * 4 + 2];
   switch (rule) {
     case R.literal:
-      return literal(r.slice(i), start, end);
+      return literal(r, start, end);
     case R.name:
       return { k: "ref", name: r.slice(i), start, end };
     case R.stateName:
@@ -102,10 +102,10 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       const entries: { key: string; value: Expr }[] = new Array(top - from);
       for (let k = from, n = 0; k < top; k++, n++) {
         const pair = pushChildren(d, kids[k]);
-        const keyText = r.slice(kids[pair]);
+        const key = kids[pair];
         const value = buildExpr(r, kids[pair + 1]);
         top = pair;
-        entries[n] = { key: isQuote(keyText) ? decodeString(keyText) : keyText, value };
+        entries[n] = { key: isQuote(r, d[key * 4 + 1]) ? stringValue(r, d[key * 4 + 1], d[key * 4 + 2]) : r.slice(key), value };
       }
       top = from;
       return { k: "obj", entries, start, end };
@@ -198,15 +198,35 @@ function items(r: TreeReader, i: number, skip: number): Expr[] {
   return out;
 }
 
-function isQuote(text: string): boolean {
-  return text.charCodeAt(0) === 34 || text.charCodeAt(0) === 39;
+// Literals are read straight from the source: the first code unit tells the kind, and a string
+// without a backslash is its text between the quotes.
+function isQuote(r: TreeReader, at: number): boolean {
+  const c = r.text.charCodeAt(at - r.base);
+  return c === 34 || c === 39;
 }
 
-function literal(text: string, start: number, end: number): Expr {
-  if (isQuote(text)) return { k: "str", v: decodeString(text), start, end };
-  if (text === "true" || text === "false") return { k: "bool", v: text === "true", start, end };
-  if (text === "null") return { k: "null", start, end };
-  return { k: "num", v: Number(text), start, end };
+function stringValue(r: TreeReader, start: number, end: number): string {
+  const text = r.text;
+  const from = start - r.base + 1;
+  const to = end - r.base - 1;
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 92) return decodeString(text.slice(from - 1, to + 1));
+  return text.slice(from, to);
+}
+
+function literal(r: TreeReader, start: number, end: number): Expr {
+  switch (r.text.charCodeAt(start - r.base)) {
+    case 34: // "
+    case 39: // '
+      return { k: "str", v: stringValue(r, start, end), start, end };
+    case 116: // true
+      return { k: "bool", v: true, start, end };
+    case 102: // false
+      return { k: "bool", v: false, start, end };
+    case 110: // null
+      return { k: "null", start, end };
+    default:
+      return { k: "num", v: Number(r.text.slice(start - r.base, end - r.base)), start, end };
+  }
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };

@@ -37,6 +37,8 @@ const TYPE_BITS: Record<string, number> = { string: STR, number: NUM, boolean: B
 
 export interface Shape {
   schema: PropSchema;
+  /** Accepts every value (`{}`, or only keys outside the subset): nothing to resolve or test. */
+  any: boolean;
   /** A `$ref`, or an anyOf/oneOf of `$ref`s only: the component names accepted. */
   refs: Set<string> | null;
   branches: Shape[] | null;
@@ -56,7 +58,7 @@ const shapes = new WeakMap<PropSchema, Shape>();
 export function shapeOf(schema: PropSchema): Shape {
   const known = shapes.get(schema);
   if (known) return known;
-  const shape: Shape = { schema, refs: null, branches: null, enumValues: null, hasConst: "const" in schema, kinds: ANY, integerOnly: false, items: null, properties: null };
+  const shape: Shape = { schema, any: false, refs: null, branches: null, enumValues: null, hasConst: "const" in schema, kinds: ANY, integerOnly: false, items: null, properties: null };
   shapes.set(schema, shape); // before the parts: a schema that contains itself ends here
   const branches = schema.$ref ? [schema] : (schema.anyOf ?? schema.oneOf);
   if (branches && branches.length && branches.every((b) => (typeof b.$ref === "string" && Object.keys(b).length === 1) || b === schema)) {
@@ -80,5 +82,6 @@ export function shapeOf(schema: PropSchema): Shape {
     shape.properties = new Map();
     for (const [key, sub] of Object.entries(schema.properties)) shape.properties.set(key, shapeOf(sub));
   }
+  shape.any = !shape.branches && !shape.enumValues && !shape.hasConst && shape.kinds === ANY && !shape.integerOnly && !shape.items && !shape.properties;
   return shape;
 }
