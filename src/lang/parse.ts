@@ -15,23 +15,43 @@ export function publicError(error: PlacedError): FixError {
   return out;
 }
 
-/** A ParseResult with `root` materialised the first time it is read. */
-export function lazyResult(
-  fields: Omit<ParseResult, "root">,
-  buildRoot: () => ElementNode | null,
-): ParseResult {
+/** What a ParseResult holds, its lists given either built or as functions that build them. */
+export interface ResultParts {
+  errors: FixError[] | (() => FixError[]);
+  incomplete: boolean;
+  unresolved: string[] | (() => string[]);
+  orphaned: string[] | (() => string[]);
+  statements: number;
+}
+
+/**
+ * A ParseResult whose display tree, and any list given as a function, is built the first time
+ * it is read (a stream's lists grow with the program: copying them on every chunk that nobody
+ * reads would make streaming quadratic).
+ */
+export function lazyResult(parts: ResultParts, buildRoot: () => ElementNode | null): ParseResult {
   let root: ElementNode | null | undefined;
+  let { errors, unresolved, orphaned } = parts;
   // Spelled out rather than spread: one object shape for every result.
   return {
     get root() {
       if (root === undefined) root = buildRoot();
       return root;
     },
-    errors: fields.errors,
-    incomplete: fields.incomplete,
-    unresolved: fields.unresolved,
-    orphaned: fields.orphaned,
-    statements: fields.statements,
+    get errors() {
+      if (typeof errors === "function") errors = errors();
+      return errors;
+    },
+    incomplete: parts.incomplete,
+    get unresolved() {
+      if (typeof unresolved === "function") unresolved = unresolved();
+      return unresolved;
+    },
+    get orphaned() {
+      if (typeof orphaned === "function") orphaned = orphaned();
+      return orphaned;
+    },
+    statements: parts.statements,
   };
 }
 

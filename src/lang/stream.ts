@@ -39,9 +39,17 @@ export function createStreamParser(library: Library): StreamParser {
   let referenced = new Set<string>(); // names ended statements refer to
   let pending = new Set<string>(); // referenced by ended statements, not defined yet
   let unreferenced = new Set<string>(); // defined component/value statements nobody refers to yet
+  // Ended statements' errors, published in source order. Statements and broken lines end in
+  // source order, so errors not yet published all come after those that are: they are appended.
+  let finalErrorsPublic: FixError[] = [];
+  let publishedErrors = 0; // of checker.errors
+  let publishedBroken = 0; // of finalBroken
   // Lists derived from the ended statements, rebuilt only when an ended statement changes them.
-  let finalErrorsPublic: FixError[] | null = null;
   let pendingList: string[] | null = null;
+  // pendingList without the names the open statements define, for the open statements named by
+  // `withoutKey`: a statement stays open over many chunks.
+  let without: string[] = [];
+  let withoutKey: string | null = null;
   let unreferencedList: string[] | null = null;
   let ended = false;
   let last: ParseResult | null = null;
@@ -56,7 +64,9 @@ export function createStreamParser(library: Library): StreamParser {
     referenced = new Set();
     pending = new Set();
     unreferenced = new Set();
-    finalErrorsPublic = pendingList = unreferencedList = null;
+    finalErrorsPublic = [];
+    publishedErrors = publishedBroken = 0;
+    pendingList = unreferencedList = null;
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers.
@@ -90,13 +100,16 @@ export function createStreamParser(library: Library): StreamParser {
     defs.delete(stmt.id); // a redefinition takes the later place, as in checkProgram
     defs.set(stmt.id, stmt);
     finals.push(stmt);
-    pending.delete(stmt.id);
-    finalErrorsPublic = pendingList = unreferencedList = null;
+    if (pending.delete(stmt.id)) pendingList = null;
+    unreferencedList = null;
     checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
       referenced.add(name);
       unreferenced.delete(name);
-      if (!defs.has(name)) pending.add(name);
+      if (!defs.has(name) && !pending.has(name)) {
+        pending.add(name);
+        pendingList = null;
+      }
     }
     if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
   };
@@ -123,7 +136,6 @@ export function createStreamParser(library: Library): StreamParser {
       for (const line of parts.broken) {
         if (line.start >= parts.openFrom) continue;
         finalBroken.push(line);
-        finalErrorsPublic = null;
       }
       openStart = parts.openFrom;
       const open = parts.statements.filter((s) => s.start >= openStart);
@@ -156,17 +168,27 @@ export function createStreamParser(library: Library): StreamParser {
     const openChecker = new Checker(library, live, new Set());
     for (const stmt of open) openChecker.statement(stmt);
     // Ended statements come before the open ones, so their errors come first in source order.
-    if (!finalErrorsPublic) {
-      const sorted = [...brokenLineErrors(finalBroken), ...checker.errors].sort((a, b) => a.at - b.at);
-      finalErrorsPublic = sorted.map(publicError);
+    if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
+      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken)), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
+      for (const error of added) finalErrorsPublic.push(publicError(error));
+      publishedErrors = checker.errors.length;
+      publishedBroken = finalBroken.length;
     }
     const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
-    pendingList ??= [...pending];
     unreferencedList ??= [...unreferenced];
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
-    const unresolved = open.some((stmt) => pending.has(stmt.id)) ? pendingList.filter((name) => !openById.has(name)) : [...pendingList];
-    for (const name of openRefs) if (!live.has(name) && !pending.has(name)) unresolved.push(name);
+    if (pendingList === null) {
+      pendingList = [...pending];
+      withoutKey = null;
+    }
+    const key = open.map((stmt) => stmt.id).join("\n");
+    if (key !== withoutKey) {
+      without = open.some((stmt) => pending.has(stmt.id)) ? pendingList.filter((name) => !openById.has(name)) : pendingList;
+      withoutKey = key;
+    }
+    const openUnresolved: string[] = [];
+    for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
     let orphanedNow = unreferencedList;
     for (const name of openRefs) {
       if (unreferenced.has(name)) {
@@ -176,18 +198,25 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
+    // The lists are copied when read: `without`, `orphanedNow` and the first `errorCount` of
+    // `finalErrors` never change once made (later chunks replace them or append past them).
+    const finalErrors = finalErrorsPublic;
+    const errorCount = finalErrors.length;
+    const base = without;
+    const textNow = tail;
+    const textBase = tailBase;
     return lazyResult(
       {
-        errors: openErrors.length ? finalErrorsPublic.concat(openErrors) : [...finalErrorsPublic],
+        errors: () => finalErrors.slice(0, errorCount).concat(openErrors),
         incomplete: openBroken.some((b) => b.incomplete),
-        unresolved,
-        orphaned: [...orphanedNow],
+        unresolved: () => base.concat(openUnresolved),
+        orphaned: () => orphanedNow.slice(),
         statements: defs.size + added,
       },
       () => {
         // A statement cut mid-way is shown closed (its open strings and brackets).
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
-        const closed = cut && !openById.has(cut.id!) ? closeStatement(tail.slice(cut.start - tailBase, cut.end - tailBase)) : null;
+        const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
         const view: Defs = closed ? { get: (id) => shown.get(id) ?? defs.get(id), has: (id) => shown.has(id) || defs.has(id) } : live;
         return materializeRoot(() => chunks.join(""), view, library, new Set(shown.keys()));
