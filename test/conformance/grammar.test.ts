@@ -1,6 +1,6 @@
 // The compiled WebAssembly parser against Ohm's own reading of grammar/ui.ohm: the same
-// accept/reject and the same tree (rules and spans), on a corpus, the real samples, random
-// programs and random mutations.
+// accept/reject and the same tree (rules and spans), and where a statement fails the same
+// rightmost failure position, on a corpus, the real samples, random programs and random mutations.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
@@ -71,6 +71,28 @@ test("random mutations of valid programs: the same accept/reject and tree", () =
       for (const line of text.split("\n")) agree(line, "Line_statement");
     }),
     { numRuns: 400 },
+  );
+});
+
+// Where a statement does not parse, the rightmost position any token was tried at is what
+// tells a cut-off statement (incomplete) from a broken one: it must be Ohm's.
+function sameFarthest(line: string): void {
+  setInput(line);
+  const tree = parseTree("Line_statement", 0, line.length);
+  if (tree.end !== -1 || tree.overflow) return;
+  const m = grammar.match(line, "Line_statement");
+  assert.ok(m.failed(), `Ohm accepts what the compiled parser refuses: ${JSON.stringify(line)}`);
+  assert.equal(tree.farthest, m.getRightmostFailurePosition(), `rightmost failure differs on ${JSON.stringify(line)}`);
+}
+
+test("failed statements: the same rightmost failure position as Ohm (corpus, mutations, every prefix of random lines)", () => {
+  for (const text of [...VALID, ...INVALID]) for (const line of text.split("\n")) sameFarthest(line);
+  fc.assert(fc.property(mutationArb(VALID), (text) => text.split("\n").forEach(sameFarthest)), { numRuns: 300 });
+  fc.assert(
+    fc.property(programArb, (text) => {
+      for (const line of text.split("\n")) for (let k = 0; k <= line.length; k++) sameFarthest(line.slice(0, k));
+    }),
+    { numRuns: 100 },
   );
 });
 
