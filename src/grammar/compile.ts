@@ -354,7 +354,7 @@ function ${name}(): bool {
     }
     return null;
   }
-  // A function of \`c\` (the code unit at pos, where spaces were skipped and the expression's
+  // A function of `c` (the code unit at pos, where spaces were skipped and the expression's
   // FIRST test passed): true when the expression is ruled out, its failure positions recorded;
   // false when it must be tried (pos and farthest as they were).
   const probes = new Map<string, string>();
@@ -611,8 +611,8 @@ function ${name}(): bool {
 
   const spaceFn = applyFn("space", [], false);
   const spaceTest = firstTest(first(grammar.rules.space.body, [])) ?? "true";
-  // The leading alternatives of \`space\` that are one code unit each (" ", "\\t", ...): where one
-  // of them matches, \`space\` consumes that unit and records no failure, so the loop does it.
+  // The leading alternatives of `space` that are one code unit each (" ", "\t", ...): where one
+  // of them matches, `space` consumes that unit and records no failure, so the loop does it.
   const spaceBody = grammar.rules.space.body;
   const units: First[] = [];
   for (const term of spaceBody instanceof pexprs.Alt ? spaceBody.terms : []) {
