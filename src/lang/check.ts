@@ -2,7 +2,7 @@
 // source order. Works on statements already parsed; never throws on what a parser produced.
 import type { Library, Prop, PropSchema } from "./library.ts";
 import { refTarget } from "./library.ts";
-import { kindBit, shapeOf, type Shape } from "./shape.ts";
+import { kindBit, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
@@ -28,7 +28,7 @@ export interface Checked {
   defs: Map<string, Statement>;
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+const NONE: readonly string[] = [];
 const MAX_HOPS = 64;
 
 interface Mismatch {
@@ -74,9 +74,13 @@ function expected(schema: PropSchema): string {
 
 export class Checker {
   readonly errors: PlacedError[] = [];
-  private refs: { name: string; stmt: Statement; at: number }[] = [];
-  // Edges of the reference graph, for reachability and cycles.
-  private edges = new Map<string, Set<string>>();
+  // Every reference, in visiting order: the name, where it stands, and its statement's id.
+  private refNames: string[] = [];
+  private refAts: number[] = [];
+  private refFrom: string[] = [];
+  // Edges of the reference graph (a name once per reference), for reachability and cycles.
+  private edges = new Map<string, string[]>();
+  private current: string[] = []; // the edges of the statement being visited
 
   constructor(
     readonly library: Library,
@@ -94,7 +98,8 @@ export class Checker {
 
   /** Checks one statement's expression: calls, builtins, references. */
   statement(stmt: Statement): void {
-    this.edges.set(stmt.id, new Set());
+    this.current = [];
+    this.edges.set(stmt.id, this.current);
     this.visit(stmt.expr, stmt, true, null);
   }
 
@@ -102,8 +107,10 @@ export class Checker {
     switch (e.k) {
       case "ref":
         if (!scope?.has(e.name)) {
-          this.refs.push({ name: e.name, stmt, at: e.start });
-          this.edges.get(stmt.id)!.add(e.name);
+          this.refNames.push(e.name);
+          this.refAts.push(e.start);
+          this.refFrom.push(stmt.id);
+          this.current.push(e.name);
         }
         return;
       case "arr":
@@ -221,7 +228,7 @@ export class Checker {
   // Reports a type-mismatch for each place `value` does not fit `schema`. The common case, a fit,
   // is decided first without building paths or messages.
   private check(value: Expr, prop: Prop, where: { component: string; statementId: string }): void {
-    const shape = shapeOf(prop.schema);
+    const shape = prop.shape;
     if (this.fits(value, shape, "", null, 0)) return;
     const mismatches: Mismatch[] = [];
     this.fits(value, shape, `/${prop.name}`, mismatches, 0);
@@ -265,18 +272,19 @@ export class Checker {
     return ok;
   }
 
-  /** Names statement `id` refers to. */
-  refsOf(id: string): ReadonlySet<string> {
-    return this.edges.get(id) ?? EMPTY;
+  /** Names statement `id` refers to (once per reference). */
+  refsOf(id: string): readonly string[] {
+    return this.edges.get(id) ?? NONE;
   }
 
   /** Names referenced and never defined, plus names that stand on a reference cycle. */
   unresolved(): string[] {
     const missing = new Set<string>();
-    for (const ref of this.refs) {
-      if (this.defs.has(ref.name) || this.brokenNames.has(ref.name)) continue;
-      missing.add(ref.name);
-      this.report("unresolved", `\`${ref.name}\` is referenced but never defined`, ref.at, { statementId: ref.stmt.id });
+    for (let i = 0; i < this.refNames.length; i++) {
+      const name = this.refNames[i];
+      if (this.defs.has(name) || this.brokenNames.has(name)) continue;
+      missing.add(name);
+      this.report("unresolved", `\`${name}\` is referenced but never defined`, this.refAts[i], { statementId: this.refFrom[i] });
     }
     for (const name of this.cycles()) {
       missing.add(name);

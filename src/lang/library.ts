@@ -1,5 +1,6 @@
 // A component library (the `chatLibrary` object of the config block), checked and compiled
 // into positional signatures. See wire-formats.md ("Config block") and ui-language.md §5.
+import { refTarget, shapeOf, type Shape } from "./shape.ts";
 
 /** The JSON Schema subset the checker understands. */
 export interface PropSchema {
@@ -20,6 +21,8 @@ export interface PropSchema {
 export interface Prop {
   name: string;
   schema: PropSchema;
+  /** The schema compiled for the checker. */
+  shape: Shape;
   required: boolean;
   hasDefault: boolean;
 }
@@ -46,11 +49,7 @@ export class LibraryError extends Error {
   }
 }
 
-const REF_PREFIX = "#/$defs/";
-
-export function refTarget(ref: string): string | null {
-  return ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : null;
-}
+export { refTarget };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -81,12 +80,10 @@ export function compileLibrary(config: unknown): Library {
       for (const r of required) {
         if (typeof r !== "string" || !(r in properties)) problems.push(`\`$defs.${name}.required\` names \`${String(r)}\`, which is not a property`);
       }
-      const props: Prop[] = Object.entries(properties).map(([prop, s]) => ({
-        name: prop,
-        schema: (isObject(s) ? s : {}) as PropSchema,
-        required: required.includes(prop),
-        hasDefault: isObject(s) && "default" in s,
-      }));
+      const props: Prop[] = Object.entries(properties).map(([prop, s]) => {
+        const schema = (isObject(s) ? s : {}) as PropSchema;
+        return { name: prop, schema, shape: shapeOf(schema), required: required.includes(prop), hasDefault: "default" in schema };
+      });
       components.set(name, { name, props, description: typeof def.description === "string" ? def.description : undefined });
     }
     // Every $ref, at any depth, must point at a component.

@@ -1,7 +1,7 @@
 // A prop's JSON Schema compiled once into a Shape: the facts the checker asks about on every
 // value (which component names, which value kinds, which enum members), precomputed, so that
 // checking a value is a few bit tests instead of re-reading the schema.
-import { refTarget, type PropSchema } from "./library.ts";
+import type { PropSchema } from "./library.ts";
 import type { Expr } from "./types.ts";
 
 // Kinds of static values, as bits.
@@ -31,6 +31,13 @@ export function kindBit(value: Expr): number {
     default:
       return CALL;
   }
+}
+
+const REF_PREFIX = "#/$defs/";
+
+/** The component a `$ref` names, or null when it is not `#/$defs/<name>`. */
+export function refTarget(ref: string): string | null {
+  return ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : null;
 }
 
 const TYPE_BITS: Record<string, number> = { string: STR, number: NUM, boolean: BOOL, null: NULL, array: ARR, object: OBJ };
