@@ -74,13 +74,16 @@ function expected(schema: PropSchema): string {
 
 export class Checker {
   readonly errors: PlacedError[] = [];
-  // Every reference, in visiting order: the name, where it stands, and its statement's id.
+  // Checked statements by number, in the order they were checked (a name checked again takes
+  // its new number).
+  private order: string[] = [];
+  private index = new Map<string, number>();
+  // Every reference, in checking order: the name, where it stands, and its statement's number.
+  // A statement's references are contiguous, from refStart[its number] on.
   private refNames: string[] = [];
   private refAts: number[] = [];
-  private refFrom: string[] = [];
-  // Edges of the reference graph (a name once per reference), for reachability and cycles.
-  private edges = new Map<string, string[]>();
-  private current: string[] = []; // the edges of the statement being visited
+  private refFrom: number[] = [];
+  private refStart: number[] = [];
 
   constructor(
     readonly library: Library,
@@ -98,8 +101,10 @@ export class Checker {
 
   /** Checks one statement's expression: calls, builtins, references. */
   statement(stmt: Statement): void {
-    this.current = [];
-    this.edges.set(stmt.id, this.current);
+    this.index.set(stmt.id, this.order.length);
+    this.order.push(stmt.id);
+    this.refStart.push(this.refNames.length);
+    this.targets = this.graph = null;
     this.visit(stmt.expr, stmt, true, null);
   }
 
@@ -109,8 +114,7 @@ export class Checker {
         if (!scope?.has(e.name)) {
           this.refNames.push(e.name);
           this.refAts.push(e.start);
-          this.refFrom.push(stmt.id);
-          this.current.push(e.name);
+          this.refFrom.push(this.order.length - 1);
         }
         return;
       case "arr":
@@ -274,17 +278,21 @@ export class Checker {
 
   /** Names statement `id` refers to (once per reference). */
   refsOf(id: string): readonly string[] {
-    return this.edges.get(id) ?? NONE;
+    const i = this.index.get(id);
+    if (i === undefined) return NONE;
+    return this.refNames.slice(this.refStart[i], i + 1 < this.refStart.length ? this.refStart[i + 1] : this.refNames.length);
   }
 
   /** Names referenced and never defined, plus names that stand on a reference cycle. */
   unresolved(): string[] {
     const missing = new Set<string>();
-    for (let i = 0; i < this.refNames.length; i++) {
+    const targets = this.refTargets();
+    for (let i = 0; i < targets.length; i++) {
+      if (targets[i] !== -1) continue;
       const name = this.refNames[i];
       if (this.defs.has(name) || this.brokenNames.has(name)) continue;
       missing.add(name);
-      this.report("unresolved", `\`${name}\` is referenced but never defined`, this.refAts[i], { statementId: this.refFrom[i] });
+      this.report("unresolved", `\`${name}\` is referenced but never defined`, this.refAts[i], { statementId: this.order[this.refFrom[i]] });
     }
     for (const name of this.cycles()) {
       missing.add(name);
@@ -294,40 +302,51 @@ export class Checker {
     return [...missing];
   }
 
-  // The reference graph over integer ids (statements in the order they were checked), with
-  // edges only to checked statements. Built once for `unresolved` and `orphaned`.
-  private graph: { names: string[]; id: Map<string, number>; adjacency: number[][]; oneWay: boolean } | null = null;
+  // What each reference points at: the number of a checked statement, or -1.
+  private targets: Int32Array | null = null;
+  private refTargets(): Int32Array {
+    if (this.targets) return this.targets;
+    const targets = new Int32Array(this.refNames.length);
+    for (let i = 0; i < targets.length; i++) targets[i] = this.index.get(this.refNames[i]) ?? -1;
+    return (this.targets = targets);
+  }
+
+  // The reference graph over statement numbers, edges only to checked statements, in compressed
+  // rows: statement v's edges are edges[offsets[v]..offsets[v + 1]). Built once for `unresolved`
+  // and `orphaned`.
+  private graph: { offsets: Int32Array; edges: Int32Array; oneWay: boolean } | null = null;
   private intGraph() {
     if (this.graph) return this.graph;
-    const names = [...this.edges.keys()];
-    const id = new Map(names.map((name, i) => [name, i]));
+    const targets = this.refTargets();
+    const n = this.order.length;
+    const offsets = new Int32Array(n + 1);
+    for (let i = 0; i < targets.length; i++) if (targets[i] !== -1) offsets[this.refFrom[i] + 1]++;
+    for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
+    // References are recorded statement by statement, so the edges come grouped by source.
+    const edges = new Int32Array(offsets[n]);
     // Programs are written top-down or bottom-up: when every reference points the same way in
     // source order, there is no cycle to look for.
     let forward = true;
     let backward = true;
-    const adjacency = names.map((name, i) => {
-      const out: number[] = [];
-      for (const target of this.edges.get(name)!) {
-        const t = id.get(target);
-        if (t === undefined) continue;
-        out.push(t);
-        if (t <= i) forward = false;
-        if (t >= i) backward = false;
-      }
-      return out;
-    });
-    return (this.graph = { names, id, adjacency, oneWay: forward || backward });
+    for (let i = 0, e = 0; i < targets.length; i++) {
+      const t = targets[i];
+      if (t === -1) continue;
+      edges[e++] = t;
+      if (t <= this.refFrom[i]) forward = false;
+      if (t >= this.refFrom[i]) backward = false;
+    }
+    return (this.graph = { offsets, edges, oneWay: forward || backward });
   }
 
   // Statements on a cycle of references: Tarjan's strongly connected components, iterative (long
   // chains of references cannot overflow the stack).
   private cycles(): string[] {
-    const { names, adjacency, oneWay } = this.intGraph();
+    const { offsets, edges, oneWay } = this.intGraph();
     if (oneWay) return [];
-    const n = names.length;
+    const n = this.order.length;
     const index = new Int32Array(n).fill(-1);
     const low = new Int32Array(n);
-    const next = new Int32Array(n); // how far through its edges each node on the path is
+    const next = offsets.slice(0, n); // the next edge to follow, for each node on the path
     const onStack = new Uint8Array(n);
     const stack: number[] = [];
     const path: number[] = [];
@@ -341,8 +360,7 @@ export class Checker {
       path.push(root);
       while (path.length) {
         const v = path[path.length - 1];
-        const edges = adjacency[v];
-        if (next[v] < edges.length) {
+        if (next[v] < offsets[v + 1]) {
           const w = edges[next[v]++];
           if (index[w] === -1) {
             index[w] = low[w] = counter++;
@@ -365,7 +383,7 @@ export class Checker {
           onStack[w] = 0;
           component.push(w);
         } while (w !== v);
-        if (component.length > 1 || adjacency[v].includes(v)) for (const c of component) out.push(names[c]);
+        if (component.length > 1 || edges.subarray(offsets[v], offsets[v + 1]).includes(v)) for (const c of component) out.push(this.order[c]);
       }
     }
     return out;
@@ -373,12 +391,12 @@ export class Checker {
 
   /** Component and value statements not reachable from `root` (state, queries and mutations are roots too). */
   orphaned(all: Map<string, Statement>): string[] {
-    const { names, id, adjacency } = this.intGraph();
-    const seen = new Uint8Array(names.length);
+    const { offsets, edges } = this.intGraph();
+    const seen = new Uint8Array(this.order.length);
     const queue: number[] = [];
     for (const [name, stmt] of all) {
       if (name === "root" || stmt.kind === "state" || stmt.kind === "query" || stmt.kind === "mutation") {
-        const i = id.get(name);
+        const i = this.index.get(name);
         if (i !== undefined && !seen[i]) {
           seen[i] = 1;
           queue.push(i);
@@ -386,7 +404,9 @@ export class Checker {
       }
     }
     while (queue.length) {
-      for (const next of adjacency[queue.pop()!]) {
+      const v = queue.pop()!;
+      for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+        const next = edges[e];
         if (!seen[next]) {
           seen[next] = 1;
           queue.push(next);
@@ -395,7 +415,7 @@ export class Checker {
     }
     const out: string[] = [];
     for (const [name, stmt] of all) {
-      const i = id.get(name);
+      const i = this.index.get(name);
       if (i !== undefined && seen[i]) continue;
       out.push(name);
       this.report("orphaned", `\`${name}\` is defined but not reachable from root`, stmt.start, { statementId: name });

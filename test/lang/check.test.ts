@@ -118,6 +118,10 @@ test("unresolved: referenced but never defined, or only through a cycle", () => 
   const cycle = parse("root = Stack([a])\na = [b]\nb = [a]", lib);
   assert.deepEqual(cycle.unresolved.sort(), ["a", "b"]);
   assert.ok(cycle.errors.every((e) => e.code === "unresolved"));
+  // A statement that refers to itself; references that point both ways without a cycle.
+  assert.deepEqual(parse("root = Stack([a])\na = [a]", lib).unresolved, ["a"]);
+  const mixed = parse("a = [b]\nroot = Stack([a, c])\nb = [1]\nc = [b]", lib);
+  assert.deepEqual([mixed.unresolved, mixed.errors], [[], []]);
   // A loop variable is in scope inside its template; undeclared $state is null, not an error.
   assert.deepEqual(errorsOf('root = Stack(@Each(items, "it", Text(it.name)))\nitems = [{name: "a"}]\nx = Stack([Text($undeclared)])\n').map((e) => e.code), ["orphaned"]);
 });
