@@ -7,7 +7,7 @@ import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.t
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
 export const ACTION_STEPS = new Set(["Run", "Set", "Reset", "ToAssistant", "OpenUrl"]);
-const RESERVED = new Set(["Query", "Mutation"]);
+const reserved = (name: string) => name === "Query" || name === "Mutation";
 
 /** A FixError with the offset it sits at, for ordering. */
 export interface PlacedError extends FixError {
@@ -168,7 +168,7 @@ export class Checker {
   }
 
   private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean): void {
-    if (RESERVED.has(e.name)) {
+    if (reserved(e.name)) {
       if (!whole) {
         this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement, not part of an expression`, e.start, {
           component: e.name,
@@ -182,13 +182,12 @@ export class Checker {
       this.report("unknown-component", `${e.name} is not a component of the library`, e.start, { component: e.name, statementId: stmt.id });
       return;
     }
-    const where = { component: e.name, statementId: stmt.id };
     if (e.args.length > component.props.length) {
       this.report(
         "excess-args",
         `${e.name} takes at most ${component.props.length} arguments (${component.props.map((p) => p.name).join(", ")}), got ${e.args.length}`,
         e.args[component.props.length].start,
-        where,
+        { component: e.name, statementId: stmt.id },
       );
     }
     const props = component.props;
@@ -198,11 +197,11 @@ export class Checker {
       if (arg === undefined || arg.k === "null") {
         if (!prop.required || prop.hasDefault) continue;
         const path = `/${prop.name}`;
-        if (arg === undefined) this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { ...where, path });
-        else this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { ...where, path });
+        if (arg === undefined) this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { component: e.name, statementId: stmt.id, path });
+        else this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { component: e.name, statementId: stmt.id, path });
         continue;
       }
-      this.check(arg, prop, where);
+      this.check(arg, prop, e.name, stmt.id);
     }
   }
 
@@ -223,7 +222,7 @@ export class Checker {
       case "obj":
         return value;
       case "call":
-        return RESERVED.has(value.name) || !this.library.components.has(value.name) ? null : value;
+        return reserved(value.name) || !this.library.components.has(value.name) ? null : value;
       default:
         return null; // computed at run time
     }
@@ -231,13 +230,13 @@ export class Checker {
 
   // Reports a type-mismatch for each place `value` does not fit `schema`. The common case, a fit,
   // is decided first without building paths or messages.
-  private check(value: Expr, prop: Prop, where: { component: string; statementId: string }): void {
+  private check(value: Expr, prop: Prop, component: string, statementId: string): void {
     const shape = prop.shape;
     if (this.fits(value, shape, "", null, 0)) return;
     const mismatches: Mismatch[] = [];
     this.fits(value, shape, `/${prop.name}`, mismatches, 0);
     for (const m of mismatches) {
-      this.report("type-mismatch", `${where.component} ${m.path}: ${m.message}`, m.at, { ...where, path: m.path });
+      this.report("type-mismatch", `${component} ${m.path}: ${m.message}`, m.at, { component, statementId, path: m.path });
     }
   }
 
@@ -432,7 +431,7 @@ export class Checker {
     }
     const value = this.resolve(stmt.expr);
     if (value === null || value.k !== "call") {
-      if (stmt.expr.k === "call" && !RESERVED.has(stmt.expr.name)) return; // unknown component: reported already
+      if (stmt.expr.k === "call" && !reserved(stmt.expr.name)) return; // unknown component: reported already
       this.report("missing-root", "`root` does not produce a component element", stmt.start, { statementId: "root" });
       return;
     }
