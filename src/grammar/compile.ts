@@ -547,7 +547,14 @@ function ${name}(): bool {
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
         const fn = applyFn(e.ruleName, args, record);
-        code = `return ${withSkip(`${fn}()`)};`;
+        const empty = emptyAt(e.ruleName, args);
+        if (empty) {
+          // Tested here: where nothing can start, the rule matches nothing (no node).
+          code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
+  if (!(${empty})) { miss(); if (overflow == 0) return true; pos = p; return false; }
+  if (${fn}()) return true;
+  pos = p; return false;`;
+        } else code = `return ${withSkip(`${fn}()`)};`;
       }
     } else if (e instanceof pexprs.Alt) {
       const terms = e.terms.map((t: any) => expr(t, ctx, record));

@@ -90,8 +90,12 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       return { k: "ref", name: r.slice(i), start, end };
     case R.stateName:
       return { k: "state", name: r.slice(i), start, end };
-    case R.ArrayLit:
-      return { k: "arr", items: items(r, i, 0), start, end };
+    case R.ArrayLit: {
+      const base = pushChildren(d, i);
+      const list = items(r, base);
+      top = base;
+      return { k: "arr", items: list, start, end };
+    }
     case R.ObjectLit: {
       let from = pushChildren(d, i);
       if (top - from === 1 && d[kids[from] * 4] === R.Entries) {
@@ -111,17 +115,30 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       return { k: "obj", entries, start, end };
     }
     case R.ComponentCall: {
-      const nameNode = firstChild(d, i);
-      return { k: "call", name: r.slice(nameNode), args: items(r, i, 1), start, end, nameEnd: d[nameNode * 4 + 2] };
+      const base = pushChildren(d, i);
+      const nameNode = kids[base];
+      const args = items(r, base + 1);
+      top = base;
+      return { k: "call", name: r.slice(nameNode), args, start, end, nameEnd: d[nameNode * 4 + 2] };
     }
-    case R.BuiltinCall:
-      return { k: "builtin", name: r.slice(firstChild(d, i)).slice(1), args: items(r, i, 1), start, end };
+    case R.BuiltinCall: {
+      const base = pushChildren(d, i);
+      const name = r.text.slice(d[kids[base] * 4 + 1] + 1 - r.base, d[kids[base] * 4 + 2] - r.base); // without the `@`
+      const args = items(r, base + 1);
+      top = base;
+      return { k: "builtin", name, args, start, end };
+    }
     case R.ActionCall: {
       const from = pushChildren(d, i);
       let array = -1;
       for (let k = from; k < top; k++) if (d[kids[k] * 4] === R.ArrayLit) array = kids[k];
+      let steps: Expr[] = [];
+      if (array !== -1) {
+        const base = pushChildren(d, array);
+        steps = items(r, base);
+      }
       top = from;
-      return { k: "action", steps: array === -1 ? [] : items(r, array, 0), start, end };
+      return { k: "action", steps, start, end };
     }
     case R.Group:
       return buildExpr(r, firstChild(d, i));
@@ -185,16 +202,14 @@ export function buildExpr(r: TreeReader, i: number): Expr {
   throw new Error(`unexpected rule ${rule} in an expression`);
 }
 
-// The items of a bracketed list; the first `skip` children (a call's name) are not items.
-function items(r: TreeReader, i: number, skip: number): Expr[] {
+// The items of a bracketed list whose children are on the stack from `from` on (a call's name
+// left out); the caller pops them.
+function items(r: TreeReader, from: number): Expr[] {
   const d = r.tree.data;
-  const base = pushChildren(d, i);
-  let from = base + skip;
   // An `Items` node with one item has the item's span, and was replaced by it.
   if (top - from === 1 && d[kids[from] * 4] === R.Items) from = pushChildren(d, kids[from]);
   const out: Expr[] = new Array(top - from);
   for (let k = from, n = 0; k < top; k++, n++) out[n] = buildExpr(r, kids[k]);
-  top = base;
   return out;
 }
 
@@ -225,8 +240,23 @@ function literal(r: TreeReader, start: number, end: number): Expr {
     case 110: // null
       return { k: "null", start, end };
     default:
-      return { k: "num", v: Number(r.text.slice(start - r.base, end - r.base)), start, end };
+      return { k: "num", v: numberValue(r.text, start - r.base, end - r.base), start, end };
   }
+}
+
+// Plain integers (most numbers in generated UIs) are read digit by digit; the rest by Number.
+function numberValue(text: string, from: number, to: number): number {
+  const negative = text.charCodeAt(from) === 45;
+  let value = 0;
+  if (to - from < 16) {
+    for (let k = negative ? from + 1 : from; k < to; k++) {
+      const c = text.charCodeAt(k) - 48;
+      if (c < 0 || c > 9) return Number(text.slice(from, to));
+      value = value * 10 + c;
+    }
+    return negative ? -value : value;
+  }
+  return Number(text.slice(from, to));
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f" };
