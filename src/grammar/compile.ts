@@ -487,6 +487,20 @@ function ${name}(): bool {
     return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
   }
 
+  // A lexical rule whose body is `x*` or `x?` (white space: `gap`, `ternaryBreak`), tested where
+  // it is applied: when `x` cannot start at the next code unit the rule matches nothing, having
+  // recorded a failure there, and succeeds unless nesting overflowed (a loop over single code
+  // units succeeds regardless: `always`). The test, or null where this does not apply.
+  function emptyAt(ruleName: string, args: any[]): { test: string; always: boolean } | null {
+    const info = grammar.rules[ruleName];
+    if (!info || isSyntactic(ruleName) || memoRules.includes(ruleName) || recursive(ruleName)) return null;
+    const body = info.body;
+    if (!(body instanceof pexprs.Star || body instanceof pexprs.Opt)) return null;
+    const test = firstTest(first(body.expr, args));
+    if (test === null) return null;
+    return { test, always: body instanceof pexprs.Star && charTest(body.expr, args) !== null };
+  }
+
   // Compiles one parsing expression to a function that returns whether it matched and, when it
   // did not, leaves `pos` and `count` as it found them. `record` says whether applications
   // inside are recorded (true only in syntactic rule bodies).
@@ -550,8 +564,9 @@ function ${name}(): bool {
         const empty = emptyAt(e.ruleName, args);
         if (empty) {
           // Tested here: where nothing can start, the rule matches nothing (no node).
+          const matched = empty.always ? "return true;" : "if (overflow == 0) return true; pos = p; return false;";
           code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  if (!(${empty})) { miss(); if (overflow == 0) return true; pos = p; return false; }
+  if (!(${empty.test})) { miss(); ${matched} }
   if (${fn}()) return true;
   pos = p; return false;`;
         } else code = `return ${withSkip(`${fn}()`)};`;

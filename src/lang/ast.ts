@@ -71,6 +71,13 @@ export class TreeReader {
     top = from;
     return out;
   }
+  /** Child k of node i (source order, without noise), or -1. */
+  child(i: number, k: number): number {
+    const from = pushChildren(this.tree.data, i);
+    const child = from + k < top ? kids[from + k] : -1;
+    top = from;
+    return child;
+  }
   slice(i: number): string {
     const d = this.tree.data;
     return this.text.slice(d[i * 4 + 1] - this.base, d[i * 4 + 2] - this.base);

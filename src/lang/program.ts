@@ -43,16 +43,15 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   for (const line of lines) {
     let node = line;
     const rule = reader.rule(node);
-    if (rule === RULE.Line_statement) node = reader.children(node)[0];
+    if (rule === RULE.Line_statement) node = reader.child(node, 0);
     if (rule === RULE.brokenLine || rule === RULE.Line_broken) {
       broken.push({ start: reader.start(node), end: reader.end(node), incomplete: false });
       continue;
     }
     const r = reader.rule(node);
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
-    const parts = reader.children(node);
-    const id = reader.slice(parts[0]);
-    const expr = buildExpr(reader, parts[1]);
+    const id = reader.slice(reader.child(node, 0));
+    const expr = buildExpr(reader, reader.child(node, 1));
     statements.push({ id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) });
   }
   // Broken lines: name them, and find the one the input stops in the middle of. That one runs
