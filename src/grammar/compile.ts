@@ -190,6 +190,10 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
   }
   const advance = (t: CharTest) =>
     t.codePoint ? "pos++; if (c >= 0xD800 && c <= 0xDBFF && pos < len) { const d = ch(pos); if (d >= 0xDC00 && d <= 0xDFFF) pos++; }" : "pos++;";
+  // A loop that moves `pos` over the units (code points) that pass `t`, in a local.
+  const scan = (t: CharTest) =>
+    `let q = pos; const end = len;
+  while (q < end) { const c = ch(q); if (!(${t.test})) break; q++;${t.codePoint ? " if (c >= 0xD800 && c <= 0xDBFF && q < end) { const d = ch(q); if (d >= 0xDC00 && d <= 0xDFFF) q++; }" : ""} }`;
 
   // Rules that can apply themselves: only those need the nesting-depth guard.
   const calls = new Map<string, Set<string>>();
@@ -501,6 +505,34 @@ function ${name}(): bool {
     return { test, always: body instanceof pexprs.Star && charTest(body.expr, args) !== null };
   }
 
+  // Where an iteration's body (not skipping, not recording) is a choice whose first terms cannot
+  // start with some code units and whose next term is one code unit (strings: `"\\" jsonEscape |
+  // ~("\"" | "\\" | nl) any`), those units are consumed by the loop itself: the body would test
+  // the first terms' FIRST sets, skip them and match that unit, recording no failure.
+  function unitOf(e: any, actuals: any[]): CharTest | null {
+    if (e instanceof pexprs.Param) return unitOf(actuals[e.index], actuals);
+    if (e instanceof pexprs.Apply) {
+      const info = grammar.rules[e.ruleName];
+      if (!info || isSyntactic(e.ruleName) || memoRules.includes(e.ruleName) || recursive(e.ruleName)) return null;
+      return unitOf(info.body, e.args.map((a: any) => a.substituteParams(actuals)));
+    }
+    if (!(e instanceof pexprs.Alt)) return null;
+    // Each term consumes the unit when the terms before it were skipped and its own unit test
+    // passes; a term that fails is tried, and recorded, so the next terms count only where its
+    // FIRST test rules it out.
+    const skipped: string[] = [];
+    const units: CharTest[] = [];
+    for (const term of e.terms) {
+      const unit = charTest(term, actuals) ?? unitOf(term, actuals);
+      if (unit) units.push({ test: `(${[...skipped, unit.test].join(" && ")})`, codePoint: unit.codePoint });
+      const test = firstTest(first(term, actuals));
+      if (test === null) break;
+      skipped.push(`!(${test})`);
+    }
+    if (!units.length) return null;
+    return { test: `(${units.map((u) => u.test).join(" || ")})`, codePoint: units.some((u) => u.codePoint) };
+  }
+
   // Compiles one parsing expression to a function that returns whether it matched and, when it
   // did not, leaves `pos` and `count` as it found them. `record` says whether applications
   // inside are recorded (true only in syntactic rule bodies).
@@ -519,11 +551,9 @@ function ${name}(): bool {
     const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
     if (repeated) {
       out.push(`function ${name}(): bool {
-  const p = pos; let n = 0;
-  while (pos < len) { const c = ch(pos); if (!(${repeated.test})) break; ${advance(repeated)} n++; }
-  miss();
-  if (n < ${e instanceof pexprs.Plus ? 1 : 0}) { pos = p; return false; }
-  return true;
+  const p = pos; ${scan(repeated)}
+  pos = q; miss();
+  ${e instanceof pexprs.Plus ? "if (q == p) { pos = p; return false; }\n  " : ""}return true;
 }`);
       return name;
     }
@@ -597,8 +627,10 @@ function ${name}(): bool {
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
       const ruledOut = past ? ` || ${probeFn(past)}(c)` : "";
       const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})${ruledOut}) { miss(); pos = before; break; } `;
+      const fast = plain ? unitOf(e.expr, ctx.actuals) : null;
+      const quick = fast ? `{ ${scan(fast)} if (q != pos) { pos = q; n++; } }\n    ` : "";
       code = `const p = pos; const m = count; let n = 0;
-  while (true) { const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
+  while (true) { ${quick}const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
   if (overflow != 0 || n < ${min}) { pos = p; count = m; return false; }
   return true;`;
     } else if (e instanceof pexprs.Opt) {
