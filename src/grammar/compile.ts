@@ -398,21 +398,38 @@ function ${name}(): bool {
     args: any[];
     ctx: Ctx;
     rest: any[]; // the factors after the first (unused for the innermost level)
+    // A choice whose first term applies the next level (Unary = Postfix | ... -- op): its terms
+    // and their FIRST tests; the others are tried when the first is ruled out or fails.
+    terms?: any[];
+    tests?: (string | null)[];
   }
   function chainOf(ruleName: string, args: any[]): Level[] {
     const levels: Level[] = [];
     const seen = new Set<string>();
     let rule = ruleName;
     let actuals = args;
+    let choices = 0;
     while (true) {
       const key = `${rule}<${actuals.map((a) => a.toString()).join(",")}>`;
       if (seen.has(key)) break;
       seen.add(key);
       const ctx: Ctx = { syntactic: true, lexified: false, actuals };
       const body = grammar.rules[rule].body;
-      const factors: any[] = body instanceof pexprs.Seq ? body.factors : [body];
-      levels.push({ rule, args: actuals, ctx, rest: factors.slice(1) });
-      let head = factors[0];
+      const level: Level = { rule, args: actuals, ctx, rest: [] };
+      levels.push(level);
+      let head: any;
+      if (body instanceof pexprs.Alt && body.terms.length > 1 && choices === 0) {
+        const tests = body.terms.map((t: any) => firstTest(first(t, actuals)));
+        if (tests.every((t: string | null) => t === null)) break;
+        head = body.terms[0];
+        level.terms = body.terms;
+        level.tests = tests;
+        choices++;
+      } else {
+        const factors: any[] = body instanceof pexprs.Seq ? body.factors : [body];
+        level.rest = factors.slice(1);
+        head = factors[0];
+      }
       if (head instanceof pexprs.Param) head = actuals[head.index];
       if (!(head instanceof pexprs.Apply) || !isSyntactic(head.ruleName) || !grammar.rules[head.ruleName]) break;
       if (memoRules.includes(head.ruleName)) break;
@@ -421,8 +438,18 @@ function ${name}(): bool {
       rule = head.ruleName;
       actuals = next;
     }
+    // A choice is a level of its own only with a level below it.
+    const last = levels[levels.length - 1];
+    if (last.terms) {
+      delete last.terms;
+      delete last.tests;
+    }
     return levels;
   }
+  // With a choice at level a, the chain is two segments: levels 0..a above it, whose depth is
+  // checked once at the start, and levels a+1..k below it, applied (with their own depth check)
+  // only where the choice's first term passes its FIRST test. Where they fail, the choice's other
+  // terms are tried at the same position and depth, as the choice itself would try them.
   function chainFn(name: string, levels: Level[]): string {
     const k = levels.length - 1;
     const inner = applyFn(levels[k].rule, levels[k].args, true);
@@ -431,36 +458,31 @@ function ${name}(): bool {
     const depthAt: number[] = [];
     let g = 0;
     for (let i = 0; i < k; i++) depthAt.push((g += guarded[i] ? 1 : 0));
-    const total = g;
+    const a = levels.findIndex((l) => l.terms);
     const setDepth = (d: number) => (d === 0 ? "depth = base;" : `depth = base + ${d};`);
     const fail = "{ depth = base; pos = start0; count = mark; return false; }";
-    const lines: string[] = [];
-    if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return false; }`);
-    lines.push("const base = depth; const start0 = pos; const mark = count;");
-    lines.push("skip(); const start1 = pos;");
-    if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; pos = start0; return false; }`);
-    if (total) lines.push(setDepth(total));
-    lines.push(`if (!${inner}()) ${fail}`);
-    // Tails, innermost first.
-    const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
     const finishOf = (i: number) => `finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, mark);`;
-    // Levels whose tails matched nothing all end where the innermost ended: the first of their
+    // Levels whose tails matched nothing all end where the level below ended: the first of their
     // nodes stands (or is elided) for all that start at start1, since finishing the same span
     // again changes nothing; the outermost differs only when spaces were skipped before it.
     const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} if (start0 != start1) ${finishOf(0)}`);
-    // One probe for all tails, when each is a single `x*` or `x?` with a FIRST test.
-    const tailProbes = levels.slice(0, k).map((l) => {
-      const none = { ok: false, first: null as First | null, past: null as PastW | null };
-      if (l.rest.length === 0) return { ...none, ok: true };
-      if (l.rest.length !== 1) return none;
-      let f = l.rest[0];
-      if (f instanceof pexprs.Param) f = l.ctx.actuals[f.index];
-      if (!(f instanceof pexprs.Star || f instanceof pexprs.Opt)) return none;
-      const fi = first(f.expr, l.ctx.actuals);
-      return { ok: firstTest(fi) !== null, first: fi, past: pastW(f.expr, l.ctx.actuals) };
-    });
-    const tested = tailProbes.filter((p) => p.first).map((p) => p.first!);
-    if (tailProbes.every((p) => p.ok) && tested.length > 0) {
+    const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
+    // One probe for the tails of levels [lo, hi), when each is a single `x*` or `x?` with a FIRST
+    // test: when none can start at the next token, one failed test stands for all of them. `done`
+    // is what follows (the nodes finished, depth restored).
+    const probe = (lo: number, hi: number, done: string): string | null => {
+      const tailProbes = levels.slice(lo, hi).map((l) => {
+        const none = { ok: false, first: null as First | null, past: null as PastW | null };
+        if (l.rest.length === 0) return { ...none, ok: true };
+        if (l.rest.length !== 1) return none;
+        let f = l.rest[0];
+        if (f instanceof pexprs.Param) f = l.ctx.actuals[f.index];
+        if (!(f instanceof pexprs.Star || f instanceof pexprs.Opt)) return none;
+        const fi = first(f.expr, l.ctx.actuals);
+        return { ok: firstTest(fi) !== null, first: fi, past: pastW(f.expr, l.ctx.actuals) };
+      });
+      const tested = tailProbes.filter((p) => p.first).map((p) => p.first!);
+      if (!tailProbes.every((p) => p.ok) || tested.length === 0) return null;
       const test = firstTest(union(tested))!;
       // Past white space: tails grouped by the W they start with; the others' FIRST test.
       const groups = new Map<string, PastW[]>();
@@ -475,18 +497,71 @@ function ${name}(): bool {
       );
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
       const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c)`).join(" && ")})` : "";
-      lines.push(`if (overflow == 0) {
+      return `if (overflow == 0) {
     const f0 = farthest; const q = pos; skip(); const c = pos < len ? ch(pos) : -1; miss();
-    if (!(${test})${ruledOut}) { pos = q; ${finishes(k - 1)} depth = base; return true; }
+    if (!(${test})${ruledOut}) { pos = q; ${done} }
     farthest = f0; pos = q;
-  }`);
+  }`;
+    };
+    // Tails and nodes of levels hi-1 down to lo (level hi has matched), leaving depth at `out`.
+    const tailsDown = (lo: number, hi: number, failed: string, out: string) => {
+      const lines: string[] = [];
+      for (let i = hi - 1; i >= lo; i--) {
+        if (i < hi - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
+        if (tails[i].length) lines.push(`if (!(${tails[i].map((t) => `${t}()`).join(" && ")})) ${failed}`);
+        lines.push(finishOf(i));
+      }
+      if (out) lines.push(out);
+      return lines;
+    };
+    const lines: string[] = [];
+    if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return false; }`);
+    lines.push("const base = depth; const start0 = pos; const mark = count;");
+    lines.push("skip(); const start1 = pos;");
+    const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
+    const total = depthAt[top] ?? 0;
+    if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; pos = start0; return false; }`);
+    if (a < 0) {
+      if (total) lines.push(setDepth(total));
+      lines.push(`if (!${inner}()) ${fail}`);
+      const p = probe(0, k, `${finishes(k - 1)} depth = base; return true;`);
+      if (p) lines.push(p);
+      lines.push(...tailsDown(0, k, fail, guarded[0] ? "depth = base;" : ""));
+      lines.push("return true;");
+      return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
     }
-    for (let i = k - 1; i >= 0; i--) {
-      if (i < k - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
-      if (tails[i].length) lines.push(`if (!(${tails[i].map((t) => `${t}()`).join(" && ")})) ${fail}`);
-      lines.push(finishOf(i));
+    // The choice at level a, entered at depth base + depthAt[a].
+    const level = levels[a];
+    const atA = setDepth(depthAt[a]);
+    const below = depthAt[k - 1] - depthAt[a]; // depth checks of levels a+1..k-1
+    const seg: string[] = [];
+    if (below) seg.push(`if (base + ${depthAt[k - 1]} > ${MAX_DEPTH}) { overflow = 1; break; }`, setDepth(depthAt[k - 1]));
+    seg.push(`if (!${inner}()) break;`);
+    const miss1 = "{ pos = start1; count = mark; break; }";
+    if (k - 1 > a) {
+      const p = probe(a + 1, k, `${finishOf(k - 1)} ok = true; break;`);
+      if (p) seg.push(p);
+      seg.push(...tailsDown(a + 1, k, miss1, ""));
     }
-    if (guarded[0]) lines.push("depth = base;");
+    seg.push("ok = true;");
+    lines.push(atA);
+    lines.push("let ok = false;");
+    lines.push("const c = pos < len ? ch(pos) : -1;");
+    const t0 = level.tests![0];
+    lines.push(`${t0 === null ? "" : `if (${t0}) `}do {\n    ${seg.join("\n    ")}\n  } while (false);`);
+    lines.push(atA);
+    const others = level.terms!.slice(1).map((t: any, i: number) => {
+      const test = level.tests![i + 1];
+      return `${test === null ? "" : `(${test}) && `}${expr(t, level.ctx, true)}()`;
+    });
+    lines.push(`if (!ok && !(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(); ${fail.slice(2)}`);
+    lines.push(finishOf(a));
+    if (a > 0) {
+      if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
+      const p = probe(0, a, `${finishes(a - 1)} depth = base; return true;`);
+      if (p) lines.push(p);
+      lines.push(...tailsDown(0, a, fail, guarded[0] ? "depth = base;" : ""));
+    } else if (guarded[0]) lines.push("depth = base;");
     lines.push("return true;");
     return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
   }
