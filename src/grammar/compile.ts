@@ -667,7 +667,11 @@ function ${name}(): bool {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
         const fn = applyFn(e.ruleName, args, record);
         const empty = emptyAt(e.ruleName, args);
-        if (empty) {
+        const body = grammar.rules[e.ruleName]?.body;
+        if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
+          // A rule that matches nothing (`sameLine`): no node, no failure.
+          code = `${skips(ctx) ? "skip(); " : ""}return true;`;
+        } else if (empty) {
           // Tested here: where nothing can start, the rule matches nothing (no node).
           const matched = empty.always ? "return true;" : "if (overflow == 0) return true; pos = p; return false;";
           code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
