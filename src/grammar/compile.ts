@@ -461,11 +461,14 @@ function ${name}(): bool {
     const a = levels.findIndex((l) => l.terms);
     const setDepth = (d: number) => (d === 0 ? "depth = base;" : `depth = base + ${d};`);
     const fail = "{ depth = base; pos = start0; count = mark; return false; }";
-    const finishOf = (i: number) => `finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, mark);`;
+    // `e1`: where the nodes since `mark` are one node from start1 (or none, at start1): there, a
+    // node from start1 would be that node again (elided), so it is not even tried.
+    const finishOf = (i: number) =>
+      `if (pos != e1${i === 0 ? " || start0 != start1" : ""}) { finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, mark); e1 = pos; }`;
     // Levels whose tails matched nothing all end where the level below ended: the first of their
     // nodes stands (or is elided) for all that start at start1, since finishing the same span
     // again changes nothing; the outermost differs only when spaces were skipped before it.
-    const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} if (start0 != start1) ${finishOf(0)}`);
+    const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} ${finishOf(0)}`);
     const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
     // One probe for the tails of levels [lo, hi), when each is a single `x*` or `x?` with a FIRST
     // test: when none can start at the next token, one failed test stands for all of them. `done`
@@ -517,13 +520,14 @@ function ${name}(): bool {
     const lines: string[] = [];
     if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return false; }`);
     lines.push("const base = depth; const start0 = pos; const mark = count;");
-    lines.push("skip(); const start1 = pos;");
+    lines.push("skip(); const start1 = pos; let e1 = -1;");
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
     if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; pos = start0; return false; }`);
     if (a < 0) {
       if (total) lines.push(setDepth(total));
       lines.push(`if (!${inner}()) ${fail}`);
+      lines.push("e1 = pos;");
       const p = probe(0, k, `${finishes(k - 1)} depth = base; return true;`);
       if (p) lines.push(p);
       lines.push(...tailsDown(0, k, fail, guarded[0] ? "depth = base;" : ""));
@@ -536,7 +540,7 @@ function ${name}(): bool {
     const below = depthAt[k - 1] - depthAt[a]; // depth checks of levels a+1..k-1
     const seg: string[] = [];
     if (below) seg.push(`if (base + ${depthAt[k - 1]} > ${MAX_DEPTH}) { overflow = 1; break; }`, setDepth(depthAt[k - 1]));
-    seg.push(`if (!${inner}()) break;`);
+    seg.push(`if (!${inner}()) break;`, "e1 = pos;");
     const miss1 = "{ pos = start1; count = mark; break; }";
     if (k - 1 > a) {
       const p = probe(a + 1, k, `${finishOf(k - 1)} ok = true; break;`);
@@ -554,7 +558,7 @@ function ${name}(): bool {
       const test = level.tests![i + 1];
       return `${test === null ? "" : `(${test}) && `}${expr(t, level.ctx, true)}()`;
     });
-    lines.push(`if (!ok && !(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(); ${fail.slice(2)}`);
+    lines.push(`if (!ok) {\n    if (!(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(); ${fail.slice(2)}\n    e1 = -1;\n  }`);
     lines.push(finishOf(a));
     if (a > 0) {
       if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
