@@ -84,28 +84,67 @@ export class TreeReader {
   }
 }
 
+// What buildExpr does with each rule, as small numbers (a switch over constants).
+const enum Kind {
+  Other,
+  Literal,
+  Name,
+  State,
+  Array,
+  Object,
+  Call,
+  Builtin,
+  Action,
+  Group,
+  Ternary,
+  Unary,
+  Postfix,
+  Binary,
+}
+const KIND = new Uint8Array(RULE_NAMES.length);
+KIND[R.literal] = Kind.Literal;
+KIND[R.name] = Kind.Name;
+KIND[R.stateName] = Kind.State;
+KIND[R.ArrayLit] = Kind.Array;
+KIND[R.ObjectLit] = Kind.Object;
+KIND[R.ComponentCall] = Kind.Call;
+KIND[R.BuiltinCall] = Kind.Builtin;
+KIND[R.ActionCall] = Kind.Action;
+KIND[R.Group] = Kind.Group;
+KIND[R.Expr] = Kind.Ternary;
+KIND[R.Unary_op] = Kind.Unary;
+KIND[R.Postfix] = Kind.Postfix;
+for (const rule of [R.Or, R.And, R.Equality, R.Comparison, R.Additive, R.Multiplicative]) KIND[rule] = Kind.Binary;
+// Rules read inside expressions, as constants.
+const ENTRIES = R.Entries;
+const ITEMS = R.Items;
+const ARRAY_LIT = R.ArrayLit;
+const MEMBER = R.PostfixOp_member;
+const OR = R.Or;
+const AND = R.And;
+
 /** Builds the expression at node i. */
 export function buildExpr(r: TreeReader, i: number): Expr {
   const d = r.tree.data;
   const rule = d[i * 4];
   const start = d[i * 4 + 1];
   const end = d[i * 4 + 2];
-  switch (rule) {
-    case R.literal:
+  switch (KIND[rule]) {
+    case Kind.Literal:
       return literal(r, start, end);
-    case R.name:
+    case Kind.Name:
       return { k: "ref", name: r.slice(i), start, end };
-    case R.stateName:
+    case Kind.State:
       return { k: "state", name: r.slice(i), start, end };
-    case R.ArrayLit: {
+    case Kind.Array: {
       const base = pushChildren(d, i);
       const list = items(r, base);
       top = base;
       return { k: "arr", items: list, start, end };
     }
-    case R.ObjectLit: {
+    case Kind.Object: {
       let from = pushChildren(d, i);
-      if (top - from === 1 && d[kids[from] * 4] === R.Entries) {
+      if (top - from === 1 && d[kids[from] * 4] === ENTRIES) {
         const only = kids[from];
         top = from;
         from = pushChildren(d, only);
@@ -121,24 +160,24 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       top = from;
       return { k: "obj", entries, start, end };
     }
-    case R.ComponentCall: {
+    case Kind.Call: {
       const base = pushChildren(d, i);
       const nameNode = kids[base];
       const args = items(r, base + 1);
       top = base;
       return { k: "call", name: r.slice(nameNode), args, start, end, nameEnd: d[nameNode * 4 + 2] };
     }
-    case R.BuiltinCall: {
+    case Kind.Builtin: {
       const base = pushChildren(d, i);
       const name = r.text.slice(d[kids[base] * 4 + 1] + 1 - r.base, d[kids[base] * 4 + 2] - r.base); // without the `@`
       const args = items(r, base + 1);
       top = base;
       return { k: "builtin", name, args, start, end };
     }
-    case R.ActionCall: {
+    case Kind.Action: {
       const from = pushChildren(d, i);
       let array = -1;
-      for (let k = from; k < top; k++) if (d[kids[k] * 4] === R.ArrayLit) array = kids[k];
+      for (let k = from; k < top; k++) if (d[kids[k] * 4] === ARRAY_LIT) array = kids[k];
       let steps: Expr[] = [];
       if (array !== -1) {
         const base = pushChildren(d, array);
@@ -147,9 +186,9 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       top = from;
       return { k: "action", steps, start, end };
     }
-    case R.Group:
+    case Kind.Group:
       return buildExpr(r, firstChild(d, i));
-    case R.Expr: {
+    case Kind.Ternary: {
       const from = pushChildren(d, i);
       const cond = kids[from];
       if (top - from === 1) {
@@ -161,34 +200,29 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       top = from;
       return expr;
     }
-    case R.Unary_op: {
+    case Kind.Unary: {
       const from = pushChildren(d, i);
       const expr: Expr = { k: "unary", op: r.slice(kids[from]), arg: buildExpr(r, kids[from + 1]), start, end };
       top = from;
       return expr;
     }
-    case R.Postfix: {
+    case Kind.Postfix: {
       const from = pushChildren(d, i);
       let expr = buildExpr(r, kids[from]);
       for (let k = from + 1; k < top; k++) {
         const op = kids[k];
         const opEnd = d[op * 4 + 2];
         const inner = firstChild(d, op);
-        if (d[op * 4] === R.PostfixOp_member) expr = { k: "member", obj: expr, name: r.slice(inner), start, end: opEnd };
+        if (d[op * 4] === MEMBER) expr = { k: "member", obj: expr, name: r.slice(inner), start, end: opEnd };
         else expr = { k: "index", obj: expr, index: buildExpr(r, inner), start, end: opEnd };
       }
       top = from;
       return expr;
     }
-    case R.Or:
-    case R.And:
-    case R.Equality:
-    case R.Comparison:
-    case R.Additive:
-    case R.Multiplicative: {
+    case Kind.Binary: {
       // Or and And keep no operator node (their operator is fixed); the others alternate
       // operand, operator, operand.
-      const fixed = rule === R.Or ? "||" : rule === R.And ? "&&" : null;
+      const fixed = rule === OR ? "||" : rule === AND ? "&&" : null;
       const from = pushChildren(d, i);
       let expr = buildExpr(r, kids[from]);
       for (let k = from + 1; k < top; ) {
@@ -214,7 +248,7 @@ export function buildExpr(r: TreeReader, i: number): Expr {
 function items(r: TreeReader, from: number): Expr[] {
   const d = r.tree.data;
   // An `Items` node with one item has the item's span, and was replaced by it.
-  if (top - from === 1 && d[kids[from] * 4] === R.Items) from = pushChildren(d, kids[from]);
+  if (top - from === 1 && d[kids[from] * 4] === ITEMS) from = pushChildren(d, kids[from]);
   const out: Expr[] = new Array(top - from);
   for (let k = from, n = 0; k < top; k++, n++) out[n] = buildExpr(r, kids[k]);
   return out;
