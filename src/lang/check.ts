@@ -2,7 +2,7 @@
 // source order. Works on statements already parsed; never throws on what a parser produced.
 import type { Library, Prop, PropSchema } from "./library.ts";
 import { refTarget } from "./library.ts";
-import { kindBit, type Shape } from "./shape.ts";
+import { CALL, kindBit, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
@@ -244,8 +244,14 @@ export class Checker {
   private fits(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS || shape.any) return true;
-    const value = this.resolve(raw);
-    if (value === null) return true;
+    // A literal is its own value; anything else is looked up (references) or known at run time.
+    let bit = kindBit(raw);
+    let value: Expr | null = raw;
+    if (bit === CALL) {
+      value = this.resolve(raw);
+      if (value === null) return true;
+      bit = kindBit(value);
+    }
     if (shape.refs) return (value.k === "call" && shape.refs.has(value.name)) || miss(out, path, shape, raw, value);
     if (shape.branches) {
       let any = false;
@@ -256,7 +262,7 @@ export class Checker {
       return miss(out, path, shape, raw, value);
     }
     if (shape.hasConst && !("v" in value && value.v === shape.schema.const)) return miss(out, path, shape, raw, value, JSON.stringify(shape.schema.const));
-    if ((shape.kinds & kindBit(value)) === 0 || (shape.integerOnly && value.k === "num" && !Number.isInteger(value.v))) {
+    if ((shape.kinds & bit) === 0 || (shape.integerOnly && value.k === "num" && !Number.isInteger(value.v))) {
       return miss(out, path, shape, raw, value);
     }
     let ok = true;

@@ -59,6 +59,10 @@ export interface Shape {
   properties: Map<string, Shape> | null;
 }
 
+function typeOnly(shape: Shape): boolean {
+  return !shape.refs && !shape.branches && !shape.enumValues && !shape.hasConst && !shape.integerOnly && !shape.items && !shape.properties;
+}
+
 const shapes = new WeakMap<PropSchema, Shape>();
 
 /** The Shape of `schema`, compiled on first use and kept as long as the schema lives. */
@@ -88,6 +92,12 @@ export function shapeOf(schema: PropSchema): Shape {
   if (schema.properties) {
     shape.properties = new Map();
     for (const [key, sub] of Object.entries(schema.properties)) shape.properties.set(key, shapeOf(sub));
+  }
+  // Branches that only name types (`anyOf: [{type: "string"}, {type: "number"}]`) are one set
+  // of kinds: a value fits one of them exactly when its kind is in their union.
+  if (shape.branches && !shape.hasConst && shape.branches.every(typeOnly)) {
+    shape.kinds &= shape.branches.reduce((kinds, b) => kinds | b.kinds, 0);
+    shape.branches = null;
   }
   shape.any = !shape.branches && !shape.enumValues && !shape.hasConst && shape.kinds === ANY && !shape.integerOnly && !shape.items && !shape.properties;
   return shape;

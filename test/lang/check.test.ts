@@ -161,3 +161,29 @@ test("fenced and enveloped generations: only the program inside is checked", () 
   const envelope = ']]>service:content?libraryVersion=0.1.0\r\nroot = Stack([Text("a")])\r\n]]>service:context\r\n[{"f":{}}]\r\n]]>service:end';
   assert.deepEqual(errorsOf(envelope), []);
 });
+
+test("type-mismatch: anyOf and oneOf of plain types, reported with the types they name", () => {
+  const rows = compileLibrary({
+    schema: {
+      $defs: {
+        Row: {
+          properties: {
+            cells: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
+            flag: { oneOf: [{ type: "boolean" }, { type: "integer" }], enum: [true, 1] },
+          },
+        },
+      },
+    },
+  });
+  assert.deepEqual(parse('root = Row(["a", 1, 2.5], true)', rows).errors, []);
+  assert.deepEqual(parse('root = Row(["a", false, null])', rows).errors, [
+    { code: "type-mismatch", message: "Row /cells/1: expected one of a string, a number, got false", component: "Row", path: "/cells/1", statementId: "root" },
+    { code: "type-mismatch", message: "Row /cells/2: expected one of a string, a number, got null", component: "Row", path: "/cells/2", statementId: "root" },
+  ]);
+  // The branches and the enum beside them both apply.
+  assert.deepEqual(parse("root = Row([], 1)", rows).errors, []);
+  assert.deepEqual(
+    ["root = Row([], false)", "root = Row([], 1.5)", 'root = Row([], "1")'].map((program) => parse(program, rows).errors.map((e) => e.path)),
+    [["/flag"], ["/flag"], ["/flag"]],
+  );
+});
