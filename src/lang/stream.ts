@@ -8,6 +8,7 @@ import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
+import { NameList } from "./name-list.ts";
 import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
@@ -37,20 +38,18 @@ export function createStreamParser(library: Library): StreamParser {
   let defs = new Map<string, Statement>();
   let checker = new Checker(library, defs, new Set());
   let referenced = new Set<string>(); // names ended statements refer to
-  let pending = new Set<string>(); // referenced by ended statements, not defined yet
-  let unreferenced = new Set<string>(); // defined component/value statements nobody refers to yet
+  let pending = new NameList(); // referenced by ended statements, not defined yet
+  let unreferenced = new NameList(); // defined component/value statements nobody refers to yet
   // Ended statements' errors, published in source order. Statements and broken lines end in
   // source order, so errors not yet published all come after those that are: they are appended.
   let finalErrorsPublic: FixError[] = [];
   let publishedErrors = 0; // of checker.errors
   let publishedBroken = 0; // of finalBroken
-  // Lists derived from the ended statements, rebuilt only when an ended statement changes them.
-  let pendingList: string[] | null = null;
-  // pendingList without the names the open statements define, for the open statements named by
-  // `withoutKey`: a statement stays open over many chunks.
-  let without: string[] = [];
-  let withoutKey: string | null = null;
-  let unreferencedList: string[] | null = null;
+  // The pending names without those the open statements define, for the pending list `exceptFrom`
+  // and the open statements named `exceptKey`: a statement stays open over many chunks.
+  let pendingExcept: readonly string[] = [];
+  let exceptFrom: readonly string[] | null = null;
+  let exceptKey = "";
   let ended = false;
   let last: ParseResult | null = null;
 
@@ -62,11 +61,10 @@ export function createStreamParser(library: Library): StreamParser {
     defs = new Map();
     checker = new Checker(library, defs, new Set());
     referenced = new Set();
-    pending = new Set();
-    unreferenced = new Set();
+    pending = new NameList();
+    unreferenced = new NameList();
     finalErrorsPublic = [];
     publishedErrors = publishedBroken = 0;
-    pendingList = unreferencedList = null;
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers.
@@ -100,16 +98,12 @@ export function createStreamParser(library: Library): StreamParser {
     defs.delete(stmt.id); // a redefinition takes the later place, as in checkProgram
     defs.set(stmt.id, stmt);
     finals.push(stmt);
-    if (pending.delete(stmt.id)) pendingList = null;
-    unreferencedList = null;
+    pending.delete(stmt.id);
     checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
       referenced.add(name);
       unreferenced.delete(name);
-      if (!defs.has(name) && !pending.has(name)) {
-        pending.add(name);
-        pendingList = null;
-      }
+      if (!defs.has(name)) pending.add(name);
     }
     if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
   };
@@ -175,34 +169,24 @@ export function createStreamParser(library: Library): StreamParser {
       publishedBroken = finalBroken.length;
     }
     const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
-    unreferencedList ??= [...unreferenced];
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
-    if (pendingList === null) {
-      pendingList = [...pending];
-      withoutKey = null;
-    }
     const key = open.map((stmt) => stmt.id).join("\n");
-    if (key !== withoutKey) {
-      without = open.some((stmt) => pending.has(stmt.id)) ? pendingList.filter((name) => !openById.has(name)) : pendingList;
-      withoutKey = key;
+    if (key !== exceptKey || pending.list !== exceptFrom) {
+      pendingExcept = pending.except(openById.keys());
+      exceptFrom = pending.list;
+      exceptKey = key;
     }
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
-    let orphanedNow = unreferencedList;
-    for (const name of openRefs) {
-      if (unreferenced.has(name)) {
-        orphanedNow = unreferencedList.filter((id) => !openRefs.has(id));
-        break;
-      }
-    }
+    const orphanedNow = unreferenced.except(openRefs);
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    // The lists are copied when read: `without`, `orphanedNow` and the first `errorCount` of
-    // `finalErrors` never change once made (later chunks replace them or append past them).
+    // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
+    // never change once made (later chunks replace them or append past them).
     const finalErrors = finalErrorsPublic;
     const errorCount = finalErrors.length;
-    const base = without;
+    const base = pendingExcept;
     const textNow = tail;
     const textBase = tailBase;
     return lazyResult(
