@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { test } from "../support/harness.ts";
-import { compileLibrary, createStreamParser, loadLanguage, parse } from "../../src/lang/index.ts";
+import { compileLibrary, createStreamParser, loadLanguage, parse, type ParseResult } from "../../src/lang/index.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { VALID, INVALID } from "../conformance/corpus.ts";
@@ -71,6 +71,19 @@ test("while streaming, forward references are unresolved and the open statement 
   assert.equal((second.root?.props.children as { component: string; partial: boolean }[])[0].component, "Card");
   const final = stream.end();
   assert.deepEqual(final.orphaned, ["x"]);
+});
+
+test("a result read after later chunks still says what it said when it was made", () => {
+  const chunks = ['root = Stack([a, b, ghost])\na = Text("x")\n', 'b = Card("T", [Nope()])\n', 'x = Text("y")\nghost = Text("g")\n'];
+  const fields = (r: ParseResult) => JSON.stringify([r.errors, r.unresolved, r.orphaned, r.statements, r.incomplete]);
+  // Read at once, chunk by chunk.
+  const eager = createStreamParser(small);
+  const now = chunks.map((chunk) => fields(eager.push(chunk)));
+  // Read only after every chunk is in.
+  const lazy = createStreamParser(small);
+  const results = chunks.map((chunk) => lazy.push(chunk));
+  assert.deepEqual(results.map(fields), now);
+  assert.notEqual(now[0], now[2]);
 });
 
 test("parse never throws on any string", () => {
