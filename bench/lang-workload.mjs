@@ -182,15 +182,16 @@ function timeRuns(fn, { predictedMs, budgetMs = 1500, maxRuns = 50, slowMs = 400
 }
 
 /**
- * Median ms per call of `fnA` and of `fnB`, timed in alternating batches (each ~2 ms) for about
- * `budgetMs`, so that a noisy spell on a shared machine falls on both sides alike.
+ * Median ms per call of `fnA` and of `fnB`, timed in alternating batches for about `budgetMs`, so
+ * that a noisy spell on a shared machine falls on both sides alike. Batches last ~25 ms: long
+ * enough that the garbage one side leaves is mostly collected on its own time, not the other's.
  */
-function timeInterleaved(fnA, fnB, { budgetMs = 800 } = {}) {
+function timeInterleaved(fnA, fnB, { budgetMs = 1500, batchMs = 25 } = {}) {
   const batchOf = (fn) => {
     let n = 0;
     const t = now();
-    while (now() - t < 20) (fn(), n++); // warm-up, and calls per ~2 ms batch
-    return Math.max(1, Math.round(n / 10));
+    while (now() - t < batchMs) (fn(), n++); // warm-up, and calls per batch
+    return Math.max(1, n);
   };
   const sizes = [batchOf(fnA), batchOf(fnB)];
   const times = [[], []];
