@@ -37,14 +37,6 @@ function pushChildren(d: Int32Array, i: number): number {
   return from;
 }
 
-// The first child of node i, noise skipped.
-function firstChild(d: Int32Array, i: number): number {
-  const from = pushChildren(d, i);
-  const child = kids[from];
-  top = from;
-  return child;
-}
-
 export class TreeReader {
   /** `text` holds the input from offset `base` on. */
   constructor(
@@ -102,19 +94,22 @@ const enum Kind {
   Binary,
 }
 const KIND = new Uint8Array(RULE_NAMES.length);
-KIND[R.literal] = Kind.Literal;
-KIND[R.name] = Kind.Name;
-KIND[R.stateName] = Kind.State;
-KIND[R.ArrayLit] = Kind.Array;
-KIND[R.ObjectLit] = Kind.Object;
-KIND[R.ComponentCall] = Kind.Call;
-KIND[R.BuiltinCall] = Kind.Builtin;
-KIND[R.ActionCall] = Kind.Action;
-KIND[R.Group] = Kind.Group;
-KIND[R.Expr] = Kind.Ternary;
-KIND[R.Unary_op] = Kind.Unary;
-KIND[R.Postfix] = Kind.Postfix;
-for (const rule of [R.Or, R.And, R.Equality, R.Comparison, R.Additive, R.Multiplicative]) KIND[rule] = Kind.Binary;
+const KINDS: [number, Kind][] = [
+  [R.literal, Kind.Literal],
+  [R.name, Kind.Name],
+  [R.stateName, Kind.State],
+  [R.ArrayLit, Kind.Array],
+  [R.ObjectLit, Kind.Object],
+  [R.ComponentCall, Kind.Call],
+  [R.BuiltinCall, Kind.Builtin],
+  [R.ActionCall, Kind.Action],
+  [R.Group, Kind.Group],
+  [R.Expr, Kind.Ternary],
+  [R.Unary_op, Kind.Unary],
+  [R.Postfix, Kind.Postfix],
+  ...[R.Or, R.And, R.Equality, R.Comparison, R.Additive, R.Multiplicative].map((rule): [number, Kind] => [rule, Kind.Binary]),
+];
+for (const [rule, kind] of KINDS) KIND[rule] = kind;
 // Rules read inside expressions, as constants.
 const ENTRIES = R.Entries;
 const ITEMS = R.Items;
@@ -187,7 +182,7 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       return { k: "action", steps, start, end };
     }
     case Kind.Group:
-      return buildExpr(r, firstChild(d, i));
+      return buildExpr(r, r.child(i, 0));
     case Kind.Ternary: {
       const from = pushChildren(d, i);
       const cond = kids[from];
@@ -212,7 +207,7 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       for (let k = from + 1; k < top; k++) {
         const op = kids[k];
         const opEnd = d[op * 4 + 2];
-        const inner = firstChild(d, op);
+        const inner = r.child(op, 0);
         if (d[op * 4] === MEMBER) expr = { k: "member", obj: expr, name: r.slice(inner), start, end: opEnd };
         else expr = { k: "index", obj: expr, index: buildExpr(r, inner), start, end: opEnd };
       }
