@@ -1,8 +1,7 @@
 // The checker: what ui-language.md §5 and §6 say a program must satisfy, as FixErrors in
 // source order. Works on statements already parsed; never throws on what a parser produced.
 import type { Library, Prop, PropSchema } from "./library.ts";
-import { refTarget } from "./library.ts";
-import { CALL, kindBit, type Shape } from "./shape.ts";
+import { CALL, kindBit, refTarget, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
