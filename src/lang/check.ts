@@ -36,7 +36,6 @@ interface Mismatch {
   at: number;
 }
 
-
 function describe(value: Expr): string {
   switch (value.k) {
     case "str":

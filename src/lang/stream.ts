@@ -13,7 +13,6 @@ import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
-
 export interface StreamParser {
   push(chunk: string): ParseResult;
   end(): ParseResult;
