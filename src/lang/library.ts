@@ -49,7 +49,6 @@ export class LibraryError extends Error {
   }
 }
 
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
