@@ -3,7 +3,8 @@
 import asc from "assemblyscript/asc";
 import { compileGrammar } from "./compile.ts";
 
-export const START_RULES = ["Program", "Line_statement"];
+// brokenLine: the stream asks whether reading a broken line looked at the end of its text.
+export const START_RULES = ["Program", "Line_statement", "brokenLine"];
 // Rules that retry at every position after a failure (an unclosed bracket in a broken line).
 export const MEMO_RULES = ["bracketed"];
 

@@ -2,7 +2,7 @@
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
-import { appendInput, claimInput, setInput } from "./engine.ts";
+import { appendInput, claimInput, parseTree, setInput } from "./engine.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
@@ -66,13 +66,15 @@ export function createStreamParser(library: Library): StreamParser {
     publishedErrors = publishedBroken = 0;
   };
 
-  // Looks at each newly completed line for the envelope header, fences and end markers.
-  const scanLines = () => {
+  // Looks at each newly completed line for the envelope header, fences and end markers. At the
+  // end (`final`), the last line is complete without its newline, as frame() reads it.
+  const scanLines = (final = false) => {
     while (programEnd === -1) {
-      const nl = tail.indexOf("\n", scanned - tailBase);
+      let nl = tail.indexOf("\n", scanned - tailBase);
+      if (nl === -1 && final && scanned < length) nl = tail.length;
       if (programStart === -1) {
         if (nl === -1 && (ENVELOPE.startsWith(tail) || tail.startsWith(ENVELOPE))) return; // undecided yet
-        programStart = tail.startsWith(ENVELOPE) ? (nl === -1 ? length : tailBase + nl + 1) : 0;
+        programStart = tail.startsWith(ENVELOPE) ? (nl === -1 ? length : Math.min(tailBase + nl + 1, length)) : 0;
         if (programStart > 0) mode = "envelope";
         resetProgram(programStart);
         if (nl === -1) return;
@@ -82,7 +84,7 @@ export function createStreamParser(library: Library): StreamParser {
       if (nl === -1) return;
       const line = tail.slice(scanned - tailBase, nl);
       const lineStart = scanned;
-      scanned = tailBase + nl + 1;
+      scanned = Math.min(tailBase + nl + 1, length);
       const isFence = FENCE.test(line);
       if ((mode === "fence" && isFence) || (mode === "envelope" && line.startsWith(MARKER))) {
         programEnd = lineStart;
@@ -124,13 +126,17 @@ export function createStreamParser(library: Library): StreamParser {
       const to = programEnd === -1 ? length : programEnd;
       const from = Math.min(Math.max(openStart, programStart), to);
       const parts = splitProgram(tail, tailBase, from, to);
-      // Everything before the last statement or broken line has ended.
-      for (const stmt of parts.statements) if (stmt.start < parts.openFrom) addFinal(stmt);
+      // Everything before the last statement has ended, except from a broken line whose reading
+      // looked at the end of the text: a bracket opened on it may close in a later chunk and take
+      // the lines after it along, as parse() of the whole text would.
+      let openFrom = parts.openFrom;
       for (const line of parts.broken) {
-        if (line.start >= parts.openFrom) continue;
-        finalBroken.push(line);
+        if (line.start >= openFrom) break;
+        if (parseTree("brokenLine", line.start, to).farthest >= to) openFrom = line.start;
       }
-      openStart = parts.openFrom;
+      for (const stmt of parts.statements) if (stmt.start < openFrom) addFinal(stmt);
+      for (const line of parts.broken) if (line.start < openFrom) finalBroken.push(line);
+      openStart = openFrom;
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       // Keep only the text still needed: the open region and lines not yet scanned.
@@ -144,6 +150,7 @@ export function createStreamParser(library: Library): StreamParser {
     end(): ParseResult {
       if (ended) return last!;
       ended = true;
+      scanLines(true);
       const text = chunks.join("");
       setInput(text);
       if (programStart === -1) programStart = 0;

@@ -7,7 +7,7 @@ import { compileLibrary, createStreamParser, loadLanguage, parse, type ParseResu
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { VALID, INVALID } from "../conformance/corpus.ts";
-import { programArb } from "../conformance/generators.ts";
+import { mutationArb, programArb } from "../conformance/generators.ts";
 
 await loadLanguage();
 const small = compileLibrary(SMALL_LIBRARY);
@@ -25,14 +25,14 @@ function streamIn(text: string, cuts: number[], lib = small) {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-test("end() gives what parse() gives, for any chunking of corpus and random programs", () => {
-  const texts = fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb);
+test("end() gives what parse() gives, for any chunking of corpus, random and mutated programs", () => {
+  const texts = fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb, mutationArb([...VALID, ...INVALID]));
   fc.assert(
-    fc.property(texts, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+    fc.property(texts, fc.array(fc.nat(), { maxLength: 40 }), (text, cuts) => {
       const scaled = cuts.map((c) => c % (text.length + 1));
       assert.equal(json(streamIn(text, scaled)), json(parse(text, small)));
     }),
-    { numRuns: 300 },
+    { numRuns: 600 },
   );
 });
 
@@ -71,6 +71,24 @@ test("while streaming, forward references are unresolved and the open statement 
   assert.equal((second.root?.props.children as { component: string; partial: boolean }[])[0].component, "Card");
   const final = stream.end();
   assert.deepEqual(final.orphaned, ["x"]);
+});
+
+test("end() equals parse() where a bracket on a broken line closes lines later, and where a fence is the last line", () => {
+  const cases = [
+    // `{` opens on a broken line and closes on the next one: the two lines are one broken line,
+    // even though `header = CardHeader` alone was a whole statement while it streamed.
+    '{root = Stack([header, table], "column")\nheader = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
+    // A fence on the last line, with no newline after it, closes nothing and opens an empty program.
+    "((oot = Stack([a, b])\n```(",
+  ];
+  for (const text of cases) {
+    const whole = JSON.stringify(parse(text, small).errors);
+    for (let size = 1; size <= 13; size++) {
+      const stream = createStreamParser(small);
+      for (let i = 0; i < text.length; i += size) stream.push(text.slice(i, i + size));
+      assert.equal(JSON.stringify(stream.end().errors), whole, `chunks of ${size}: ${JSON.stringify(text)}`);
+    }
+  }
 });
 
 test("a result read after later chunks still says what it said when it was made", () => {
