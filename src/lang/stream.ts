@@ -35,6 +35,9 @@ export function createStreamParser(library: Library): StreamParser {
   let finals: Statement[] = [];
   let finalBroken: BrokenLine[] = [];
   let defs = new Map<string, Statement>();
+  // Where each name's ended statements stand in `finals` (a name defined again has several), so
+  // that a result can see the statements as they were when it was made.
+  let places = new Map<string, number[]>();
   let checker = new Checker(library, defs, new Set());
   let referenced = new Set<string>(); // names ended statements refer to
   let pending = new NameList(); // referenced by ended statements, not defined yet
@@ -58,6 +61,7 @@ export function createStreamParser(library: Library): StreamParser {
     finals = [];
     finalBroken = [];
     defs = new Map();
+    places = new Map();
     checker = new Checker(library, defs, new Set());
     referenced = new Set();
     pending = new NameList();
@@ -98,6 +102,9 @@ export function createStreamParser(library: Library): StreamParser {
   const addFinal = (stmt: Statement) => {
     defs.delete(stmt.id); // a redefinition takes the later place, as in checkProgram
     defs.set(stmt.id, stmt);
+    const place = places.get(stmt.id);
+    if (place) place.push(finals.length);
+    else places.set(stmt.id, [finals.length]);
     finals.push(stmt);
     pending.delete(stmt.id);
     checker.statement(stmt); // its errors stay in checker.errors
@@ -160,6 +167,20 @@ export function createStreamParser(library: Library): StreamParser {
     },
   };
 
+  // The ended statements as they were when the first `count` had ended (later ones may define a
+  // name again), read only when a result's root is.
+  function endedAt(count: number): Defs {
+    const list = finals;
+    const where = places;
+    const get = (id: string): Statement | undefined => {
+      const place = where.get(id);
+      if (!place) return undefined;
+      for (let i = place.length - 1; i >= 0; i--) if (place[i] < count) return list[place[i]];
+      return undefined;
+    };
+    return { get, has: (id) => get(id) !== undefined };
+  }
+
   // The best result so far: final statements' errors plus the open statement's own.
   function result(open: Statement[], openBroken: BrokenLine[]): ParseResult {
     // The ended statements overlaid with the open ones, without copying either.
@@ -195,6 +216,7 @@ export function createStreamParser(library: Library): StreamParser {
     const base = pendingExcept;
     const textNow = tail;
     const textBase = tailBase;
+    const endedThen = endedAt(finals.length);
     return lazyResult(
       {
         errors: () => finalErrors.slice(0, errorCount).concat(openErrors),
@@ -208,7 +230,7 @@ export function createStreamParser(library: Library): StreamParser {
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
         const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
-        const view: Defs = closed ? { get: (id) => shown.get(id) ?? defs.get(id), has: (id) => shown.has(id) || defs.has(id) } : live;
+        const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
         return materializeRoot(() => chunks.join(""), view, library, new Set(shown.keys()));
       },
     );
