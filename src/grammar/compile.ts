@@ -116,54 +116,78 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     }
     return { chars, nullable };
   }
+  // Sets of code units as sorted, disjoint, inclusive ranges.
+  type Ranges = [number, number][];
+  const rangesOf = (units: Iterable<number>): Ranges => merge([...units].map((u): [number, number] => [u, u]));
+  function merge(rs: Ranges): Ranges {
+    const out: Ranges = [];
+    for (const [lo, hi] of [...rs].sort((a, b) => a[0] - b[0])) {
+      const last = out[out.length - 1];
+      if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+      else out.push([lo, hi]);
+    }
+    return out;
+  }
+  function complement(rs: Ranges): Ranges {
+    const out: Ranges = [];
+    let next = 0;
+    for (const [lo, hi] of rs) {
+      if (lo > next) out.push([next, lo - 1]);
+      next = hi + 1;
+    }
+    if (next <= 0xffff) out.push([next, 0xffff]);
+    return out;
+  }
+  const minus = (a: Ranges, b: Ranges): Ranges => complement(merge([...complement(a), ...b]));
+  const covers = (rs: Ranges, lo: number, hi: number) => rs.some(([l, h]) => l <= lo && h >= hi);
+  // An AssemblyScript test of `c` (a code unit, or -1 past the end) against a set. Two ranges or
+  // fewer are compared; larger sets test a bit of a 64-bit constant for the units below 128 (no
+  // memory load on the way) and compare above. `unit`: c is known to be a code unit, so the
+  // complement may be tested instead.
+  function setTest(rs: Ranges, unit = false): string {
+    const compare = (xs: Ranges) =>
+      xs.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : hi === 0xffff ? `c >= ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
+    if (rs.length === 0) return "false";
+    const not = complement(rs);
+    if (rs.length <= 2) return compare(rs);
+    if (unit && not.length === 0) return "true";
+    // Most units are above the few left out (`"`, `\`, newline): one comparison admits them.
+    if (unit && not.length <= 3) return `(c > ${not[not.length - 1][1]} || !(${compare(not)}))`;
+    const words = [0n, 0n];
+    for (const [lo, hi] of rs) for (let u = lo; u <= Math.min(hi, 127); u++) words[u >> 6] |= 1n << BigInt(u & 63);
+    const bit = (w: bigint, shift: string) => `((<u64>0x${w.toString(16)} >> <u64>${shift}) & 1) != 0`;
+    const high = rs.filter(([, hi]) => hi >= 128).map(([lo, hi]): [number, number] => [Math.max(lo, 128), hi]);
+    const highTest = high.length ? compare(high) : "false";
+    const [w0, w1] = words;
+    if (w1 === 0n) return `(<u32>c < 64 ? ${bit(w0, "c")} : ${highTest})`;
+    if (w0 === 0n) return `(<u32>c < 64 ? false : <u32>c < 128 ? ${bit(w1, "(c - 64)")} : ${highTest})`;
+    return `(<u32>c < 64 ? ${bit(w0, "c")} : <u32>c < 128 ? ${bit(w1, "(c - 64)")} : ${highTest})`;
+  }
   // An AssemblyScript test of `c` against a FIRST set, or null when it cannot rule anything out.
   function firstTest(f: First): string | null {
     if (f.nullable || f.chars === "any") return null;
-    const sorted = [...f.chars].sort((a, b) => a - b);
-    const ranges: [number, number][] = [];
-    for (const c of sorted) {
-      const last = ranges[ranges.length - 1];
-      if (last && last[1] === c - 1) last[1] = c;
-      else ranges.push([c, c]);
-    }
-    if (ranges.length === 0) return "false";
-    const compare = (rs: [number, number][]) => rs.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
-    if (ranges.length <= 2) return compare(ranges);
-    // Longer sets: a bit in a table for the code units below 128, comparisons above.
-    const low = sorted.filter((u) => u < 128);
-    const high = ranges.filter(([, hi]) => hi >= 128).map(([lo, hi]): [number, number] => [Math.max(lo, 128), hi]);
-    const key = low.join(",");
-    let bit = classBits.get(key);
-    if (bit === undefined) {
-      bit = classBits.size;
-      classBits.set(key, bit);
-      classSets.push(low);
-    }
-    const lookup = `(load<u32>(CLASSES_${bit >> 5} + (<usize>c << 2)) & ${(1 << (bit & 31)) >>> 0}) != 0`;
-    return high.length ? `(<u32>c < 128 ? ${lookup} : (${compare(high)}))` : `(<u32>c < 128 && ${lookup})`;
+    return setTest(rangesOf(f.chars));
   }
-  const classBits = new Map<string, number>();
-  const classSets: number[][] = [];
 
-  // Expressions that consume exactly one code point whose first unit passes a test (a terminal of
+  // Expressions that consume exactly one code point whose first unit is in a set (a terminal of
   // one character, a range, `~x any`, alternatives of those, rules made of them): compiled to a
-  // single comparison instead of a call per operator. Only where nothing is skipped or recorded.
+  // single test instead of a call per operator. Only where nothing is skipped or recorded.
   interface CharTest {
-    test: string;
+    set: Ranges;
     codePoint: boolean; // may consume a surrogate pair (from `any`)
   }
   const isSurrogate = (u: number) => u >= 0xd800 && u <= 0xdfff;
   function charTest(e: any, actuals: any[]): CharTest | null {
     if (e instanceof pexprs.Param) return charTest(actuals[e.index], actuals);
-    if (e === pexprs.any) return { test: "true", codePoint: true };
+    if (e === pexprs.any) return { set: [[0, 0xffff]], codePoint: true };
     if (e instanceof pexprs.Terminal) {
       const t = String(e.obj);
-      return t.length === 1 && !isSurrogate(t.charCodeAt(0)) ? { test: `c == ${t.charCodeAt(0)}`, codePoint: false } : null;
+      return t.length === 1 && !isSurrogate(t.charCodeAt(0)) ? { set: [[t.charCodeAt(0), t.charCodeAt(0)]], codePoint: false } : null;
     }
     if (e instanceof pexprs.Range) {
       const lo = String(e.from).codePointAt(0)!;
       const hi = String(e.to).codePointAt(0)!;
-      return hi <= 0xffff && !isSurrogate(lo) && !isSurrogate(hi) && !(lo < 0xd800 && hi > 0xdfff) ? { test: `(c >= ${lo} && c <= ${hi})`, codePoint: false } : null;
+      return hi <= 0xffff && !isSurrogate(lo) && !isSurrogate(hi) && !(lo < 0xd800 && hi > 0xdfff) && lo <= hi ? { set: [[lo, hi]], codePoint: false } : null;
     }
     if (e instanceof pexprs.Apply) {
       if (isSyntactic(e.ruleName) || !grammar.rules[e.ruleName]) return null;
@@ -172,28 +196,29 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     if (e instanceof pexprs.Alt) {
       const terms = e.terms.map((t: any) => charTest(t, actuals));
       if (terms.some((t: CharTest | null) => t === null)) return null;
-      return { test: `(${terms.map((t: CharTest) => t.test).join(" || ")})`, codePoint: terms.some((t: CharTest) => t.codePoint) };
+      return { set: merge(terms.flatMap((t: CharTest) => t.set)), codePoint: terms.some((t: CharTest) => t.codePoint) };
     }
     if (e instanceof pexprs.Seq && e.factors.length > 0) {
       // `~a ~b x`: lookaheads on the same character, then one character.
       const last = charTest(e.factors[e.factors.length - 1], actuals);
       if (!last) return null;
-      const guards: string[] = [];
+      let set = last.set;
       for (const f of e.factors.slice(0, -1)) {
         const inner = f instanceof pexprs.Not ? charTest(f.expr, actuals) : null;
         if (!inner) return null;
-        guards.push(`!(${inner.test})`);
+        set = minus(set, inner.set);
       }
-      return { test: `(${[...guards, last.test].join(" && ")})`, codePoint: last.codePoint };
+      return { set, codePoint: last.codePoint };
     }
     return null;
   }
-  const advance = (t: CharTest) =>
-    t.codePoint ? "pos++; if (c >= 0xD800 && c <= 0xDBFF && pos < len) { const d = ch(pos); if (d >= 0xDC00 && d <= 0xDFFF) pos++; }" : "pos++;";
-  // A loop that moves `pos` over the units (code points) that pass `t`, in a local.
+  const pair = (at: string) => `if (c >= 0xD800 && c <= 0xDBFF && ${at} < end) { const d = ch(${at}); if (d >= 0xDC00 && d <= 0xDFFF) ${at}++; }`;
+  const advance = (t: CharTest) => (t.codePoint ? `pos++; { const end = len; ${pair("pos")} }` : "pos++;");
+  // A loop that moves `pos` over the units (code points) that pass `t`, in a local. Where the set
+  // holds every low surrogate, a pair needs no test of its own: its second half passes anyway.
   const scan = (t: CharTest) =>
     `let q = pos; const end = len;
-  while (q < end) { const c = ch(q); if (!(${t.test})) break; q++;${t.codePoint ? " if (c >= 0xD800 && c <= 0xDBFF && q < end) { const d = ch(q); if (d >= 0xDC00 && d <= 0xDFFF) q++; }" : ""} }`;
+  while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${t.codePoint && !covers(t.set, 0xdc00, 0xdfff) ? ` ${pair("q")}` : ""} }`;
 
   // Rules that can apply themselves: only those need the nesting-depth guard.
   const calls = new Map<string, Set<string>>();
@@ -599,17 +624,17 @@ function ${name}(): bool {
     // Each term consumes the unit when the terms before it were skipped and its own unit test
     // passes; a term that fails is tried, and recorded, so the next terms count only where its
     // FIRST test rules it out.
-    const skipped: string[] = [];
+    let skipped: Ranges = [];
     const units: CharTest[] = [];
     for (const term of e.terms) {
       const unit = charTest(term, actuals) ?? unitOf(term, actuals);
-      if (unit) units.push({ test: `(${[...skipped, unit.test].join(" && ")})`, codePoint: unit.codePoint });
-      const test = firstTest(first(term, actuals));
-      if (test === null) break;
-      skipped.push(`!(${test})`);
+      if (unit) units.push({ set: minus(unit.set, skipped), codePoint: unit.codePoint });
+      const f = first(term, actuals);
+      if (f.nullable || f.chars === "any") break;
+      skipped = merge([...skipped, ...rangesOf(f.chars)]);
     }
     if (!units.length) return null;
-    return { test: `(${units.map((u) => u.test).join(" || ")})`, codePoint: units.some((u) => u.codePoint) };
+    return { set: merge(units.flatMap((u) => u.set)), codePoint: units.some((u) => u.codePoint) };
   }
 
   // Compiles one parsing expression to a function that returns whether it matched and, when it
@@ -622,7 +647,7 @@ function ${name}(): bool {
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
       out.push(`function ${name}(): bool {
-  if (pos < len) { const c = ch(pos); if (${single.test}) { ${advance(single)} return true; } }
+  if (pos < len) { const c = ch(pos); if (${setTest(single.set, true)}) { ${advance(single)} return true; } }
   return miss();
 }`);
       return name;
@@ -767,17 +792,7 @@ function ${name}(): bool {
     return `  if (which == ${i}) { ${ctx.syntactic ? "skip(); " : ""}ok = ${fn}(); }`;
   });
 
-  const tables: string[] = [];
-  for (let t = 0; t * 32 < classSets.length; t++) {
-    const words = new Array<number>(128).fill(0);
-    classSets.slice(t * 32, t * 32 + 32).forEach((set, i) => {
-      for (const u of set) words[u] = (words[u] | (1 << i)) >>> 0;
-    });
-    tables.push(`const CLASSES_${t}: usize = memory.data<u32>([${words.join(", ")}]);`);
-  }
-
   const source = `// Generated by src/grammar/compile.ts from grammar/ui.ohm. Do not edit.
-${tables.join("\n")}
 let pos: i32 = 0;
 let len: i32 = 0;
 let count: i32 = 0;
