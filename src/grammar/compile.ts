@@ -304,18 +304,22 @@ function ${name}(): bool {
 }`);
     } else if (memoRules.includes(ruleName)) {
       if (isSyntactic(ruleName)) throw new Error(`only lexical rules can be memoised: ${ruleName}`);
-      // memo[pos] = 0 unknown, 1 failed, end + 2 matched
+      // memo[pos]: the parse that wrote it (high half; older ones are unknown), then 1 failed or
+      // end + 2 matched (low half). Stamped entries need no clearing before each parse.
       const slot = memoRules.indexOf(ruleName);
       out.push(`${label}
 function ${name}(): bool {
-  const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 2);
-  const known = load<i32>(at);
-  if (known == 1) return miss();
-  if (known > 1) { pos = known - 2; return true; }
+  const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 3);
+  const entry = load<u64>(at);
+  if (<u32>(entry >> 32) == generation) {
+    const known = <i32>entry;
+    if (known == 1) return miss();
+    pos = known - 2; return true;
+  }
   ${guard}
   const ok = ${body}();
   ${leave}
-  if (overflow == 0) store<i32>(at, ok ? pos + 2 : 1);
+  if (overflow == 0) store<u64>(at, (<u64>generation << 32) | <u64>(ok ? pos + 2 : 1));
   return ok;
 }`);
     } else {
@@ -799,13 +803,16 @@ let count: i32 = 0;
 let farthest: i32 = 0;
 let depth: i32 = 0;
 let overflow: i32 = 0;
-let inputPtr: usize = 0;
 let nodesPtr: usize = 0;
 let nodesCap: i32 = 0;
 let memoPtr: usize = 0;
 let memoSpan: i32 = 0; // positions per memo table: capacity + 1
+let generation: u32 = 0; // parses since the memo tables were cleared
 
-@inline function ch(p: i32): i32 { return <i32>load<u16>(inputPtr + (<usize>p << 1)); }
+// The input starts at a fixed address, so that reading a unit needs no pointer from a global. The
+// module has no static data: nothing lies below it (prepare checks).
+const INPUT: usize = 4096;
+@inline function ch(p: i32): i32 { return <i32>load<u16>(<usize>p << 1, INPUT); }
 @inline function miss(): bool { if (pos > farthest) farthest = pos; return false; }
 function matchAny(): bool {
   if (pos >= len) return miss();
@@ -844,22 +851,29 @@ function grow(bytes: usize): void {
   count++;
 }
 
+// Memo tables whose entries are all unknown (a new place in memory holds anything).
+function clearMemo(): void {
+  memory.fill(memoPtr, 0, (<usize>${memoRules.length} * <usize>memoSpan) << 3);
+  generation = 1;
+}
+
 /** Makes room for inputs of up to \`capacity\` UTF-16 units; returns where to write them. */
 export function prepare(capacity: i32): usize {
-  inputPtr = (__heap_base + 15) & ~15;
-  memoPtr = (inputPtr + (<usize>capacity << 1) + 15) & ~15;
+  if (__heap_base > INPUT) unreachable();
+  memoPtr = (INPUT + (<usize>capacity << 1) + 15) & ~15;
   memoSpan = capacity + 1;
-  nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 2) + 15) & ~15;
+  nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 3) + 15) & ~15;
   nodesCap = max(1024, capacity >> 1);
   grow(nodesPtr + (<usize>nodesCap << 4));
-  return inputPtr;
+  clearMemo();
+  return INPUT;
 }
 
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
   len = length; pos = from; count = 0; farthest = from; depth = 0; overflow = 0;
-  // Forget what an earlier parse remembered, for the positions this one reads.
-  for (let t = 0; t < ${memoRules.length}; t++) memory.fill(memoPtr + ((<usize>t * <usize>memoSpan + <usize>from) << 2), 0, <usize>(length - from + 1) << 2);
+  // What earlier parses remembered is stamped with their generation, so forgotten.
+  if (++generation == 0) clearMemo();
   let ok = false;
 ${entries.join("\n")}
   return ok && overflow == 0 ? pos : -1;
