@@ -1,6 +1,7 @@
 // Compiles the grammar to WebAssembly through AssemblyScript, and renders the generated
 // TypeScript modules that carry the result. Deterministic: the same grammar gives the same bytes.
 import asc from "assemblyscript/asc";
+import { readFileSync } from "node:fs";
 import { compileGrammar } from "./compile.ts";
 
 // brokenLine: the stream asks whether reading a broken line looked at the end of its text.
@@ -19,7 +20,11 @@ export interface BuiltGrammar {
 
 export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar> {
   const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES);
-  const result = await asc.compileString(compiled.source, {
+  // The verdict (verdict.as) reads the parser's tree: it follows the parser in one module, with
+  // the rule ids as constants.
+  const ruleIds = compiled.rules.map((rule, id) => `const RULE_${rule}: i32 = ${id};`).join("\n");
+  const verdict = readFileSync(new URL("./verdict.as", import.meta.url), "utf8");
+  const result = await asc.compileString(`${compiled.source}\n${ruleIds}\n${verdict}`, {
     optimizeLevel: 3,
     shrinkLevel: 0,
     runtime: "stub",

@@ -12,6 +12,8 @@ interface Exports {
   nodeCount(): number;
   farthestPosition(): number;
   overflowed(): number;
+  verdictTable(bytes: number): number;
+  verdict(tableBytes: number): number;
 }
 
 /** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
@@ -50,6 +52,7 @@ export async function loadEngine(): Promise<void> {
       abort() {
         throw new Error("ui.wasm aborted");
       },
+      trace(_m: number, _n: number, a: number) { console.log("trace", a); },
     },
   });
   wasm = instance.exports as unknown as Exports;
@@ -135,4 +138,19 @@ export function parseTree(rule: StartRule, from: number, to: number): Tree {
   const count = overflow ? 0 : w.nodeCount();
   const data = new Int32Array(w.memory.buffer, w.nodes(), count * 4);
   return { data, count, end: overflow ? -1 : end, farthest: w.farthestPosition(), overflow };
+}
+
+/**
+ * The fast verdict (src/grammar/verdict.as) on `tree`, the last Program parse, against a
+ * library's tables: the number of statements when the program certainly passes every check,
+ * else -1 (not known: the checker decides). `tree` stays readable.
+ */
+export function fastVerdict(tree: Tree, table: Uint8Array): number {
+  const w = need();
+  const at = w.verdictTable(table.length);
+  new Uint8Array(w.memory.buffer, at, table.length).set(table);
+  const statements = w.verdict(table.length);
+  // Memory may have grown: the same records, seen through the new buffer.
+  tree.data = new Int32Array(w.memory.buffer, w.nodes(), tree.count * 4);
+  return statements;
 }

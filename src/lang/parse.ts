@@ -1,5 +1,6 @@
 // One-shot parsing: frame, split, check, and a ParseResult whose display tree is built on read.
-import { setInput } from "./engine.ts";
+import { fastVerdict, parseTree, setInput } from "./engine.ts";
+import { verdictTable } from "./verdict-table.ts";
 import { frame } from "./frame.ts";
 import { splitProgram } from "./program.ts";
 import { checkProgram, type PlacedError } from "./check.ts";
@@ -76,11 +77,36 @@ function read(generation: string) {
   const from = framed.head.length;
   const to = from + framed.program.length;
   setInput(generation);
-  return { framed, to, parts: splitProgram(generation, 0, from, to) };
+  return { framed, from, to };
+}
+
+// The Program tree of the input just read, and the fast verdict on it (src/grammar/verdict.as).
+function verdictOn(from: number, to: number, library: Library) {
+  const tree = parseTree("Program", from, to);
+  return { tree, statements: fastVerdict(tree, verdictTable(library)) };
+}
+
+/** What parse() asks first: the statement count when `generation` is certainly valid, else -1. */
+export function quickVerdict(generation: string, library: Library): number {
+  const { from, to } = read(generation);
+  return verdictOn(from, to, library).statements;
 }
 
 export function parse(generation: string, library: Library): ParseResult {
-  const { to, parts } = read(generation);
+  const { from, to } = read(generation);
+  const { tree, statements } = verdictOn(from, to, library);
+  if (statements >= 0) {
+    // Certainly valid: nothing to report, and the display tree is built the long way if read.
+    return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => checkedParse(generation, library).root);
+  }
+  const parts = splitProgram(generation, 0, from, to, tree);
+  return finishProgram(generation, parts.statements, parts.broken, library, to);
+}
+
+/** What parse() gives, found without the fast verdict: every statement built and checked. */
+export function checkedParse(generation: string, library: Library): ParseResult {
+  const { from, to } = read(generation);
+  const parts = splitProgram(generation, 0, from, to);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }
 
@@ -97,7 +123,8 @@ export interface Inspection {
 
 /** What `parse` sees, with positions: for tools that edit the text (the sanitizer). */
 export function inspect(generation: string, library: Library): Inspection {
-  const { framed, to, parts } = read(generation);
+  const { framed, from, to } = read(generation);
+  const parts = splitProgram(generation, 0, from, to);
   const checked = checkProgram(parts.statements, parts.broken, library, to);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
 }

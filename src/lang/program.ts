@@ -1,5 +1,5 @@
 // Splits a program into statements and broken lines with one run of the WebAssembly parser.
-import { parseTree } from "./engine.ts";
+import { parseTree, type Tree } from "./engine.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { RULE } from "./generated/rules.ts";
 import type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
@@ -24,11 +24,11 @@ export function statementKind(id: string, expr: Expr): StatementKind {
 }
 
 /**
- * Reads input[from, to) of the engine's buffer as a program. `text` holds that input from
- * offset `base` on (a stream keeps only its open tail). Never throws.
+ * Reads input[from, to) of the engine's buffer as a program (`tree`: its Program parse, when
+ * already made). `text` holds that input from offset `base` on (a stream keeps only its open
+ * tail). Never throws.
  */
-export function splitProgram(text: string, base: number, from: number, to: number): ProgramParts {
-  const tree = parseTree("Program", from, to);
+export function splitProgram(text: string, base: number, from: number, to: number, tree: Tree = parseTree("Program", from, to)): ProgramParts {
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;

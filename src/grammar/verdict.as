@@ -1,0 +1,558 @@
+// The fast verdict (AssemblyScript, compiled into ui.wasm after the generated parser, whose
+// globals and `RULE_*` ids it reads). It answers one question about the tree the parser just
+// wrote: does the program certainly pass every check of src/lang/check.ts against the library
+// tables of src/lang/verdict-table.ts? It answers yes (the statement count) or "not known" (-1),
+// never "invalid": wherever an answer would need more than a few comparisons (a broken line, an
+// error, `Each`, a `const`, an escaped string, a reference cycle), it says -1 and the caller runs
+// the checker, which finds and words the errors. Most programs are valid, and for them a parse
+// is one call into this module; tests hold the two answers together (test/lang/verdict.test.ts).
+
+// Table layout: see src/lang/verdict-table.ts (words of i32; the string pool is u16).
+const T_COMPONENTS: i32 = 0;
+const T_HASH_SIZE: i32 = 1;
+const T_HASH_AT: i32 = 2;
+const T_COMPONENTS_AT: i32 = 3;
+const T_SHAPES_AT: i32 = 4;
+const T_ROOT: i32 = 5;
+const T_BUILTINS: i32 = 6;
+const T_BUILTINS_AT: i32 = 7;
+const T_POOL_AT: i32 = 8;
+const T_NAMES_AT: i32 = 9; // Query, Mutation, Each
+const COMPONENT_WORDS: i32 = 4;
+const SHAPE_WORDS: i32 = 12;
+const S_FLAGS: i32 = 0;
+const S_KINDS: i32 = 1;
+const S_ITEMS: i32 = 2;
+const S_REFS: i32 = 3;
+const S_BRANCHES: i32 = 5;
+const S_ENUM: i32 = 7;
+const S_PROPS: i32 = 9;
+const F_ANY: i32 = 1;
+const F_CONST: i32 = 2;
+const F_INTEGER: i32 = 4;
+const F_REFS: i32 = 8;
+const F_BRANCHES: i32 = 16;
+const F_ENUM: i32 = 32;
+const F_ENUM_OTHER: i32 = 64;
+const P_REQUIRED: i32 = 1;
+const P_DEFAULT: i32 = 2;
+// Value kinds, as src/lang/shape.ts numbers them.
+const K_STR: i32 = 1;
+const K_NUM: i32 = 2;
+const K_BOOL: i32 = 4;
+const K_NULL: i32 = 8;
+const K_ARR: i32 = 16;
+const K_OBJ: i32 = 32;
+const K_CALL: i32 = 64;
+// Statement kinds.
+const SK_VALUE: i32 = 0;
+const SK_STATE: i32 = 1;
+const SK_RESERVED: i32 = 2; // Query(...) or Mutation(...)
+const MAX_HOPS: i32 = 64;
+// Answers of fit().
+const FITS: i32 = 1;
+const MISS: i32 = 0;
+const UNKNOWN: i32 = 2;
+
+let table: usize = 0;
+let pool: usize = 0;
+let vStack: usize = 0; // children lists (see kids)
+let vTop: i32 = 0;
+let vCap: i32 = 0;
+let vFull = false; // the stack ran out (only through reference cycles): no verdict
+let stmtName: usize = 0; // per statement: its name node, its expression node, its kind
+let stmtExpr: usize = 0;
+let stmtKind: usize = 0;
+let stmts: i32 = 0;
+let slots: usize = 0; // names → statement + 1, open addressing
+let slotMask: i32 = 0;
+let edgeStart: usize = 0; // per statement, into edges
+let edges: usize = 0;
+let edgeCount: i32 = 0;
+let known: usize = 0; // per node, what a lookup found (see statementOf and componentOf)
+let forward = true;
+let backward = true;
+
+@inline function word(at: i32): i32 { return load<i32>(table + (<usize>at << 2)); }
+@inline function nodeRule(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4)); }
+@inline function nodeStart(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4), 4); }
+@inline function nodeEnd(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4), 8); }
+@inline function nodeSize(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4), 12); }
+@inline function at32(base: usize, i: i32): i32 { return load<i32>(base + (<usize>i << 2)); }
+@inline function set32(base: usize, i: i32, v: i32): void { store<i32>(base + (<usize>i << 2), v); }
+
+function isNoise(rule: i32): bool {
+  return rule == RULE_gap || rule == RULE_ternaryBreak || rule == RULE_nl || rule == RULE_lineEnd || rule == RULE_sameLine;
+}
+
+// Pushes node i's children (source order, noise left out) on the stack; returns where they
+// start. The caller pops them by setting vTop back.
+function kids(i: i32): i32 {
+  const from = vTop;
+  if (vTop + nodeSize(i) - 1 > vCap) { // (a node has fewer children than nodes below it)
+    vFull = true;
+    return from;
+  }
+  const first = i - nodeSize(i) + 1;
+  for (let j = i - 1; j >= first; j -= nodeSize(j)) {
+    if (!isNoise(nodeRule(j))) set32(vStack, vTop++, j);
+  }
+  for (let a = from, b = vTop - 1; a < b; a++, b--) {
+    const t = at32(vStack, a);
+    set32(vStack, a, at32(vStack, b));
+    set32(vStack, b, t);
+  }
+  return from;
+}
+
+// What src/lang/ast.ts turns into the node's child: groups, and wrappers kept around a single
+// child only for the noise beside it (newlines in brackets, a chain level with no operator).
+function unwrap(i: i32): i32 {
+  while (true) {
+    const rule = nodeRule(i);
+    if (rule == RULE_literal || rule == RULE_name || rule == RULE_stateName || rule == RULE_ArrayLit || rule == RULE_ObjectLit || rule == RULE_ComponentCall) return i;
+    const from = kids(i);
+    const n = vTop - from;
+    const only = n > 0 ? at32(vStack, from) : -1;
+    vTop = from;
+    if (rule == RULE_Group || (n == 1 && rule != RULE_Items && rule != RULE_Entries)) i = only;
+    else return i;
+  }
+}
+
+// Text comparisons: a span of the input against a string of the pool.
+function spanIs(start: i32, end: i32, off: i32, len: i32): bool {
+  if (end - start != len) return false;
+  for (let k = 0; k < len; k++) if (ch(start + k) != <i32>load<u16>(pool + (<usize>(off + k) << 1))) return false;
+  return true;
+}
+function spanIsName(start: i32, end: i32, which: i32): bool {
+  const at = word(T_NAMES_AT) + which * 2;
+  return spanIs(start, end, word(at), word(at + 1));
+}
+function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
+  if (aEnd - a != bEnd - b) return false;
+  for (let k = 0; k < aEnd - a; k++) if (ch(a + k) != ch(b + k)) return false;
+  return true;
+}
+function hashSpan(start: i32, end: i32): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = (h ^ <u32>ch(k)) * 0x01000193;
+  return h;
+}
+
+function lookupComponent(start: i32, end: i32): i32 {
+  const mask = word(T_HASH_SIZE) - 1;
+  const hashAt = word(T_HASH_AT);
+  for (let h = <i32>(hashSpan(start, end) & <u32>mask); word(hashAt + h) != 0; h = (h + 1) & mask) {
+    const id = word(hashAt + h) - 1;
+    const rec = word(T_COMPONENTS_AT) + id * COMPONENT_WORDS;
+    if (spanIs(start, end, word(rec), word(rec + 1))) return id;
+  }
+  return -1;
+}
+
+// Statement names: the statement a name refers to, or -1.
+function lookupStatement(start: i32, end: i32): i32 {
+  for (let h = <i32>(hashSpan(start, end) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
+    const s = at32(slots, h) - 1;
+    const name = at32(stmtName, s);
+    if (sameSpans(start, end, nodeStart(name), nodeEnd(name))) return s;
+  }
+  return -1;
+}
+
+// Adds statement s under its name; false when the name is taken (a redefinition).
+function addStatement(s: i32): bool {
+  const name = at32(stmtName, s);
+  const start = nodeStart(name);
+  const end = nodeEnd(name);
+  let h = <i32>(hashSpan(start, end) & <u32>slotMask);
+  for (; at32(slots, h) != 0; h = (h + 1) & slotMask) {
+    const other = at32(stmtName, at32(slots, h) - 1);
+    if (sameSpans(start, end, nodeStart(other), nodeEnd(other))) return false;
+  }
+  set32(slots, h, s + 1);
+  return true;
+}
+
+// The kind bit of an unwrapped value node (K_CALL: known only by following it).
+function kindOf(v: i32): i32 {
+  const rule = nodeRule(v);
+  if (rule == RULE_ArrayLit) return K_ARR;
+  if (rule == RULE_ObjectLit) return K_OBJ;
+  if (rule != RULE_literal) return K_CALL;
+  const c = ch(nodeStart(v));
+  if (c == 34 || c == 39) return K_STR;
+  if (c == 116 || c == 102) return K_BOOL;
+  if (c == 110) return K_NULL;
+  return K_NUM;
+}
+
+// The name node of a call: its first child, the first node of its subtree (a leaf).
+@inline function callName(call: i32): i32 {
+  return call - nodeSize(call) + 1;
+}
+
+// Lookups are remembered per node in `known` (0: not looked up yet), as each call and name is
+// asked about several times (checked, resolved, visited).
+const RESERVED: i32 = -2; // Query or Mutation
+const NONE: i32 = -1;
+
+/** The component ComponentCall node `call` names: its id, NONE or RESERVED. */
+function componentOf(call: i32): i32 {
+  const memo = at32(known, call);
+  if (memo != 0) return memo > 0 ? memo - 1 : memo;
+  const name = callName(call);
+  const s = nodeStart(name);
+  const e = nodeEnd(name);
+  const id = spanIsName(s, e, 0) || spanIsName(s, e, 1) ? RESERVED : lookupComponent(s, e);
+  set32(known, call, id >= 0 ? id + 1 : id);
+  return id;
+}
+
+/** The statement `name` node `ref` refers to, or NONE. */
+function statementOf(ref: i32): i32 {
+  const memo = at32(known, ref);
+  if (memo != 0) return memo > 0 ? memo - 1 : memo;
+  const s = lookupStatement(nodeStart(ref), nodeEnd(ref));
+  set32(known, ref, s >= 0 ? s + 1 : NONE);
+  return s;
+}
+
+// Follows references to a statically known value (as Checker.resolve does): the unwrapped
+// node, or -1 when the value is known only at run time.
+function resolve(v: i32): i32 {
+  for (let hops = 0; nodeRule(v) == RULE_name; hops++) {
+    const s = statementOf(v);
+    if (s < 0 || at32(stmtKind, s) != SK_VALUE || hops > MAX_HOPS) return -1;
+    v = unwrap(at32(stmtExpr, s));
+  }
+  const rule = nodeRule(v);
+  if (rule == RULE_literal || rule == RULE_ArrayLit || rule == RULE_ObjectLit) return v;
+  if (rule == RULE_ComponentCall) {
+    return componentOf(v) < 0 ? -1 : v;
+  }
+  return -1;
+}
+
+// The items of a bracketed list on the stack from `from` on (an Items node with one item was
+// replaced by it); returns where they start. The caller pops to its own mark.
+function listFrom(from: i32): i32 {
+  if (vTop - from == 1 && nodeRule(at32(vStack, from)) == RULE_Items) return kids(at32(vStack, from));
+  return from;
+}
+
+// A string literal's text without its quotes, when it has no escape: start and end, or -1.
+function plainString(v: i32): i32 {
+  const start = nodeStart(v) + 1;
+  const end = nodeEnd(v) - 1;
+  for (let k = start; k < end; k++) if (ch(k) == 92) return -1;
+  return start;
+}
+
+// Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
+function fit(raw: i32, shape: i32, depth: i32): i32 {
+  const rec = word(T_SHAPES_AT) + shape * SHAPE_WORDS;
+  const flags = word(rec + S_FLAGS);
+  if (depth > MAX_HOPS || (flags & F_ANY) != 0) return FITS;
+  let v = unwrap(raw);
+  let bit = kindOf(v);
+  if (bit == K_CALL) {
+    v = resolve(v);
+    if (v < 0) return FITS;
+    bit = kindOf(v);
+  }
+  if ((flags & F_REFS) != 0) {
+    if (bit != K_CALL) return MISS;
+    const id = componentOf(v);
+    return id >= 0 && ((word(word(rec + S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
+  }
+  if ((flags & F_BRANCHES) != 0) {
+    let answer = MISS;
+    const at = word(rec + S_BRANCHES + 1);
+    for (let k = 0; k < word(rec + S_BRANCHES) && answer != FITS; k++) {
+      const a = fit(v, word(at + k), depth + 1);
+      if (a != MISS) answer = a;
+    }
+    if (answer != FITS) return answer;
+  }
+  if ((flags & F_ENUM) != 0 && bit != K_NULL) {
+    if (bit != K_STR) return bit == K_NUM || bit == K_BOOL ? ((flags & F_ENUM_OTHER) != 0 ? UNKNOWN : MISS) : MISS;
+    const start = plainString(v);
+    if (start < 0) return UNKNOWN;
+    const end = nodeEnd(v) - 1;
+    const at = word(rec + S_ENUM + 1);
+    let found = false;
+    for (let k = 0; k < word(rec + S_ENUM) && !found; k++) found = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
+    if (!found) return MISS;
+  }
+  if ((flags & F_CONST) != 0) return UNKNOWN;
+  if ((word(rec + S_KINDS) & bit) == 0) return MISS;
+  if ((flags & F_INTEGER) != 0 && bit == K_NUM) {
+    // Digits only (with a sign) is an integer; a fraction or exponent may be one: let the checker say.
+    for (let k = nodeStart(v); k < nodeEnd(v); k++) {
+      const c = ch(k);
+      if (c == 46 || c == 101 || c == 69) return UNKNOWN;
+    }
+  }
+  const items = word(rec + S_ITEMS);
+  if (bit == K_ARR && items >= 0) {
+    const mark = vTop;
+    const from = listFrom(kids(v));
+    let answer = FITS;
+    for (let k = from; k < vTop && answer == FITS; k++) answer = fit(at32(vStack, k), items, depth + 1);
+    vTop = mark;
+    if (answer != FITS) return answer;
+  }
+  const props = word(rec + S_PROPS);
+  if (bit == K_OBJ && props > 0) {
+    const mark = vTop;
+    let from = kids(v);
+    if (vTop - from == 1 && nodeRule(at32(vStack, from)) == RULE_Entries) from = kids(at32(vStack, from));
+    let answer = FITS;
+    for (let k = from; k < vTop && answer == FITS; k++) answer = fitEntry(at32(vStack, k), rec, depth);
+    vTop = mark;
+    if (answer != FITS) return answer;
+  }
+  return FITS;
+}
+
+// One `key: value` of an object literal against the properties of shape record `rec`.
+function fitEntry(entry: i32, rec: i32, depth: i32): i32 {
+  const from = kids(entry);
+  const key = at32(vStack, from);
+  const value = at32(vStack, from + 1);
+  vTop = from;
+  let start = nodeStart(key);
+  let end = nodeEnd(key);
+  const c = ch(start);
+  if (c == 34 || c == 39) {
+    if (plainString(key) < 0) return UNKNOWN;
+    start++;
+    end--;
+  }
+  const at = word(rec + S_PROPS + 1);
+  for (let k = 0; k < word(rec + S_PROPS); k++) {
+    if (spanIs(start, end, word(at + 3 * k), word(at + 3 * k + 1))) return fit(value, word(at + 3 * k + 2), depth + 1);
+  }
+  return FITS;
+}
+
+// A component call (Checker.call, deciding only). `whole`: the whole right side of a statement.
+function checkCall(call: i32, whole: bool): bool {
+  const id = componentOf(call);
+  if (id < 0) return id == RESERVED && whole;
+  const mark = vTop;
+  const args = listFrom(kids(call) + 1);
+  const count = vTop - args;
+  const rec = word(T_COMPONENTS_AT) + id * COMPONENT_WORDS;
+  const props = word(rec + 2);
+  const propsAt = word(rec + 3);
+  let ok = count <= props;
+  for (let k = 0; ok && k < props; k++) {
+    const flags = word(propsAt + 2 * k);
+    const arg = k < count ? unwrap(at32(vStack, args + k)) : -1;
+    if (arg < 0 || kindOf(arg) == K_NULL) ok = (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
+    else ok = fit(arg, word(propsAt + 2 * k + 1), 0) == FITS;
+  }
+  vTop = mark;
+  return ok;
+}
+
+// Statement s (Checker.statement, deciding only): every call and builtin in its expression
+// checked, every reference recorded. The expression's nodes are one run of the postorder array,
+// read in order: every `name` in it is a reference, except a member's (`.name`, the last child
+// of the PostfixOp_member node right after it).
+function visitStatement(s: i32): bool {
+  const top = unwrap(at32(stmtExpr, s));
+  for (let j = top - nodeSize(top) + 1; j <= top; j++) {
+    const rule = nodeRule(j);
+    if (rule == RULE_name) {
+      if (j < top && nodeRule(j + 1) == RULE_PostfixOp_member) continue;
+      const t = statementOf(j);
+      if (t < 0) return false; // unresolved
+      set32(edges, edgeCount++, t);
+      if (t <= s) forward = false;
+      if (t >= s) backward = false;
+    } else if (rule == RULE_ComponentCall) {
+      if (!checkCall(j, j == top)) return false;
+    } else if (rule == RULE_BuiltinCall) {
+      const name = callName(j);
+      const start = nodeStart(name) + 1; // without the `@`
+      const end = nodeEnd(name);
+      if (spanIsName(start, end, 2)) return false; // Each scopes its loop variable: the checker decides
+      let builtin = false;
+      const at = word(T_BUILTINS_AT);
+      for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
+      if (!builtin) return false;
+    }
+  }
+  return true;
+}
+
+// Whether the reference graph has a cycle: iterative depth-first search, colours in `colour`.
+function hasCycle(colour: usize, path: usize, next: usize): bool {
+  for (let root = 0; root < stmts; root++) {
+    if (at32(colour, root) != 0) continue;
+    let depth = 0;
+    set32(path, 0, root);
+    set32(next, root, at32(edgeStart, root));
+    set32(colour, root, 1);
+    while (depth >= 0) {
+      const v = at32(path, depth);
+      const e = at32(next, v);
+      if (e < at32(edgeStart, v + 1)) {
+        set32(next, v, e + 1);
+        const w = at32(edges, e);
+        const c = at32(colour, w);
+        if (c == 1) return true;
+        if (c == 0) {
+          set32(colour, w, 1);
+          set32(next, w, at32(edgeStart, w));
+          set32(path, ++depth, w);
+        }
+      } else {
+        set32(colour, v, 2);
+        depth--;
+      }
+    }
+  }
+  return false;
+}
+
+// Every statement reachable from root, state, queries and mutations (no orphan).
+function allReachable(seen: usize, queue: usize, root: i32): bool {
+  let tail = 0;
+  for (let s = 0; s < stmts; s++) {
+    if (s == root || at32(stmtKind, s) != SK_VALUE) {
+      set32(seen, s, 1);
+      set32(queue, tail++, s);
+    }
+  }
+  let reached = tail;
+  for (let head = 0; head < tail; head++) {
+    const v = at32(queue, head);
+    for (let e = at32(edgeStart, v); e < at32(edgeStart, v + 1); e++) {
+      const w = at32(edges, e);
+      if (at32(seen, w) == 0) {
+        set32(seen, w, 1);
+        set32(queue, tail++, w);
+        reached++;
+      }
+    }
+  }
+  return reached == stmts;
+}
+
+@inline function align(p: usize): usize { return (p + 15) & ~15; }
+
+/** Where the library table goes (`bytes` long), past the tree; memory may grow. */
+export function verdictTable(bytes: i32): usize {
+  table = align(nodesPtr + (<usize>nodesCap << 4));
+  grow(table + <usize>bytes);
+  return table;
+}
+
+/**
+ * The verdict on the tree of the last parse (start rule Program) against the table at
+ * verdictTable(): the number of statements when the program certainly passes every check, else
+ * -1. Reads what the parser wrote; changes nothing the caller reads.
+ */
+export function verdict(tableBytes: i32): i32 {
+  if (overflow != 0 || count == 0) return -1;
+  pool = table + (<usize>word(T_POOL_AT) << 2);
+  const n = count;
+  vStack = align(table + <usize>tableBytes);
+  stmtName = vStack + (<usize>n << 2);
+  stmtExpr = stmtName + (<usize>n << 2);
+  stmtKind = stmtExpr + (<usize>n << 2);
+  edgeStart = stmtKind + (<usize>n << 2);
+  edges = edgeStart + (<usize>(n + 1) << 2);
+  const colour = edges + (<usize>n << 2);
+  const path = colour + (<usize>n << 2);
+  const next = path + (<usize>n << 2);
+  known = next + (<usize>n << 2);
+  slots = known + (<usize>n << 2); // sized once the statements are counted
+  grow(slots);
+  memory.fill(known, 0, <usize>n << 2);
+  vTop = 0;
+  vCap = n;
+  vFull = false;
+  // The statements, line by line (a program of one line may be that line's node).
+  stmts = 0;
+  const top = n - 1;
+  if (nodeRule(top) == RULE_Program) kids(top);
+  else set32(vStack, vTop++, top);
+  const lines = vTop;
+  for (let k = 0; k < lines; k++) {
+    let line = at32(vStack, k);
+    let rule = nodeRule(line);
+    if (rule == RULE_Line_broken || rule == RULE_brokenLine) return -1;
+    if (rule == RULE_Line_statement) {
+      const f = kids(line);
+      line = at32(vStack, f);
+      vTop = f;
+      rule = nodeRule(line);
+    }
+    if (rule == RULE_Statement_value || rule == RULE_Statement_state) {
+      const f = kids(line);
+      set32(stmtName, stmts, at32(vStack, f));
+      set32(stmtExpr, stmts, at32(vStack, f + 1));
+      vTop = f;
+      const expr = unwrap(at32(stmtExpr, stmts));
+      let kind = rule == RULE_Statement_state ? SK_STATE : SK_VALUE;
+      if (kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall && componentOf(expr) == RESERVED) kind = SK_RESERVED;
+      set32(stmtKind, stmts, kind);
+      stmts++;
+    }
+  }
+  vTop = 0;
+  let size = 16;
+  while (size < 2 * stmts) size <<= 1;
+  slotMask = size - 1;
+  grow(slots + (<usize>size << 2));
+  memory.fill(slots, 0, <usize>size << 2);
+  for (let s = 0; s < stmts; s++) if (!addStatement(s)) return -1;
+  // Each statement: its calls and builtins, and its references (grouped by statement).
+  edgeCount = 0;
+  forward = backward = true;
+  for (let s = 0; s < stmts; s++) {
+    set32(edgeStart, s, edgeCount);
+    if (!visitStatement(s)) return -1;
+  }
+  set32(edgeStart, stmts, edgeCount);
+  // `root`: an element of the library's root component, and the start of reachability.
+  const root = lookupStatementNamed(3);
+  if (root < 0) return -1;
+  const value = resolve(unwrap(at32(stmtExpr, root)));
+  if (value < 0 || nodeRule(value) != RULE_ComponentCall) return -1;
+  const want = word(T_ROOT);
+  if (want >= 0 && componentOf(value) != want) return -1;
+  if (!(forward || backward)) {
+    memory.fill(colour, 0, <usize>stmts << 2);
+    if (hasCycle(colour, path, next)) return -1;
+  }
+  memory.fill(colour, 0, <usize>stmts << 2);
+  if (!allReachable(colour, path, root) || vFull) return -1;
+  return stmts;
+}
+
+// The statement named by pool name `which` (3: root), or -1.
+function lookupStatementNamed(which: i32): i32 {
+  const at = word(T_NAMES_AT) + which * 2;
+  const off = word(at);
+  const len = word(at + 1);
+  for (let h = <i32>(hashPool(off, len) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
+    const s = at32(slots, h) - 1;
+    const name = at32(stmtName, s);
+    if (spanIs(nodeStart(name), nodeEnd(name), off, len)) return s;
+  }
+  return -1;
+}
+
+function hashPool(off: i32, len: i32): u32 {
+  let h: u32 = 0x811c9dc5;
+  for (let k = 0; k < len; k++) h = (h ^ <u32>load<u16>(pool + (<usize>(off + k) << 1))) * 0x01000193;
+  return h;
+}

@@ -1,0 +1,64 @@
+// The fast verdict (src/grammar/verdict.as) against the checker: parse() consults it first and
+// trusts a yes, so a yes must never hide an error, and the programs models write must get one.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { test } from "../support/harness.ts";
+import { compileLibrary, loadLanguage, parse } from "../../src/lang/index.ts";
+import { checkedParse, quickVerdict } from "../../src/lang/parse.ts";
+import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
+import { SMALL_LIBRARY } from "./library-fixture.ts";
+import { libraryProgram } from "./library-programs.ts";
+import { VALID, INVALID } from "../conformance/corpus.ts";
+import { mutationArb, programArb } from "../conformance/generators.ts";
+
+await loadLanguage();
+const small = compileLibrary(SMALL_LIBRARY);
+const json = (value: unknown) => JSON.stringify(value);
+
+test("parse() equals the checker's answer on corpus, random, mutated and library-directed programs", () => {
+  const generated = Array.from({ length: 60 }, (_, i) => libraryProgram(i));
+  const texts = fc.oneof(
+    fc.constantFrom(...VALID, ...INVALID),
+    programArb,
+    mutationArb([...VALID, ...INVALID]),
+    fc.integer().map(libraryProgram),
+    mutationArb(generated),
+  );
+  fc.assert(
+    fc.property(texts, (text) => {
+      assert.equal(json(parse(text, small)), json(checkedParse(text, small)), text);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("the verdict says yes to valid programs models write, and the checker agrees", () => {
+  const yes = [
+    'root = Stack([header, table], "column")\nheader = Text("Orders", "l")\ntable = Table([Col("Id"), Col("Total", {width: 3})], rows)\nrows = [["A-1", 12.5], ["A-2", 40]]\n',
+    'card = Card("T", [Text("a", "s"), Button("Go", "go", 2)])\nroot = Stack([card])\n',
+    'root = Stack([a, b])\nb = Card(title, [a2])\na = Button("x")\na2 = Text(title, null)\ntitle = "Hi" + $name\n$name = "n"\n',
+    '$days = 7\nq = Query("orders", {days: $days}, {rows: []}, 30)\nm = Mutation("save", {id: 1})\nroot = Stack([Button("Save", Action([@Run(m), @Set($days, 1)]))])\n',
+    "root = Stack(\n  [\n    Text('it is', \"m\"), // inside\n    Col(\"c\", {width: -1.5e2}),\n  ],\n)\n",
+    "root = (Stack([@Count(q.rows) > 2 ? Text(\"many\") : Text(\"few\")]))\nq = Query(\"x\")\n",
+  ];
+  for (const text of yes) {
+    assert.equal(checkedParse(text, small).errors.length, 0, text);
+    assert.ok(quickVerdict(text, small) >= 0, `the verdict leaves this to the checker:\n${text}`);
+    assert.equal(parse(text, small).statements, checkedParse(text, small).statements);
+  }
+  // What it leaves to the checker: the checker's answer stands, errors and all.
+  for (const text of [...INVALID, "root = Stack([a])\na = Text(\"x\")\na = Text(\"y\")\n", "root = Stack([a])\na = [b]\nb = [a]\n"]) {
+    assert.equal(quickVerdict(text, small), -1, text);
+  }
+});
+
+test("real samples: the six valid ones get the verdict, settings-panel the checker's five errors", () => {
+  if (FIXTURES_MISSING) return console.log(`skipped: ${FIXTURES_MISSING}`);
+  const lib = compileLibrary(realLibraryConfig());
+  for (const [name, text] of Object.entries(realSamples())) {
+    const checked = checkedParse(text, lib);
+    assert.equal(json(parse(text, lib)), json(checked), name);
+    if (name === "settings-panel.oui") assert.equal(quickVerdict(text, lib), -1);
+    else assert.equal(quickVerdict(text, lib), checked.statements, name);
+  }
+});
