@@ -122,8 +122,14 @@ function unwrap(i: i32): i32 {
 
 // Text comparisons: a span of the input against a string of the pool.
 function spanIs(start: i32, end: i32, off: i32, len: i32): bool {
-  if (end - start != len) return false;
-  for (let k = 0; k < len; k++) if (ch(start + k) != <i32>load<u16>(pool + (<usize>(off + k) << 1))) return false;
+  return end - start == len && sameUnits(INPUT + (<usize>start << 1), pool + (<usize>off << 1), len);
+}
+// Whether `len` code units at a and at b are the same, compared four at a time.
+function sameUnits(a: usize, b: usize, len: i32): bool {
+  let k: usize = 0;
+  const bytes = <usize>len << 1;
+  for (; k + 8 <= bytes; k += 8) if (load<u64>(a + k) != load<u64>(b + k)) return false;
+  for (; k < bytes; k += 2) if (load<u16>(a + k) != load<u16>(b + k)) return false;
   return true;
 }
 function spanIsName(start: i32, end: i32, which: i32): bool {
@@ -131,13 +137,17 @@ function spanIsName(start: i32, end: i32, which: i32): bool {
   return spanIs(start, end, word(at), word(at + 1));
 }
 function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
-  if (aEnd - a != bEnd - b) return false;
-  for (let k = 0; k < aEnd - a; k++) if (ch(a + k) != ch(b + k)) return false;
-  return true;
+  return aEnd - a == bEnd - b && sameUnits(INPUT + (<usize>a << 1), INPUT + (<usize>b << 1), aEnd - a);
 }
+// FNV-1a over the span's code units, two at a time (verdict-table.ts hashes the same way).
 function hashSpan(start: i32, end: i32): u32 {
+  return hashUnits(INPUT + (<usize>start << 1), end - start);
+}
+function hashUnits(at: usize, len: i32): u32 {
   let h: u32 = 0x811c9dc5;
-  for (let k = start; k < end; k++) h = (h ^ <u32>ch(k)) * 0x01000193;
+  let k = 0;
+  for (; k + 1 < len; k += 2) h = (h ^ load<u32>(at + (<usize>k << 1))) * 0x01000193;
+  if (k < len) h = (h ^ <u32>load<u16>(at + (<usize>k << 1))) * 0x01000193;
   return h;
 }
 
@@ -543,7 +553,7 @@ function lookupStatementNamed(which: i32): i32 {
   const at = word(T_NAMES_AT) + which * 2;
   const off = word(at);
   const len = word(at + 1);
-  for (let h = <i32>(hashPool(off, len) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
+  for (let h = <i32>(hashUnits(pool + (<usize>off << 1), len) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
     const s = at32(slots, h) - 1;
     const name = at32(stmtName, s);
     if (spanIs(nodeStart(name), nodeEnd(name), off, len)) return s;
@@ -551,8 +561,4 @@ function lookupStatementNamed(which: i32): i32 {
   return -1;
 }
 
-function hashPool(off: i32, len: i32): u32 {
-  let h: u32 = 0x811c9dc5;
-  for (let k = 0; k < len; k++) h = (h ^ <u32>load<u16>(pool + (<usize>(off + k) << 1))) * 0x01000193;
-  return h;
-}
+

@@ -465,12 +465,18 @@ export function brokenLineErrors(broken: BrokenLine[]): PlacedError[] {
 }
 
 /** Runs every check over a parsed program. */
-export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): Checked {
+/** The effective statement of each name, in source order (a later one replaces an earlier one). */
+export function definitions(statements: Statement[]): Map<string, Statement> {
   const defs = new Map<string, Statement>();
   for (const stmt of statements) {
     defs.delete(stmt.id); // a redefinition takes the later place in source order
     defs.set(stmt.id, stmt);
   }
+  return defs;
+}
+
+export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): Checked {
+  const defs = definitions(statements);
   const brokenNames = new Set<string>();
   for (const line of broken) if (line.id !== undefined && !defs.has(line.id)) brokenNames.add(line.id);
   const checker = new Checker(library, defs, brokenNames);

@@ -3,7 +3,7 @@ import { fastVerdict, parseTree, setInput } from "./engine.ts";
 import { verdictTable } from "./verdict-table.ts";
 import { frame } from "./frame.ts";
 import { splitProgram } from "./program.ts";
-import { checkProgram, type PlacedError } from "./check.ts";
+import { checkProgram, definitions, type PlacedError } from "./check.ts";
 import { materializeRoot } from "./materialize.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, ElementNode, FixError, ParseResult, Statement } from "./types.ts";
@@ -96,8 +96,12 @@ export function parse(generation: string, library: Library): ParseResult {
   const { from, to } = read(generation);
   const { tree, statements } = verdictOn(from, to, library);
   if (statements >= 0) {
-    // Certainly valid: nothing to report, and the display tree is built the long way if read.
-    return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => checkedParse(generation, library).root);
+    // Certainly valid: nothing to report. The display tree, if read, needs the statements built.
+    return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => {
+      setInput(generation);
+      const defs = definitions(splitProgram(generation, 0, from, to).statements);
+      return materializeRoot(() => generation, defs, library, new Set());
+    });
   }
   const parts = splitProgram(generation, 0, from, to, tree);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
