@@ -56,10 +56,6 @@ const UNKNOWN: i32 = 2;
 
 let table: usize = 0;
 let pool: usize = 0;
-let vStack: usize = 0; // children lists (see kids)
-let vTop: i32 = 0;
-let vCap: i32 = 0;
-let vFull = false; // the stack ran out (only through reference cycles): no verdict
 let stmtName: usize = 0; // per statement: its name node, its expression node, its kind
 let stmtExpr: usize = 0;
 let stmtKind: usize = 0;
@@ -85,25 +81,11 @@ function isNoise(rule: i32): bool {
   return rule == RULE_gap || rule == RULE_ternaryBreak || rule == RULE_nl || rule == RULE_lineEnd || rule == RULE_sameLine;
 }
 
-// Pushes node i's children (source order, noise left out) on the stack; returns where they
-// start. The caller pops them by setting vTop back.
-function kids(i: i32): i32 {
-  const from = vTop;
-  if (vTop + nodeSize(i) - 1 > vCap) { // (a node has fewer children than nodes below it)
-    vFull = true;
-    return from;
-  }
-  const first = i - nodeSize(i) + 1;
-  for (let j = i - 1; j >= first; j -= nodeSize(j)) {
-    if (!isNoise(nodeRule(j))) set32(vStack, vTop++, j);
-  }
-  for (let a = from, b = vTop - 1; a < b; a++, b--) {
-    const t = at32(vStack, a);
-    set32(vStack, a, at32(vStack, b));
-    set32(vStack, b, t);
-  }
-  return from;
-}
+// Children are read last to first, without a list: in postorder node i's last child is i - 1,
+// each child's previous sibling is just below its subtree, and the first node of i's subtree
+// (its first leaf) is firstNode(i). Order does not matter to the verdict, except for arguments,
+// which are counted first.
+@inline function firstNode(i: i32): i32 { return i - nodeSize(i) + 1; }
 
 // What src/lang/ast.ts turns into the node's child: groups, and wrappers kept around a single
 // child only for the noise beside it (newlines in brackets, a chain level with no operator).
@@ -111,12 +93,41 @@ function unwrap(i: i32): i32 {
   while (true) {
     const rule = nodeRule(i);
     if (rule == RULE_literal || rule == RULE_name || rule == RULE_stateName || rule == RULE_ArrayLit || rule == RULE_ObjectLit || rule == RULE_ComponentCall) return i;
-    const from = kids(i);
-    const n = vTop - from;
-    const only = n > 0 ? at32(vStack, from) : -1;
-    vTop = from;
-    if (rule == RULE_Group || (n == 1 && rule != RULE_Items && rule != RULE_Entries)) i = only;
+    if (rule == RULE_Items || rule == RULE_Entries) return i;
+    let only = -1;
+    let n = 0;
+    for (let j = i - 1, first = firstNode(i); j >= first && n < 2; j -= nodeSize(j)) {
+      if (!isNoise(nodeRule(j))) {
+        only = j;
+        n++;
+      }
+    }
+    if (rule == RULE_Group || n == 1) i = only;
     else return i;
+  }
+}
+
+// A bracketed list: the items of an array literal, or a call's arguments (after its name). They
+// are the node's children, or the children of its one `Items` child (an Items node with one item
+// was replaced by the item). Sets listLast and listStop: read j = listLast, j -= nodeSize(j),
+// while j > listStop, skipping noise.
+let listLast: i32 = 0;
+let listStop: i32 = 0;
+function openList(node: i32, stop: i32): void {
+  let only = -1;
+  let n = 0;
+  for (let j = node - 1; j > stop && n < 2; j -= nodeSize(j)) {
+    if (!isNoise(nodeRule(j))) {
+      only = j;
+      n++;
+    }
+  }
+  if (n == 1 && (nodeRule(only) == RULE_Items || nodeRule(only) == RULE_Entries)) {
+    listLast = only - 1;
+    listStop = firstNode(only) - 1;
+  } else {
+    listLast = node - 1;
+    listStop = stop;
   }
 }
 
@@ -246,13 +257,6 @@ function resolve(v: i32): i32 {
   return -1;
 }
 
-// The items of a bracketed list on the stack from `from` on (an Items node with one item was
-// replaced by it); returns where they start. The caller pops to its own mark.
-function listFrom(from: i32): i32 {
-  if (vTop - from == 1 && nodeRule(at32(vStack, from)) == RULE_Items) return kids(at32(vStack, from));
-  return from;
-}
-
 // A string literal's text without its quotes, when it has no escape: start and end, or -1.
 function plainString(v: i32): i32 {
   const start = nodeStart(v) + 1;
@@ -308,32 +312,33 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   }
   const items = word(rec + S_ITEMS);
   if (bit == K_ARR && items >= 0) {
-    const mark = vTop;
-    const from = listFrom(kids(v));
-    let answer = FITS;
-    for (let k = from; k < vTop && answer == FITS; k++) answer = fit(at32(vStack, k), items, depth + 1);
-    vTop = mark;
-    if (answer != FITS) return answer;
+    openList(v, firstNode(v) - 1);
+    const stop = listStop;
+    for (let j = listLast; j > stop; j -= nodeSize(j)) {
+      if (isNoise(nodeRule(j))) continue;
+      const answer = fit(j, items, depth + 1);
+      if (answer != FITS) return answer;
+    }
   }
   const props = word(rec + S_PROPS);
   if (bit == K_OBJ && props > 0) {
-    const mark = vTop;
-    let from = kids(v);
-    if (vTop - from == 1 && nodeRule(at32(vStack, from)) == RULE_Entries) from = kids(at32(vStack, from));
-    let answer = FITS;
-    for (let k = from; k < vTop && answer == FITS; k++) answer = fitEntry(at32(vStack, k), rec, depth);
-    vTop = mark;
-    if (answer != FITS) return answer;
+    openList(v, firstNode(v) - 1);
+    const stop = listStop;
+    for (let j = listLast; j > stop; j -= nodeSize(j)) {
+      if (isNoise(nodeRule(j))) continue;
+      const answer = fitEntry(j, rec, depth);
+      if (answer != FITS) return answer;
+    }
   }
   return FITS;
 }
 
 // One `key: value` of an object literal against the properties of shape record `rec`.
 function fitEntry(entry: i32, rec: i32, depth: i32): i32 {
-  const from = kids(entry);
-  const key = at32(vStack, from);
-  const value = at32(vStack, from + 1);
-  vTop = from;
+  // Entry = gap key gap ":" Expr: the key is the first leaf after the noise, the value the last child.
+  let key = firstNode(entry);
+  if (isNoise(nodeRule(key))) key++;
+  const value = entry - 1;
   let start = nodeStart(key);
   let end = nodeEnd(key);
   const c = ch(start);
@@ -353,21 +358,30 @@ function fitEntry(entry: i32, rec: i32, depth: i32): i32 {
 function checkCall(call: i32, whole: bool): bool {
   const id = componentOf(call);
   if (id < 0) return id == RESERVED && whole;
-  const mark = vTop;
-  const args = listFrom(kids(call) + 1);
-  const count = vTop - args;
+  openList(call, callName(call));
+  const last = listLast;
+  const stop = listStop;
+  let count = 0;
+  for (let j = last; j > stop; j -= nodeSize(j)) if (!isNoise(nodeRule(j))) count++;
   const rec = word(T_COMPONENTS_AT) + id * COMPONENT_WORDS;
   const props = word(rec + 2);
   const propsAt = word(rec + 3);
-  let ok = count <= props;
-  for (let k = 0; ok && k < props; k++) {
-    const flags = word(propsAt + 2 * k);
-    const arg = k < count ? unwrap(at32(vStack, args + k)) : -1;
-    if (arg < 0 || kindOf(arg) == K_NULL) ok = (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
-    else ok = fit(arg, word(propsAt + 2 * k + 1), 0) == FITS;
+  if (count > props) return false;
+  // The arguments, last to first; then the props no argument was given for.
+  let k = count;
+  for (let j = last; j > stop; j -= nodeSize(j)) {
+    if (isNoise(nodeRule(j))) continue;
+    k--;
+    if (!checkArg(unwrap(j), word(propsAt + 2 * k), word(propsAt + 2 * k + 1))) return false;
   }
-  vTop = mark;
-  return ok;
+  for (k = count; k < props; k++) if (!checkArg(-1, word(propsAt + 2 * k), 0)) return false;
+  return true;
+}
+
+// Argument node `arg` (-1: none) for a prop with `flags` and `shape`.
+function checkArg(arg: i32, flags: i32, shape: i32): bool {
+  if (arg < 0 || kindOf(arg) == K_NULL) return (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
+  return fit(arg, shape, 0) == FITS;
 }
 
 // Statement s (Checker.statement, deciding only): every call and builtin in its expression
@@ -473,8 +487,7 @@ export function verdict(tableBytes: i32): i32 {
   if (overflow != 0 || count == 0) return -1;
   pool = table + (<usize>word(T_POOL_AT) << 2);
   const n = count;
-  vStack = align(table + <usize>tableBytes);
-  stmtName = vStack + (<usize>n << 2);
+  stmtName = align(table + <usize>tableBytes);
   stmtExpr = stmtName + (<usize>n << 2);
   stmtKind = stmtExpr + (<usize>n << 2);
   edgeStart = stmtKind + (<usize>n << 2);
@@ -486,38 +499,33 @@ export function verdict(tableBytes: i32): i32 {
   slots = known + (<usize>n << 2); // sized once the statements are counted
   grow(slots);
   memory.fill(known, 0, <usize>n << 2);
-  vTop = 0;
-  vCap = n;
-  vFull = false;
-  // The statements, line by line (a program of one line may be that line's node).
-  stmts = 0;
+  // The statements, line by line (a program of one line may be that line's node), counted
+  // first, then numbered in source order while the lines are read last to first.
   const top = n - 1;
-  if (nodeRule(top) == RULE_Program) kids(top);
-  else set32(vStack, vTop++, top);
-  const lines = vTop;
-  for (let k = 0; k < lines; k++) {
-    let line = at32(vStack, k);
-    let rule = nodeRule(line);
+  const program = nodeRule(top) == RULE_Program;
+  const stop = program ? firstNode(top) - 1 : top - 1;
+  const lastLine = program ? top - 1 : top;
+  stmts = 0;
+  for (let j = lastLine; j > stop; j -= nodeSize(j)) {
+    const rule = nodeRule(j);
     if (rule == RULE_Line_broken || rule == RULE_brokenLine) return -1;
-    if (rule == RULE_Line_statement) {
-      const f = kids(line);
-      line = at32(vStack, f);
-      vTop = f;
-      rule = nodeRule(line);
-    }
-    if (rule == RULE_Statement_value || rule == RULE_Statement_state) {
-      const f = kids(line);
-      set32(stmtName, stmts, at32(vStack, f));
-      set32(stmtExpr, stmts, at32(vStack, f + 1));
-      vTop = f;
-      const expr = unwrap(at32(stmtExpr, stmts));
-      let kind = rule == RULE_Statement_state ? SK_STATE : SK_VALUE;
-      if (kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall && componentOf(expr) == RESERVED) kind = SK_RESERVED;
-      set32(stmtKind, stmts, kind);
-      stmts++;
-    }
+    if (rule == RULE_Line_statement || rule == RULE_Statement_value || rule == RULE_Statement_state) stmts++;
   }
-  vTop = 0;
+  for (let j = lastLine, s = stmts; j > stop; j -= nodeSize(j)) {
+    let line = j;
+    // Line = Statement lineEnd: the statement is the last child but a recorded line end.
+    if (nodeRule(line) == RULE_Line_statement) line = nodeRule(line - 1) == RULE_lineEnd ? line - 2 : line - 1;
+    const rule = nodeRule(line);
+    if (rule != RULE_Statement_value && rule != RULE_Statement_state) continue;
+    s--;
+    // Statement = name "=" Expr: the name is the first leaf, the expression the last child.
+    set32(stmtName, s, firstNode(line));
+    set32(stmtExpr, s, line - 1);
+    const expr = unwrap(line - 1);
+    let kind = rule == RULE_Statement_state ? SK_STATE : SK_VALUE;
+    if (kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall && componentOf(expr) == RESERVED) kind = SK_RESERVED;
+    set32(stmtKind, s, kind);
+  }
   let size = 16;
   while (size < 2 * stmts) size <<= 1;
   slotMask = size - 1;
@@ -544,7 +552,7 @@ export function verdict(tableBytes: i32): i32 {
     if (hasCycle(colour, path, next)) return -1;
   }
   memory.fill(colour, 0, <usize>stmts << 2);
-  if (!allReachable(colour, path, root) || vFull) return -1;
+  if (!allReachable(colour, path, root)) return -1;
   return stmts;
 }
 
