@@ -124,9 +124,16 @@ export function setScratch(text: string): number {
   return base;
 }
 
+// Code units handed to the parser so far: what a stream's chunks cost, countable in tests.
+let unitsRead = 0;
+export function unitsParsed(): number {
+  return unitsRead;
+}
+
 /** Parses input[from, to) of the buffer with one of the module's start rules. Never throws. */
 export function parseTree(rule: StartRule, from: number, to: number): Tree {
   const w = need();
+  unitsRead += to - from;
   let end = -1;
   let overflow = false;
   try {

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { test } from "../support/harness.ts";
 import { compileLibrary, createStreamParser, loadLanguage, parse, type ParseResult } from "../../src/lang/index.ts";
+import { unitsParsed } from "../../src/lang/engine.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { VALID, INVALID } from "../conformance/corpus.ts";
@@ -75,8 +76,10 @@ test("while streaming, forward references are unresolved and the open statement 
 
 test("end() equals parse() where a bracket on a broken line closes lines later, and where a fence is the last line", () => {
   const cases = [
-    // `{` opens on a broken line and closes on the next one: the two lines are one broken line,
-    // even though `header = CardHeader` alone was a whole statement while it streamed.
+    // `{` opens on a broken line and closes on the next one, an indented statement: the two
+    // lines are one broken line, though the statement alone was whole while it streamed.
+    '{root = Stack([header, table], "column")\n  header = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
+    // The same with the statement at the start of its line: the bracket does not reach past it.
     '{root = Stack([header, table], "column")\nheader = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
     // A fence on the last line, with no newline after it, closes nothing and opens an empty program.
     "((oot = Stack([a, b])\n```(",
@@ -89,6 +92,20 @@ test("end() equals parse() where a bracket on a broken line closes lines later, 
       assert.equal(JSON.stringify(stream.end().errors), whole, `chunks of ${size}: ${JSON.stringify(text)}`);
     }
   }
+});
+
+test("a bracket left open on a broken line does not make each chunk read the rest of the stream again", () => {
+  const body = Array.from({ length: 400 }, (_, i) => `s${i} = Text("line ${i}")`).join("\n");
+  // `[` never closes; until a statement starts on a later line, it might.
+  const text = `root = Stack([s0)\n${body}\n`;
+  const before = unitsParsed();
+  const stream = createStreamParser(small);
+  for (let i = 0; i < text.length; i += 40) stream.push(text.slice(i, i + 40));
+  const result = stream.end();
+  const read = unitsParsed() - before;
+  assert.equal(result.errors[0].code, "syntax");
+  // A valid program of this size reads about 1.8 units per unit streamed; quadratic work read 356.
+  assert.ok(read < 4 * text.length, `${read} code units parsed for ${text.length} streamed`);
 });
 
 test("a result read after later chunks still says what it said when it was made", () => {
