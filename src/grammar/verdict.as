@@ -56,6 +56,8 @@ const UNKNOWN: i32 = 2;
 
 let table: usize = 0;
 let pool: usize = 0;
+let shapes: usize = 0; // byte addresses of the shape records and the component records
+let components: usize = 0;
 let stmtName: usize = 0; // per statement: its name node, its expression node, its kind
 let stmtExpr: usize = 0;
 let stmtKind: usize = 0;
@@ -70,6 +72,8 @@ let forward = true;
 let backward = true;
 
 @inline function word(at: i32): i32 { return load<i32>(table + (<usize>at << 2)); }
+// Word k of a record at byte address rec (k is a constant: one load with an offset).
+@inline function field(rec: usize, k: i32): i32 { return load<i32>(rec + (<usize>k << 2)); }
 @inline function nodeRule(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4)); }
 @inline function nodeStart(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4), 4); }
 @inline function nodeEnd(i: i32): i32 { return load<i32>(nodesPtr + (<usize>i << 4), 8); }
@@ -167,8 +171,8 @@ function lookupComponent(start: i32, end: i32): i32 {
   const hashAt = word(T_HASH_AT);
   for (let h = <i32>(hashSpan(start, end) & <u32>mask); word(hashAt + h) != 0; h = (h + 1) & mask) {
     const id = word(hashAt + h) - 1;
-    const rec = word(T_COMPONENTS_AT) + id * COMPONENT_WORDS;
-    if (spanIs(start, end, word(rec), word(rec + 1))) return id;
+    const rec = components + <usize>id * (COMPONENT_WORDS << 2);
+    if (spanIs(start, end, field(rec, 0), field(rec, 1))) return id;
   }
   return -1;
 }
@@ -267,8 +271,8 @@ function plainString(v: i32): i32 {
 
 // Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
 function fit(raw: i32, shape: i32, depth: i32): i32 {
-  const rec = word(T_SHAPES_AT) + shape * SHAPE_WORDS;
-  const flags = word(rec + S_FLAGS);
+  const rec = shapes + <usize>shape * (SHAPE_WORDS << 2);
+  const flags = field(rec, S_FLAGS);
   if (depth > MAX_HOPS || (flags & F_ANY) != 0) return FITS;
   let v = unwrap(raw);
   let bit = kindOf(v);
@@ -280,12 +284,12 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   if ((flags & F_REFS) != 0) {
     if (bit != K_CALL) return MISS;
     const id = componentOf(v);
-    return id >= 0 && ((word(word(rec + S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
+    return id >= 0 && ((word(field(rec, S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
   }
   if ((flags & F_BRANCHES) != 0) {
     let answer = MISS;
-    const at = word(rec + S_BRANCHES + 1);
-    for (let k = 0; k < word(rec + S_BRANCHES) && answer != FITS; k++) {
+    const at = field(rec, S_BRANCHES + 1);
+    for (let k = 0; k < field(rec, S_BRANCHES) && answer != FITS; k++) {
       const a = fit(v, word(at + k), depth + 1);
       if (a != MISS) answer = a;
     }
@@ -296,13 +300,13 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
     const start = plainString(v);
     if (start < 0) return UNKNOWN;
     const end = nodeEnd(v) - 1;
-    const at = word(rec + S_ENUM + 1);
+    const at = field(rec, S_ENUM + 1);
     let found = false;
-    for (let k = 0; k < word(rec + S_ENUM) && !found; k++) found = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
+    for (let k = 0; k < field(rec, S_ENUM) && !found; k++) found = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
     if (!found) return MISS;
   }
   if ((flags & F_CONST) != 0) return UNKNOWN;
-  if ((word(rec + S_KINDS) & bit) == 0) return MISS;
+  if ((field(rec, S_KINDS) & bit) == 0) return MISS;
   if ((flags & F_INTEGER) != 0 && bit == K_NUM) {
     // Digits only (with a sign) is an integer; a fraction or exponent may be one: let the checker say.
     for (let k = nodeStart(v); k < nodeEnd(v); k++) {
@@ -310,7 +314,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
       if (c == 46 || c == 101 || c == 69) return UNKNOWN;
     }
   }
-  const items = word(rec + S_ITEMS);
+  const items = field(rec, S_ITEMS);
   if (bit == K_ARR && items >= 0) {
     openList(v, firstNode(v) - 1);
     const stop = listStop;
@@ -320,7 +324,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
       if (answer != FITS) return answer;
     }
   }
-  const props = word(rec + S_PROPS);
+  const props = field(rec, S_PROPS);
   if (bit == K_OBJ && props > 0) {
     openList(v, firstNode(v) - 1);
     const stop = listStop;
@@ -334,7 +338,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
 }
 
 // One `key: value` of an object literal against the properties of shape record `rec`.
-function fitEntry(entry: i32, rec: i32, depth: i32): i32 {
+function fitEntry(entry: i32, rec: usize, depth: i32): i32 {
   // Entry = gap key gap ":" Expr: the key is the first leaf after the noise, the value the last child.
   let key = firstNode(entry);
   if (isNoise(nodeRule(key))) key++;
@@ -347,8 +351,8 @@ function fitEntry(entry: i32, rec: i32, depth: i32): i32 {
     start++;
     end--;
   }
-  const at = word(rec + S_PROPS + 1);
-  for (let k = 0; k < word(rec + S_PROPS); k++) {
+  const at = field(rec, S_PROPS + 1);
+  for (let k = 0; k < field(rec, S_PROPS); k++) {
     if (spanIs(start, end, word(at + 3 * k), word(at + 3 * k + 1))) return fit(value, word(at + 3 * k + 2), depth + 1);
   }
   return FITS;
@@ -363,9 +367,9 @@ function checkCall(call: i32, whole: bool): bool {
   const stop = listStop;
   let count = 0;
   for (let j = last; j > stop; j -= nodeSize(j)) if (!isNoise(nodeRule(j))) count++;
-  const rec = word(T_COMPONENTS_AT) + id * COMPONENT_WORDS;
-  const props = word(rec + 2);
-  const propsAt = word(rec + 3);
+  const rec = components + <usize>id * (COMPONENT_WORDS << 2);
+  const props = field(rec, 2);
+  const propsAt = field(rec, 3);
   if (count > props) return false;
   // The arguments, last to first; then the props no argument was given for.
   let k = count;
@@ -486,6 +490,8 @@ export function verdictTable(bytes: i32): usize {
 export function verdict(tableBytes: i32): i32 {
   if (overflow != 0 || count == 0) return -1;
   pool = table + (<usize>word(T_POOL_AT) << 2);
+  shapes = table + (<usize>word(T_SHAPES_AT) << 2);
+  components = table + (<usize>word(T_COMPONENTS_AT) << 2);
   const n = count;
   stmtName = align(table + <usize>tableBytes);
   stmtExpr = stmtName + (<usize>n << 2);
