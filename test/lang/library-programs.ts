@@ -30,7 +30,7 @@ export function libraryProgram(seed: number): string {
     return fitting.length && r() < 0.4 ? pick(fitting) : null;
   };
   const string = () => (wrong() ? pick(["1", "true", "[]", 'Text("x")', "ghost"]) : (refTo("title") ?? pick(['"a"', "'b c'", '"q\\"uote"', '""', "$title"])));
-  const text = () => `Text(${string()}${r() < 0.6 ? `, ${wrong() ? '"xl"' : pick(['"s"', '"m"', "'l'", "null"])}` : ""})`;
+  const text = () => `Text(${string()}${r() < 0.6 ? `, ${wrong() ? '"xl"' : pick(['"s"', '"m"', "'l'", "null"])}${wrong() ? ", 1" : ""}` : ""})`;
   const count = () => (wrong() ? pick(["2.5", '"3"']) : pick(["3", "-1", "1e2", "4.0", "0", "(7)"]));
   const button = () => `Button(${string()}${r() < 0.5 ? `, ${string()}` : ""}${r() < 0.4 ? `, ${count()}` : ""}${wrong() ? ", 1, 2" : ""})`;
   const child = () => refTo("Text", "Button") ?? (wrong() ? pick(['Col("x")', "Nope()", "ghost", "null"]) : r() < 0.5 ? text() : button());
