@@ -269,9 +269,12 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
 
   const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
 
-  // A function that applies `ruleName` with concrete `args`, recording or not.
-  function applyFn(ruleName: string, args: any[], record: boolean): string {
-    const key = `${record ? "R" : "L"}:${ruleName}<${args.map((a) => a.toString()).join(",")}>`;
+  // A function that applies `ruleName` with concrete `args`, recording or not. `skipped`: it is
+  // always entered past spaces (as a syntactic rule applied where spaces are skipped is), so
+  // that its body need not skip them again.
+  function applyFn(ruleName: string, args: any[], record: boolean, skipped = false): string {
+    if (!isSyntactic(ruleName)) skipped = false; // a lexical rule's body skips nothing anyway
+    const key = `${record ? "R" : "L"}${skipped ? "S" : ""}:${ruleName}<${args.map((a) => a.toString()).join(",")}>`;
     const known = fns.get(key);
     if (known) return known;
     const name = fresh(record ? "rule_" : "lex_");
@@ -282,13 +285,13 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     if (record && ctx.syntactic) {
       const levels = chainOf(ruleName, args);
       if (levels.length > 1) {
-        out.push(`// ${key.slice(2)}: ${levels.map((l) => l.rule).join(" > ")}\n${chainFn(name, levels)}`);
+        out.push(`// ${key.slice(key.indexOf(":") + 1)}: ${levels.map((l) => l.rule).join(" > ")}\n${chainFn(name, levels, skipped)}`);
         return name;
       }
     }
     // Inside a lexical rule nothing is recorded.
-    const body = expr(info.body, ctx, ctx.syntactic);
-    const label = `// ${key.slice(2)}`;
+    const body = expr(info.body, ctx, ctx.syntactic, skipped);
+    const label = `// ${key.slice(key.indexOf(":") + 1)}`;
     const guard = recursive(ruleName) ? `if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return -1; }` : "";
     const leave = recursive(ruleName) ? "depth--;" : "";
     if (record) {
@@ -481,9 +484,9 @@ function ${name}(pos: i32): i32 {
   // checked once at the start, and levels a+1..k below it, applied (with their own depth check)
   // only where the choice's first term passes its FIRST test. Where they fail, the choice's other
   // terms are tried at the same position and depth, as the choice itself would try them.
-  function chainFn(name: string, levels: Level[]): string {
+  function chainFn(name: string, levels: Level[], skipped: boolean): string {
     const k = levels.length - 1;
-    const inner = applyFn(levels[k].rule, levels[k].args, true);
+    const inner = applyFn(levels[k].rule, levels[k].args, true, true);
     const guarded = levels.slice(0, k).map((l) => recursive(l.rule));
     // depthAt[i]: the depth while level i's tail runs (levels 0..i entered).
     const depthAt: number[] = [];
@@ -495,7 +498,7 @@ function ${name}(pos: i32): i32 {
     // `e1`: where the nodes since `mark` are one node from start1 (or none, at start1): there, a
     // node from start1 would be that node again (elided), so it is not even tried.
     const finishOf = (i: number) =>
-      `if (pos != e1${i === 0 ? " || start0 != start1" : ""}) { finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, pos, mark); e1 = pos; }`;
+      `if (pos != e1${i === 0 && !skipped ? " || start0 != start1" : ""}) { finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, pos, mark); e1 = pos; }`;
     // Levels whose tails matched nothing all end where the level below ended: the first of their
     // nodes stands (or is elided) for all that start at start1, since finishing the same span
     // again changes nothing; the outermost differs only when spaces were skipped before it.
@@ -551,7 +554,7 @@ function ${name}(pos: i32): i32 {
     const lines: string[] = [];
     if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }`);
     lines.push("const base = depth; const mark = count;");
-    lines.push("let pos = skip(start0); const start1 = pos; let e1 = -1; let q = 0;");
+    lines.push(`let pos = ${skipped ? "start0" : "skip(start0)"}; const start1 = pos; let e1 = -1; let q = 0;`);
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
     if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; return -1; }`);
@@ -587,7 +590,7 @@ function ${name}(pos: i32): i32 {
     lines.push(atA);
     const others = level.terms!.slice(1).map((t: any, i: number) => {
       const test = level.tests![i + 1];
-      return `${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true)}(pos)) >= 0`;
+      return `${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)}(pos)) >= 0`;
     });
     lines.push(`if (!ok) {\n    if (!(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(pos); ${fail.slice(2)}\n    pos = q; e1 = -1;\n  }`);
     lines.push(finishOf(a));
@@ -646,14 +649,15 @@ function ${name}(pos: i32): i32 {
   // Compiles one parsing expression to a function of the position that returns where the match
   // ends, or -1 when there is none (then `count` is as it was). The position is a parameter and
   // a result, not a global, so that the engines keep it in a register. `record` says whether
-  // applications inside are recorded (true only in syntactic rule bodies).
-  function expr(e: any, ctx: Ctx, record: boolean): string {
-    if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record);
+  // applications inside are recorded (true only in syntactic rule bodies); `skipped`, that the
+  // position it is called with is past spaces already (spaces are skipped once per position).
+  function expr(e: any, ctx: Ctx, record: boolean, skipped = false): string {
+    if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record, skipped);
     if (e instanceof pexprs.Lex) return expr(e.expr, { ...ctx, lexified: true }, record);
     const name = fresh("e");
     const plain = !skips(ctx) && !record;
     // Where tokens start: past spaces in a syntactic context.
-    const at = skips(ctx) ? "skip(pos)" : "pos";
+    const at = skips(ctx) && !skipped ? "skip(pos)" : "pos";
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
       out.push(`function ${name}(pos: i32): i32 {
@@ -699,7 +703,7 @@ function ${name}(pos: i32): i32 {
         code = `return skip(pos);`; // the built-in `spaces`, never recorded
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
-        const fn = applyFn(e.ruleName, args, record);
+        const fn = applyFn(e.ruleName, args, record, skips(ctx));
         const empty = emptyAt(e.ruleName, args);
         const body = grammar.rules[e.ruleName]?.body;
         if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
@@ -713,9 +717,10 @@ function ${name}(pos: i32): i32 {
         } else code = `return ${fn}(${at});`;
       }
     } else if (e instanceof pexprs.Alt) {
-      const terms = e.terms.map((t: any) => expr(t, ctx, record));
       const tests = e.terms.map((t: any) => firstTest(first(t, ctx.actuals)));
-      if (tests.every((t: string | null) => t === null)) {
+      const tested = !tests.every((t: string | null) => t === null);
+      const terms = e.terms.map((t: any) => expr(t, ctx, record, tested || skipped));
+      if (!tested) {
         code = `let q = 0;\n  ${terms.map((t: string) => `if ((q = ${t}(pos)) >= 0) return q;`).join("\n  ")}\n  return -1;`;
       } else {
         // Skipping spaces once here is what each term would do first anyway.
@@ -724,7 +729,7 @@ function ${name}(pos: i32): i32 {
   return miss(p);`;
       }
     } else if (e instanceof pexprs.Seq) {
-      const factors = e.factors.map((f: any) => expr(f, ctx, record));
+      const factors = e.factors.map((f: any, i: number) => expr(f, ctx, record, i === 0 && skipped));
       if (factors.length === 0) code = "return pos;";
       else if (factors.length === 1) code = `return ${factors[0]}(pos);`;
       else {
@@ -736,9 +741,9 @@ function ${name}(pos: i32): i32 {
   return q;`;
       }
     } else if (e instanceof pexprs.Star || e instanceof pexprs.Plus) {
-      const inner = expr(e.expr, ctx, record);
       const min = e instanceof pexprs.Plus ? 1 : 0;
       const test = firstTest(first(e.expr, ctx.actuals));
+      const inner = expr(e.expr, ctx, record, test !== null);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
       const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
       const guard =
@@ -752,8 +757,8 @@ function ${name}(pos: i32): i32 {
   if (overflow != 0 || n < ${min}) { count = m; return -1; }
   return p;`;
     } else if (e instanceof pexprs.Opt) {
-      const inner = expr(e.expr, ctx, record);
       const test = firstTest(first(e.expr, ctx.actuals));
+      const inner = expr(e.expr, ctx, record, test !== null || skipped);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
       const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
       code =
@@ -764,14 +769,14 @@ function ${name}(pos: i32): i32 {
   if (!(${test})${ruledOut}) miss(s); else { q = ${inner}(s); if (q < 0) q = pos; }
   return overflow == 0 ? q : -1;`;
     } else if (e instanceof pexprs.Not) {
-      const inner = expr(e.expr, ctx, record);
+      const inner = expr(e.expr, ctx, record, skipped);
       code = `const m = count; const f = farthest;
   const hit = ${inner}(pos);
   count = m; farthest = f;
   if (hit >= 0) return miss(pos);
   return overflow == 0 ? pos : -1;`;
     } else if (e instanceof pexprs.Lookahead) {
-      const inner = expr(e.expr, ctx, record);
+      const inner = expr(e.expr, ctx, record, skipped);
       code = `return ${inner}(pos) < 0 ? -1 : pos;`;
     } else {
       throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
@@ -797,7 +802,7 @@ function ${name}(pos: i32): i32 {
     const ctx: Ctx = { syntactic: isSyntactic(rule), lexified: false, actuals: [] };
     // Ohm's top level: apply the start rule, then `end` (spaces skipped before it when the
     // start rule is syntactic). Here `end` is left to the caller: a prefix parse is useful.
-    const fn = applyFn(rule, [], true);
+    const fn = applyFn(rule, [], true, ctx.syntactic);
     return `  if (which == ${i}) end = ${fn}(${ctx.syntactic ? "skip(from)" : "from"});`;
   });
 
