@@ -588,11 +588,14 @@ function ${name}(pos: i32): i32 {
     const t0 = level.tests![0];
     lines.push(`${t0 === null ? "" : `if (${t0}) `}do {\n    ${seg.join("\n    ")}\n  } while (false);`);
     lines.push(atA);
+    // A term that applies one rule leaves one node from start1 (or none, at start1): `e1`.
     const others = level.terms!.slice(1).map((t: any, i: number) => {
       const test = level.tests![i + 1];
-      return `${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)}(pos)) >= 0`;
+      if (t instanceof pexprs.Param) t = level.ctx.actuals[t.index];
+      const one = t instanceof pexprs.Apply && t.ruleName !== "spaces";
+      return `if (${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)}(pos)) >= 0) { pos = q; e1 = ${one ? "pos" : "-1"}; }`;
     });
-    lines.push(`if (!ok) {\n    if (!(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(pos); ${fail.slice(2)}\n    pos = q; e1 = -1;\n  }`);
+    lines.push(`if (!ok) {\n    ${others.join("\n    else ")}\n    else { miss(pos); ${fail.slice(2)}\n  }`);
     lines.push(finishOf(a));
     if (a > 0) {
       if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
