@@ -26,6 +26,9 @@ export interface CompiledGrammar {
 }
 
 export const MAX_DEPTH = 3000;
+// Functions compiled from expressions have one caller each: AssemblyScript inlines them there, so
+// that only rule applications (and probes) are calls. V8 does not inline WebAssembly calls.
+const INL = "@inline ";
 
 export function isSyntactic(ruleName: string): boolean {
   const c = ruleName.charCodeAt(0);
@@ -268,6 +271,9 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
   }
 
   const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
+  // A compiled expression: given the variable holding the position, the AssemblyScript
+  // expression that matches there (the end position, or -1).
+  type Callee = (at: string) => string;
 
   // A function that applies `ruleName` with concrete `args`, recording or not. `skipped`: it is
   // always entered past spaces (as a syntactic rule applied where spaces are skipped is), so
@@ -300,7 +306,7 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
 function ${name}(pos: i32): i32 {
   ${guard}
   const mark = count;
-  const q = ${body}(pos);
+  const q = ${body("pos")};
   ${leave}
   if (q < 0) return -1;
   finish(${id}, pos, q, mark);
@@ -321,7 +327,7 @@ function ${name}(pos: i32): i32 {
     return known - 2;
   }
   ${guard}
-  const q = ${body}(pos);
+  const q = ${body("pos")};
   ${leave}
   if (overflow == 0) store<u64>(at, (<u64>generation << 32) | <u64>(q >= 0 ? q + 2 : 1));
   return q;
@@ -330,7 +336,7 @@ function ${name}(pos: i32): i32 {
       out.push(`${label}
 function ${name}(pos: i32): i32 {
   ${guard}
-  const q = ${body}(pos);
+  const q = ${body("pos")};
   ${leave}
   return q;
 }`);
@@ -545,7 +551,7 @@ function ${name}(pos: i32): i32 {
       const lines: string[] = [];
       for (let i = hi - 1; i >= lo; i--) {
         if (i < hi - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
-        for (const t of tails[i]) lines.push(`q = ${t}(pos); if (q < 0) ${failed} pos = q;`);
+        for (const t of tails[i]) lines.push(`q = ${t("pos")}; if (q < 0) ${failed} pos = q;`);
         lines.push(finishOf(i));
       }
       if (out) lines.push(out);
@@ -593,7 +599,7 @@ function ${name}(pos: i32): i32 {
       const test = level.tests![i + 1];
       if (t instanceof pexprs.Param) t = level.ctx.actuals[t.index];
       const one = t instanceof pexprs.Apply && t.ruleName !== "spaces";
-      return `if (${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)}(pos)) >= 0) { pos = q; e1 = ${one ? "pos" : "-1"}; }`;
+      return `if (${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)("pos")}) >= 0) { pos = q; e1 = ${one ? "pos" : "-1"}; }`;
     });
     lines.push(`if (!ok) {\n    ${others.join("\n    else ")}\n    else { miss(pos); ${fail.slice(2)}\n  }`);
     lines.push(finishOf(a));
@@ -654,56 +660,59 @@ function ${name}(pos: i32): i32 {
   // a result, not a global, so that the engines keep it in a register. `record` says whether
   // applications inside are recorded (true only in syntactic rule bodies); `skipped`, that the
   // position it is called with is past spaces already (spaces are skipped once per position).
-  function expr(e: any, ctx: Ctx, record: boolean, skipped = false): string {
+  function expr(e: any, ctx: Ctx, record: boolean, skipped = false): Callee {
     if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record, skipped);
     if (e instanceof pexprs.Lex) return expr(e.expr, { ...ctx, lexified: true }, record);
     const name = fresh("e");
     const plain = !skips(ctx) && !record;
     // Where tokens start: past spaces in a syntactic context.
-    const at = skips(ctx) && !skipped ? "skip(pos)" : "pos";
+    const past = (x: string) => (skips(ctx) && !skipped ? `skip(${x})` : x);
+    const at = past("pos");
+    const call = (fn: string): Callee => (x) => `${fn}(${x})`;
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
-      out.push(`function ${name}(pos: i32): i32 {
+      out.push(`${INL}function ${name}(pos: i32): i32 {
   if (pos < len) { const c = ch(pos); if (${setTest(single.set, true)}) ${advance(single)} }
   return miss(pos);
 }`);
-      return name;
+      return call(name);
     }
     const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
     if (repeated) {
-      out.push(`function ${name}(pos: i32): i32 {
+      out.push(`${INL}function ${name}(pos: i32): i32 {
   ${scan(repeated, "pos")}
   miss(q);
   ${e instanceof pexprs.Plus ? "if (q == pos) return -1;\n  " : ""}return q;
 }`);
-      return name;
+      return call(name);
     }
     let code: string;
+    // Applications, tokens and single factors are called where they are used: no function.
     if (e === pexprs.any) {
-      code = `return matchAny(${at});`;
+      return (x) => `matchAny(${past(x)})`;
     } else if (e === pexprs.end) {
-      code = `return matchEnd(${at});`;
+      return (x) => `matchEnd(${past(x)})`;
     } else if (e instanceof pexprs.Terminal) {
       const units = String(e.obj).split("").map((c) => c.charCodeAt(0));
-      if (units.length === 0) code = "return pos;";
+      if (units.length === 0) return (x) => x;
       else {
         const test = units.map((u, i) => `ch(pos + ${i}) == ${u}`).join(" && ");
         out.push(
-          `function ${name}_t(pos: i32): i32 { if (pos + ${units.length} <= len && ${test}) return pos + ${units.length}; return miss(pos); }`,
+          `${INL}function ${name}_t(pos: i32): i32 { if (pos + ${units.length} <= len && ${test}) return pos + ${units.length}; return miss(pos); }`,
         );
-        code = `return ${name}_t(${at});`;
+        return (x) => `${name}_t(${past(x)})`;
       }
     } else if (e instanceof pexprs.Range) {
       const lo = String(e.from).codePointAt(0)!;
       const hi = String(e.to).codePointAt(0)!;
       if (hi > 0xffff) throw new Error("ranges beyond the BMP are not supported");
       out.push(
-        `function ${name}_r(pos: i32): i32 { if (pos < len) { const c = ch(pos); if (c >= ${lo} && c <= ${hi}) return pos + 1; } return miss(pos); }`,
+        `${INL}function ${name}_r(pos: i32): i32 { if (pos < len) { const c = ch(pos); if (c >= ${lo} && c <= ${hi}) return pos + 1; } return miss(pos); }`,
       );
-      code = `return ${name}_r(${at});`;
+      return (x) => `${name}_r(${past(x)})`;
     } else if (e instanceof pexprs.Apply) {
       if (e.ruleName === "spaces" && !grammar.rules.spaces.source) {
-        code = `return skip(pos);`; // the built-in `spaces`, never recorded
+        return (x) => `skip(${x})`; // the built-in `spaces`, never recorded
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
         const fn = applyFn(e.ruleName, args, record, skips(ctx));
@@ -711,36 +720,36 @@ function ${name}(pos: i32): i32 {
         const body = grammar.rules[e.ruleName]?.body;
         if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
           // A rule that matches nothing (`sameLine`): no node, no failure.
-          code = `return ${at};`;
+          return past;
         } else if (empty) {
           // Tested here: where nothing can start, the rule matches nothing (no node).
           code = `const s = ${at}; const c = s < len ? ch(s) : -1;
   if (!(${empty.test})) { miss(s); return ${empty.always ? "s" : "overflow == 0 ? s : -1"}; }
   return ${fn}(s);`;
-        } else code = `return ${fn}(${at});`;
+        } else return (x) => `${fn}(${past(x)})`;
       }
     } else if (e instanceof pexprs.Alt) {
       const tests = e.terms.map((t: any) => firstTest(first(t, ctx.actuals)));
       const tested = !tests.every((t: string | null) => t === null);
-      const terms = e.terms.map((t: any) => expr(t, ctx, record, tested || skipped));
+      const terms: Callee[] = e.terms.map((t: any) => expr(t, ctx, record, tested || skipped));
       if (!tested) {
-        code = `let q = 0;\n  ${terms.map((t: string) => `if ((q = ${t}(pos)) >= 0) return q;`).join("\n  ")}\n  return -1;`;
+        code = `let q = 0;\n  ${terms.map((t) => `if ((q = ${t("pos")}) >= 0) return q;`).join("\n  ")}\n  return -1;`;
       } else {
         // Skipping spaces once here is what each term would do first anyway.
         code = `const p = ${at}; const c = p < len ? ch(p) : -1; let q = 0;
-  ${terms.map((t: string, i: number) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}(q = ${t}(p)) >= 0) return q;`).join("\n  ")}
+  ${terms.map((t, i) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}(q = ${t("p")}) >= 0) return q;`).join("\n  ")}
   return miss(p);`;
       }
     } else if (e instanceof pexprs.Seq) {
-      const factors = e.factors.map((f: any, i: number) => expr(f, ctx, record, i === 0 && skipped));
-      if (factors.length === 0) code = "return pos;";
-      else if (factors.length === 1) code = `return ${factors[0]}(pos);`;
+      const factors: Callee[] = e.factors.map((f: any, i: number) => expr(f, ctx, record, i === 0 && skipped));
+      if (factors.length === 0) return (x) => x;
+      else if (factors.length === 1) return factors[0];
       else {
         // The first factor leaves `count` as it was when it fails.
         const [head, ...rest] = factors;
         code = `const m = count;
-  let q = ${head}(pos); if (q < 0) return -1;
-  ${rest.map((f: string) => `q = ${f}(q); if (q < 0) { count = m; return -1; }`).join("\n  ")}
+  let q = ${head("pos")}; if (q < 0) return -1;
+  ${rest.map((f) => `q = ${f("q")}; if (q < 0) { count = m; return -1; }`).join("\n  ")}
   return q;`;
       }
     } else if (e instanceof pexprs.Star || e instanceof pexprs.Plus) {
@@ -756,7 +765,7 @@ function ${name}(pos: i32): i32 {
       const fast = plain ? unitOf(e.expr, ctx.actuals) : null;
       const quick = fast ? `{ ${scan(fast, "p")} if (q != p) { p = q; n++; } }\n    ` : "";
       code = `let p = pos; const m = count; let n = 0;
-  while (true) { ${quick}const before = p; ${guard}const q = ${inner}(${test === null ? "before" : "s"}); if (q < 0) break; p = q; n++; if (p == before) break; }
+  while (true) { ${quick}const before = p; ${guard}const q = ${inner(test === null ? "before" : "s")}; if (q < 0) break; p = q; n++; if (p == before) break; }
   if (overflow != 0 || n < ${min}) { count = m; return -1; }
   return p;`;
     } else if (e instanceof pexprs.Opt) {
@@ -766,26 +775,26 @@ function ${name}(pos: i32): i32 {
       const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
       code =
         test === null
-          ? `let q = ${inner}(pos); if (q < 0) q = pos;
+          ? `let q = ${inner("pos")}; if (q < 0) q = pos;
   return overflow == 0 ? q : -1;`
           : `const s = ${at}; const c = s < len ? ch(s) : -1; let q = pos;
-  if (!(${test})${ruledOut}) miss(s); else { q = ${inner}(s); if (q < 0) q = pos; }
+  if (!(${test})${ruledOut}) miss(s); else { q = ${inner("s")}; if (q < 0) q = pos; }
   return overflow == 0 ? q : -1;`;
     } else if (e instanceof pexprs.Not) {
       const inner = expr(e.expr, ctx, record, skipped);
       code = `const m = count; const f = farthest;
-  const hit = ${inner}(pos);
+  const hit = ${inner("pos")};
   count = m; farthest = f;
   if (hit >= 0) return miss(pos);
   return overflow == 0 ? pos : -1;`;
     } else if (e instanceof pexprs.Lookahead) {
       const inner = expr(e.expr, ctx, record, skipped);
-      code = `return ${inner}(pos) < 0 ? -1 : pos;`;
+      code = `return ${inner("pos")} < 0 ? -1 : pos;`;
     } else {
       throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
     }
-    out.push(`function ${name}(pos: i32): i32 {\n  ${code}\n}`);
-    return name;
+    out.push(`${INL}function ${name}(pos: i32): i32 {\n  ${code}\n}`);
+    return call(name);
   }
 
   const spaceFn = applyFn("space", [], false);
