@@ -26,6 +26,9 @@ export interface CompiledGrammar {
 }
 
 export const MAX_DEPTH = 3000;
+// Functions compiled from expressions have one caller each: AssemblyScript inlines them there, so
+// that only rule applications (and probes) are calls. V8 does not inline WebAssembly calls.
+const INL = "@inline ";
 
 export function isSyntactic(ruleName: string): boolean {
   const c = ruleName.charCodeAt(0);
@@ -213,11 +216,11 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     return null;
   }
   const pair = (at: string) => `if (c >= 0xD800 && c <= 0xDBFF && ${at} < end) { const d = ch(${at}); if (d >= 0xDC00 && d <= 0xDFFF) ${at}++; }`;
-  const advance = (t: CharTest) => (t.codePoint ? `pos++; { const end = len; ${pair("pos")} }` : "pos++;");
-  // A loop that moves `pos` over the units (code points) that pass `t`, in a local. Where the set
+  const advance = (t: CharTest) => (t.codePoint ? `{ let q = pos + 1; const end = len; ${pair("q")} return q; }` : "return pos + 1;");
+  // A loop that moves `q` from `from` over the units (code points) that pass `t`. Where the set
   // holds every low surrogate, a pair needs no test of its own: its second half passes anyway.
-  const scan = (t: CharTest) =>
-    `let q = pos; const end = len;
+  const scan = (t: CharTest, from: string) =>
+    `let q = ${from}; const end = len;
   while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${t.codePoint && !covers(t.set, 0xdc00, 0xdfff) ? ` ${pair("q")}` : ""} }`;
 
   // Rules that can apply themselves: only those need the nesting-depth guard.
@@ -268,10 +271,16 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
   }
 
   const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
+  // A compiled expression: given the variable holding the position, the AssemblyScript
+  // expression that matches there (the end position, or -1).
+  type Callee = (at: string) => string;
 
-  // A function that applies `ruleName` with concrete `args`, recording or not.
-  function applyFn(ruleName: string, args: any[], record: boolean): string {
-    const key = `${record ? "R" : "L"}:${ruleName}<${args.map((a) => a.toString()).join(",")}>`;
+  // A function that applies `ruleName` with concrete `args`, recording or not. `skipped`: it is
+  // always entered past spaces (as a syntactic rule applied where spaces are skipped is), so
+  // that its body need not skip them again.
+  function applyFn(ruleName: string, args: any[], record: boolean, skipped = false): string {
+    if (!isSyntactic(ruleName)) skipped = false; // a lexical rule's body skips nothing anyway
+    const key = `${record ? "R" : "L"}${skipped ? "S" : ""}:${ruleName}<${args.map((a) => a.toString()).join(",")}>`;
     const known = fns.get(key);
     if (known) return known;
     const name = fresh(record ? "rule_" : "lex_");
@@ -282,25 +291,26 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     if (record && ctx.syntactic) {
       const levels = chainOf(ruleName, args);
       if (levels.length > 1) {
-        out.push(`// ${key.slice(2)}: ${levels.map((l) => l.rule).join(" > ")}\n${chainFn(name, levels)}`);
+        out.push(`// ${key.slice(key.indexOf(":") + 1)}: ${levels.map((l) => l.rule).join(" > ")}\n${chainFn(name, levels, skipped)}`);
         return name;
       }
     }
     // Inside a lexical rule nothing is recorded.
-    const body = expr(info.body, ctx, ctx.syntactic);
-    const label = `// ${key.slice(2)}`;
-    const guard = recursive(ruleName) ? `if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return false; }` : "";
+    const body = expr(info.body, ctx, ctx.syntactic, skipped);
+    const label = `// ${key.slice(key.indexOf(":") + 1)}`;
+    const guard = recursive(ruleName) ? `if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return -1; }` : "";
     const leave = recursive(ruleName) ? "depth--;" : "";
     if (record) {
       const id = idOf(ruleName);
       out.push(`${label}
-function ${name}(): bool {
+function ${name}(pos: i32): i32 {
   ${guard}
-  const start = pos; const mark = count;
-  if (!${body}()) { ${leave} return false; }
+  const mark = count;
+  const q = ${body("pos")};
   ${leave}
-  finish(${id}, start, mark);
-  return true;
+  if (q < 0) return -1;
+  finish(${id}, pos, q, mark);
+  return q;
 }`);
     } else if (memoRules.includes(ruleName)) {
       if (isSyntactic(ruleName)) throw new Error(`only lexical rules can be memoised: ${ruleName}`);
@@ -308,27 +318,27 @@ function ${name}(): bool {
       // end + 2 matched (low half). Stamped entries need no clearing before each parse.
       const slot = memoRules.indexOf(ruleName);
       out.push(`${label}
-function ${name}(): bool {
+function ${name}(pos: i32): i32 {
   const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 3);
   const entry = load<u64>(at);
   if (<u32>(entry >> 32) == generation) {
     const known = <i32>entry;
-    if (known == 1) return miss();
-    pos = known - 2; return true;
+    if (known == 1) return miss(pos);
+    return known - 2;
   }
   ${guard}
-  const ok = ${body}();
+  const q = ${body("pos")};
   ${leave}
-  if (overflow == 0) store<u64>(at, (<u64>generation << 32) | <u64>(ok ? pos + 2 : 1));
-  return ok;
+  if (overflow == 0) store<u64>(at, (<u64>generation << 32) | <u64>(q >= 0 ? q + 2 : 1));
+  return q;
 }`);
     } else {
       out.push(`${label}
-function ${name}(): bool {
+function ${name}(pos: i32): i32 {
   ${guard}
-  const ok = ${body}();
+  const q = ${body("pos")};
   ${leave}
-  return ok;
+  return q;
 }`);
     }
     return name;
@@ -389,7 +399,7 @@ function ${name}(): bool {
   }
   // A function of `c` (the code unit at pos, where spaces were skipped and the expression's
   // FIRST test passed): true when the expression is ruled out, its failure positions recorded;
-  // false when it must be tried (pos and farthest as they were).
+  // false when it must be tried (farthest as it was).
   const probes = new Map<string, string>();
   function probeFn(pw: PastW): string {
     const key = `${pw.key}|${firstTest(pw.rest)}|${pw.enters}`;
@@ -400,15 +410,16 @@ function ${name}(): bool {
     const w = applyFn(pw.w.ruleName, pw.w.args, false);
     const testW = firstTest({ chars: pw.firstW.chars, nullable: false })!;
     const testRest = firstTest(pw.rest)!;
-    out.push(`function ${name}(c: i32): bool {
+    out.push(`function ${name}(c: i32, pos: i32): bool {
   if (!(${testW})) return !(${testRest});
   ${pw.enters ? `if (depth + ${pw.enters} > ${MAX_DEPTH}) return false;` : ""}
-  const q = pos; const f = farthest;
-  if (${w}()) {
-    skip();
-    { const c = pos < len ? ch(pos) : -1; if (!(${testRest})) { miss(); pos = q; return true; } }
+  const f = farthest;
+  const q = ${w}(pos);
+  if (q >= 0) {
+    const s = skip(q);
+    { const c = s < len ? ch(s) : -1; if (!(${testRest})) { miss(s); return true; } }
   }
-  pos = q; farthest = f; return false;
+  farthest = f; return false;
 }`);
     return name;
   }
@@ -479,9 +490,9 @@ function ${name}(): bool {
   // checked once at the start, and levels a+1..k below it, applied (with their own depth check)
   // only where the choice's first term passes its FIRST test. Where they fail, the choice's other
   // terms are tried at the same position and depth, as the choice itself would try them.
-  function chainFn(name: string, levels: Level[]): string {
+  function chainFn(name: string, levels: Level[], skipped: boolean): string {
     const k = levels.length - 1;
-    const inner = applyFn(levels[k].rule, levels[k].args, true);
+    const inner = applyFn(levels[k].rule, levels[k].args, true, true);
     const guarded = levels.slice(0, k).map((l) => recursive(l.rule));
     // depthAt[i]: the depth while level i's tail runs (levels 0..i entered).
     const depthAt: number[] = [];
@@ -489,11 +500,11 @@ function ${name}(): bool {
     for (let i = 0; i < k; i++) depthAt.push((g += guarded[i] ? 1 : 0));
     const a = levels.findIndex((l) => l.terms);
     const setDepth = (d: number) => (d === 0 ? "depth = base;" : `depth = base + ${d};`);
-    const fail = "{ depth = base; pos = start0; count = mark; return false; }";
+    const fail = "{ depth = base; count = mark; return -1; }";
     // `e1`: where the nodes since `mark` are one node from start1 (or none, at start1): there, a
     // node from start1 would be that node again (elided), so it is not even tried.
     const finishOf = (i: number) =>
-      `if (pos != e1${i === 0 ? " || start0 != start1" : ""}) { finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, mark); e1 = pos; }`;
+      `if (pos != e1${i === 0 && !skipped ? " || start0 != start1" : ""}) { finish(${idOf(levels[i].rule)}, ${i === 0 ? "start0" : "start1"}, pos, mark); e1 = pos; }`;
     // Levels whose tails matched nothing all end where the level below ended: the first of their
     // nodes stands (or is elided) for all that start at start1, since finishing the same span
     // again changes nothing; the outermost differs only when spaces were skipped before it.
@@ -528,11 +539,11 @@ function ${name}(): bool {
         probeFn({ ...ws[0], rest: union(ws.map((w) => w.rest)), enters: Math.max(...ws.map((w) => w.enters)) }),
       );
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
-      const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c)`).join(" && ")})` : "";
+      const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s)`).join(" && ")})` : "";
       return `if (overflow == 0) {
-    const f0 = farthest; const q = pos; skip(); const c = pos < len ? ch(pos) : -1; miss();
-    if (!(${test})${ruledOut}) { pos = q; ${done} }
-    farthest = f0; pos = q;
+    const f0 = farthest; const s = skip(pos); const c = s < len ? ch(s) : -1; miss(s);
+    if (!(${test})${ruledOut}) { ${done} }
+    farthest = f0;
   }`;
     };
     // Tails and nodes of levels hi-1 down to lo (level hi has matched), leaving depth at `out`.
@@ -540,28 +551,28 @@ function ${name}(): bool {
       const lines: string[] = [];
       for (let i = hi - 1; i >= lo; i--) {
         if (i < hi - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
-        if (tails[i].length) lines.push(`if (!(${tails[i].map((t) => `${t}()`).join(" && ")})) ${failed}`);
+        for (const t of tails[i]) lines.push(`q = ${t("pos")}; if (q < 0) ${failed} pos = q;`);
         lines.push(finishOf(i));
       }
       if (out) lines.push(out);
       return lines;
     };
     const lines: string[] = [];
-    if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return false; }`);
-    lines.push("const base = depth; const start0 = pos; const mark = count;");
-    lines.push("skip(); const start1 = pos; let e1 = -1;");
+    if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }`);
+    lines.push("const base = depth; const mark = count;");
+    lines.push(`let pos = ${skipped ? "start0" : "skip(start0)"}; const start1 = pos; let e1 = -1; let q = 0;`);
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
-    if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; pos = start0; return false; }`);
+    if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; return -1; }`);
     if (a < 0) {
       if (total) lines.push(setDepth(total));
-      lines.push(`if (!${inner}()) ${fail}`);
+      lines.push(`q = ${inner}(pos); if (q < 0) ${fail} pos = q;`);
       lines.push("e1 = pos;");
-      const p = probe(0, k, `${finishes(k - 1)} depth = base; return true;`);
+      const p = probe(0, k, `${finishes(k - 1)} depth = base; return pos;`);
       if (p) lines.push(p);
       lines.push(...tailsDown(0, k, fail, guarded[0] ? "depth = base;" : ""));
-      lines.push("return true;");
-      return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
+      lines.push("return pos;");
+      return `function ${name}(start0: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
     }
     // The choice at level a, entered at depth base + depthAt[a].
     const level = levels[a];
@@ -569,7 +580,7 @@ function ${name}(): bool {
     const below = depthAt[k - 1] - depthAt[a]; // depth checks of levels a+1..k-1
     const seg: string[] = [];
     if (below) seg.push(`if (base + ${depthAt[k - 1]} > ${MAX_DEPTH}) { overflow = 1; break; }`, setDepth(depthAt[k - 1]));
-    seg.push(`if (!${inner}()) break;`, "e1 = pos;");
+    seg.push(`q = ${inner}(pos); if (q < 0) break; pos = q;`, "e1 = pos;");
     const miss1 = "{ pos = start1; count = mark; break; }";
     if (k - 1 > a) {
       const p = probe(a + 1, k, `${finishOf(k - 1)} ok = true; break;`);
@@ -583,20 +594,23 @@ function ${name}(): bool {
     const t0 = level.tests![0];
     lines.push(`${t0 === null ? "" : `if (${t0}) `}do {\n    ${seg.join("\n    ")}\n  } while (false);`);
     lines.push(atA);
+    // A term that applies one rule leaves one node from start1 (or none, at start1): `e1`.
     const others = level.terms!.slice(1).map((t: any, i: number) => {
       const test = level.tests![i + 1];
-      return `${test === null ? "" : `(${test}) && `}${expr(t, level.ctx, true)}()`;
+      if (t instanceof pexprs.Param) t = level.ctx.actuals[t.index];
+      const one = t instanceof pexprs.Apply && t.ruleName !== "spaces";
+      return `if (${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)("pos")}) >= 0) { pos = q; e1 = ${one ? "pos" : "-1"}; }`;
     });
-    lines.push(`if (!ok) {\n    if (!(${others.map((o: string) => `(${o})`).join(" || ")})) { miss(); ${fail.slice(2)}\n    e1 = -1;\n  }`);
+    lines.push(`if (!ok) {\n    ${others.join("\n    else ")}\n    else { miss(pos); ${fail.slice(2)}\n  }`);
     lines.push(finishOf(a));
     if (a > 0) {
       if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
-      const p = probe(0, a, `${finishes(a - 1)} depth = base; return true;`);
+      const p = probe(0, a, `${finishes(a - 1)} depth = base; return pos;`);
       if (p) lines.push(p);
       lines.push(...tailsDown(0, a, fail, guarded[0] ? "depth = base;" : ""));
     } else if (guarded[0]) lines.push("depth = base;");
-    lines.push("return true;");
-    return `function ${name}(): bool {\n  ${lines.join("\n  ")}\n}`;
+    lines.push("return pos;");
+    return `function ${name}(start0: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
   }
 
   // A lexical rule whose body is `x*` or `x?` (white space: `gap`, `ternaryBreak`), tested where
@@ -641,138 +655,146 @@ function ${name}(): bool {
     return { set: merge(units.flatMap((u) => u.set)), codePoint: units.some((u) => u.codePoint) };
   }
 
-  // Compiles one parsing expression to a function that returns whether it matched and, when it
-  // did not, leaves `pos` and `count` as it found them. `record` says whether applications
-  // inside are recorded (true only in syntactic rule bodies).
-  function expr(e: any, ctx: Ctx, record: boolean): string {
-    if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record);
+  // Compiles one parsing expression to a function of the position that returns where the match
+  // ends, or -1 when there is none (then `count` is as it was). The position is a parameter and
+  // a result, not a global, so that the engines keep it in a register. `record` says whether
+  // applications inside are recorded (true only in syntactic rule bodies); `skipped`, that the
+  // position it is called with is past spaces already (spaces are skipped once per position).
+  function expr(e: any, ctx: Ctx, record: boolean, skipped = false): Callee {
+    if (e instanceof pexprs.Param) return expr(ctx.actuals[e.index], ctx, record, skipped);
+    if (e instanceof pexprs.Lex) return expr(e.expr, { ...ctx, lexified: true }, record);
     const name = fresh("e");
     const plain = !skips(ctx) && !record;
+    // Where tokens start: past spaces in a syntactic context.
+    const past = (x: string) => (skips(ctx) && !skipped ? `skip(${x})` : x);
+    const at = past("pos");
+    const call = (fn: string): Callee => (x) => `${fn}(${x})`;
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
-      out.push(`function ${name}(): bool {
-  if (pos < len) { const c = ch(pos); if (${setTest(single.set, true)}) { ${advance(single)} return true; } }
-  return miss();
+      out.push(`${INL}function ${name}(pos: i32): i32 {
+  if (pos < len) { const c = ch(pos); if (${setTest(single.set, true)}) ${advance(single)} }
+  return miss(pos);
 }`);
-      return name;
+      return call(name);
     }
     const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
     if (repeated) {
-      out.push(`function ${name}(): bool {
-  const p = pos; ${scan(repeated)}
-  pos = q; miss();
-  ${e instanceof pexprs.Plus ? "if (q == p) { pos = p; return false; }\n  " : ""}return true;
+      out.push(`${INL}function ${name}(pos: i32): i32 {
+  ${scan(repeated, "pos")}
+  miss(q);
+  ${e instanceof pexprs.Plus ? "if (q == pos) return -1;\n  " : ""}return q;
 }`);
-      return name;
+      return call(name);
     }
-    const withSkip = (test: string) => {
-      if (!skips(ctx)) return test;
-      out.push(`function ${name}_s(): bool { const p = pos; skip(); if (${test}) return true; pos = p; return false; }`);
-      return `${name}_s()`;
-    };
     let code: string;
+    // Applications, tokens and single factors are called where they are used: no function.
     if (e === pexprs.any) {
-      code = `return ${withSkip("matchAny()")};`;
+      return (x) => `matchAny(${past(x)})`;
     } else if (e === pexprs.end) {
-      code = `return ${withSkip("matchEnd()")};`;
+      return (x) => `matchEnd(${past(x)})`;
     } else if (e instanceof pexprs.Terminal) {
       const units = String(e.obj).split("").map((c) => c.charCodeAt(0));
-      if (units.length === 0) code = "return true;";
+      if (units.length === 0) return (x) => x;
       else {
         const test = units.map((u, i) => `ch(pos + ${i}) == ${u}`).join(" && ");
         out.push(
-          `function ${name}_t(): bool { if (pos + ${units.length} <= len && ${test}) { pos += ${units.length}; return true; } return miss(); }`,
+          `${INL}function ${name}_t(pos: i32): i32 { if (pos + ${units.length} <= len && ${test}) return pos + ${units.length}; return miss(pos); }`,
         );
-        code = `return ${withSkip(`${name}_t()`)};`;
+        return (x) => `${name}_t(${past(x)})`;
       }
     } else if (e instanceof pexprs.Range) {
       const lo = String(e.from).codePointAt(0)!;
       const hi = String(e.to).codePointAt(0)!;
       if (hi > 0xffff) throw new Error("ranges beyond the BMP are not supported");
       out.push(
-        `function ${name}_r(): bool { if (pos < len) { const c = ch(pos); if (c >= ${lo} && c <= ${hi}) { pos++; return true; } } return miss(); }`,
+        `${INL}function ${name}_r(pos: i32): i32 { if (pos < len) { const c = ch(pos); if (c >= ${lo} && c <= ${hi}) return pos + 1; } return miss(pos); }`,
       );
-      code = `return ${withSkip(`${name}_r()`)};`;
+      return (x) => `${name}_r(${past(x)})`;
     } else if (e instanceof pexprs.Apply) {
       if (e.ruleName === "spaces" && !grammar.rules.spaces.source) {
-        code = `skip(); return true;`; // the built-in `spaces`, never recorded
+        return (x) => `skip(${x})`; // the built-in `spaces`, never recorded
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
-        const fn = applyFn(e.ruleName, args, record);
+        const fn = applyFn(e.ruleName, args, record, skips(ctx));
         const empty = emptyAt(e.ruleName, args);
         const body = grammar.rules[e.ruleName]?.body;
         if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
           // A rule that matches nothing (`sameLine`): no node, no failure.
-          code = `${skips(ctx) ? "skip(); " : ""}return true;`;
+          return past;
         } else if (empty) {
           // Tested here: where nothing can start, the rule matches nothing (no node).
-          const matched = empty.always ? "return true;" : "if (overflow == 0) return true; pos = p; return false;";
-          code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  if (!(${empty.test})) { miss(); ${matched} }
-  if (${fn}()) return true;
-  pos = p; return false;`;
-        } else code = `return ${withSkip(`${fn}()`)};`;
+          code = `const s = ${at}; const c = s < len ? ch(s) : -1;
+  if (!(${empty.test})) { miss(s); return ${empty.always ? "s" : "overflow == 0 ? s : -1"}; }
+  return ${fn}(s);`;
+        } else return (x) => `${fn}(${past(x)})`;
       }
     } else if (e instanceof pexprs.Alt) {
-      const terms = e.terms.map((t: any) => expr(t, ctx, record));
       const tests = e.terms.map((t: any) => firstTest(first(t, ctx.actuals)));
-      if (tests.every((t: string | null) => t === null)) {
-        code = terms.map((t: string) => `if (${t}()) return true;`).join("\n  ") + "\n  return false;";
+      const tested = !tests.every((t: string | null) => t === null);
+      const terms: Callee[] = e.terms.map((t: any) => expr(t, ctx, record, tested || skipped));
+      if (!tested) {
+        code = `let q = 0;\n  ${terms.map((t) => `if ((q = ${t("pos")}) >= 0) return q;`).join("\n  ")}\n  return -1;`;
       } else {
         // Skipping spaces once here is what each term would do first anyway.
-        code = `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  ${terms.map((t: string, i: number) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}${t}()) return true;`).join("\n  ")}
-  miss(); pos = p; return false;`;
+        code = `const p = ${at}; const c = p < len ? ch(p) : -1; let q = 0;
+  ${terms.map((t, i) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}(q = ${t("p")}) >= 0) return q;`).join("\n  ")}
+  return miss(p);`;
       }
     } else if (e instanceof pexprs.Seq) {
-      const factors = e.factors.map((f: any) => expr(f, ctx, record));
-      if (factors.length === 0) code = "return true;";
+      const factors: Callee[] = e.factors.map((f: any, i: number) => expr(f, ctx, record, i === 0 && skipped));
+      if (factors.length === 0) return (x) => x;
+      else if (factors.length === 1) return factors[0];
       else {
-        code = `const p = pos; const m = count;
-  if (${factors.map((f: string) => `${f}()`).join(" && ")}) return true;
-  pos = p; count = m; return false;`;
+        // The first factor leaves `count` as it was when it fails.
+        const [head, ...rest] = factors;
+        code = `const m = count;
+  let q = ${head("pos")}; if (q < 0) return -1;
+  ${rest.map((f) => `q = ${f("q")}; if (q < 0) { count = m; return -1; }`).join("\n  ")}
+  return q;`;
       }
     } else if (e instanceof pexprs.Star || e instanceof pexprs.Plus) {
-      const inner = expr(e.expr, ctx, record);
       const min = e instanceof pexprs.Plus ? 1 : 0;
       const test = firstTest(first(e.expr, ctx.actuals));
+      const inner = expr(e.expr, ctx, record, test !== null);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
-      const ruledOut = past ? ` || ${probeFn(past)}(c)` : "";
-      const guard = test === null ? "" : `${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1; if (!(${test})${ruledOut}) { miss(); pos = before; break; } `;
+      const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
+      const guard =
+        test === null
+          ? ""
+          : `const s = ${skips(ctx) ? "skip(before)" : "before"}; const c = s < len ? ch(s) : -1; if (!(${test})${ruledOut}) { miss(s); break; } `;
       const fast = plain ? unitOf(e.expr, ctx.actuals) : null;
-      const quick = fast ? `{ ${scan(fast)} if (q != pos) { pos = q; n++; } }\n    ` : "";
-      code = `const p = pos; const m = count; let n = 0;
-  while (true) { ${quick}const before = pos; ${guard}if (!${inner}()) { pos = before; break; } n++; if (pos == before) break; }
-  if (overflow != 0 || n < ${min}) { pos = p; count = m; return false; }
-  return true;`;
+      const quick = fast ? `{ ${scan(fast, "p")} if (q != p) { p = q; n++; } }\n    ` : "";
+      code = `let p = pos; const m = count; let n = 0;
+  while (true) { ${quick}const before = p; ${guard}const q = ${inner(test === null ? "before" : "s")}; if (q < 0) break; p = q; n++; if (p == before) break; }
+  if (overflow != 0 || n < ${min}) { count = m; return -1; }
+  return p;`;
     } else if (e instanceof pexprs.Opt) {
-      const inner = expr(e.expr, ctx, record);
       const test = firstTest(first(e.expr, ctx.actuals));
+      const inner = expr(e.expr, ctx, record, test !== null || skipped);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
-      const ruledOut = past ? ` || ${probeFn(past)}(c)` : "";
+      const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
       code =
         test === null
-          ? `${inner}(); return overflow == 0;`
-          : `const p = pos; ${skips(ctx) ? "skip(); " : ""}const c = pos < len ? ch(pos) : -1;
-  if (!(${test})${ruledOut}) { miss(); pos = p; } else if (!${inner}()) pos = p;
-  return overflow == 0;`;
+          ? `let q = ${inner("pos")}; if (q < 0) q = pos;
+  return overflow == 0 ? q : -1;`
+          : `const s = ${at}; const c = s < len ? ch(s) : -1; let q = pos;
+  if (!(${test})${ruledOut}) miss(s); else { q = ${inner("s")}; if (q < 0) q = pos; }
+  return overflow == 0 ? q : -1;`;
     } else if (e instanceof pexprs.Not) {
-      const inner = expr(e.expr, ctx, record);
-      code = `const p = pos; const m = count; const f = farthest;
-  const hit = ${inner}();
-  pos = p; count = m; farthest = f;
-  if (hit) return miss();
-  return overflow == 0;`;
+      const inner = expr(e.expr, ctx, record, skipped);
+      code = `const m = count; const f = farthest;
+  const hit = ${inner("pos")};
+  count = m; farthest = f;
+  if (hit >= 0) return miss(pos);
+  return overflow == 0 ? pos : -1;`;
     } else if (e instanceof pexprs.Lookahead) {
-      const inner = expr(e.expr, ctx, record);
-      code = `const p = pos; if (!${inner}()) return false; pos = p; return true;`;
-    } else if (e instanceof pexprs.Lex) {
-      code = `return ${expr(e.expr, { ...ctx, lexified: true }, record)}();`;
+      const inner = expr(e.expr, ctx, record, skipped);
+      code = `return ${inner("pos")} < 0 ? -1 : pos;`;
     } else {
       throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
     }
-    out.push(`function ${name}(): bool {\n  ${code}\n}`);
-    return name;
+    out.push(`${INL}function ${name}(pos: i32): i32 {\n  ${code}\n}`);
+    return call(name);
   }
 
   const spaceFn = applyFn("space", [], false);
@@ -792,12 +814,12 @@ function ${name}(): bool {
     const ctx: Ctx = { syntactic: isSyntactic(rule), lexified: false, actuals: [] };
     // Ohm's top level: apply the start rule, then `end` (spaces skipped before it when the
     // start rule is syntactic). Here `end` is left to the caller: a prefix parse is useful.
-    const fn = applyFn(rule, [], true);
-    return `  if (which == ${i}) { ${ctx.syntactic ? "skip(); " : ""}ok = ${fn}(); }`;
+    const fn = applyFn(rule, [], true, ctx.syntactic);
+    return `  if (which == ${i}) end = ${fn}(${ctx.syntactic ? "skip(from)" : "from"});`;
   });
 
   const source = `// Generated by src/grammar/compile.ts from grammar/ui.ohm. Do not edit.
-let pos: i32 = 0;
+// The position is no global: every parsing function takes it and returns where it got to (or -1).
 let len: i32 = 0;
 let count: i32 = 0;
 let farthest: i32 = 0;
@@ -813,31 +835,34 @@ let generation: u32 = 0; // parses since the memo tables were cleared
 // module has no static data: nothing lies below it (prepare checks).
 const INPUT: usize = 4096;
 @inline function ch(p: i32): i32 { return <i32>load<u16>(<usize>p << 1, INPUT); }
-@inline function miss(): bool { if (pos > farthest) farthest = pos; return false; }
-function matchAny(): bool {
-  if (pos >= len) return miss();
+// A failure at pos: Ohm's rightmost failure position moves. Returns -1, no match.
+@inline function miss(pos: i32): i32 { if (pos > farthest) farthest = pos; return -1; }
+function matchAny(pos: i32): i32 {
+  if (pos >= len) return miss(pos);
   const c = ch(pos);
   pos++;
   if (c >= 0xD800 && c <= 0xDBFF && pos < len) { const d = ch(pos); if (d >= 0xDC00 && d <= 0xDFFF) pos++; }
-  return true;
+  return pos;
 }
-function matchEnd(): bool { return pos == len ? true : miss(); }
-function skipSlow(): void {
-  while (pos < len) { const c = ch(pos); ${unitSpace}if (!(${spaceTest})) return; if (!${spaceFn}()) return; }
+function matchEnd(pos: i32): i32 { return pos == len ? pos : miss(pos); }
+function skipSlow(pos: i32): i32 {
+  while (pos < len) { const c = ch(pos); ${unitSpace}if (!(${spaceTest})) return pos; const q = ${spaceFn}(pos); if (q < 0) return pos; pos = q; }
+  return pos;
 }
-@inline function skip(): void { if (pos < len) { const c = ch(pos); if (${spaceTest}) skipSlow(); } }
+// Past the spaces at pos.
+@inline function skip(pos: i32): i32 { if (pos < len) { const c = ch(pos); if (${spaceTest}) return skipSlow(pos); } return pos; }
 
 function grow(bytes: usize): void {
   const have = <usize>memory.size() << 16;
   if (bytes > have) { const pages = <i32>((bytes - have + 0xFFFF) >> 16); if (memory.grow(pages) < 0) unreachable(); }
 }
 
-// Records a node for a rule that matched [start, pos) with children [mark, count).
-@inline function finish(rule: i32, start: i32, mark: i32): void {
-  if (pos == start) { count = mark; return; }
+// Records a node for a rule that matched [start, end) with children [mark, count).
+@inline function finish(rule: i32, start: i32, end: i32, mark: i32): void {
+  if (end == start) { count = mark; return; }
   if (count > mark) {
     const last = nodesPtr + (<usize>(count - 1) << 4);
-    if (count - load<i32>(last, 12) == mark && load<i32>(last, 4) == start && load<i32>(last, 8) == pos) return;
+    if (count - load<i32>(last, 12) == mark && load<i32>(last, 4) == start && load<i32>(last, 8) == end) return;
   }
   if (count == nodesCap) {
     nodesCap = nodesCap * 2;
@@ -846,7 +871,7 @@ function grow(bytes: usize): void {
   const at = nodesPtr + (<usize>count << 4);
   store<i32>(at, rule);
   store<i32>(at, start, 4);
-  store<i32>(at, pos, 8);
+  store<i32>(at, end, 8);
   store<i32>(at, count - mark + 1, 12);
   count++;
 }
@@ -871,12 +896,12 @@ export function prepare(capacity: i32): usize {
 
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
-  len = length; pos = from; count = 0; farthest = from; depth = 0; overflow = 0;
+  len = length; count = 0; farthest = from; depth = 0; overflow = 0;
   // What earlier parses remembered is stamped with their generation, so forgotten.
   if (++generation == 0) clearMemo();
-  let ok = false;
+  let end = -1;
 ${entries.join("\n")}
-  return ok && overflow == 0 ? pos : -1;
+  return overflow == 0 ? end : -1;
 }
 export function nodes(): usize { return nodesPtr; }
 export function nodeCount(): i32 { return count; }
