@@ -81,7 +81,7 @@ let backward = true;
 @inline function at32(base: usize, i: i32): i32 { return load<i32>(base + (<usize>i << 2)); }
 @inline function set32(base: usize, i: i32, v: i32): void { store<i32>(base + (<usize>i << 2), v); }
 
-function isNoise(rule: i32): bool {
+@inline function isNoise(rule: i32): bool {
   return rule == RULE_gap || rule == RULE_ternaryBreak || rule == RULE_nl || rule == RULE_lineEnd || rule == RULE_sameLine;
 }
 
@@ -93,11 +93,17 @@ function isNoise(rule: i32): bool {
 
 // What src/lang/ast.ts turns into the node's child: groups, and wrappers kept around a single
 // child only for the noise beside it (newlines in brackets, a chain level with no operator).
-function unwrap(i: i32): i32 {
+@inline function unwrap(i: i32): i32 {
+  return isWhole(nodeRule(i)) ? i : unwrapWrapper(i);
+}
+// Nodes that are never wrappers (the usual case, tested without a call).
+@inline function isWhole(rule: i32): bool {
+  return rule == RULE_literal || rule == RULE_name || rule == RULE_ComponentCall || rule == RULE_ArrayLit || rule == RULE_ObjectLit || rule == RULE_stateName || rule == RULE_Items || rule == RULE_Entries;
+}
+function unwrapWrapper(i: i32): i32 {
   while (true) {
     const rule = nodeRule(i);
-    if (rule == RULE_literal || rule == RULE_name || rule == RULE_stateName || rule == RULE_ArrayLit || rule == RULE_ObjectLit || rule == RULE_ComponentCall) return i;
-    if (rule == RULE_Items || rule == RULE_Entries) return i;
+    if (isWhole(rule)) return i;
     let only = -1;
     let n = 0;
     for (let j = i - 1, first = firstNode(i); j >= first && n < 2; j -= nodeSize(j)) {
@@ -117,7 +123,7 @@ function unwrap(i: i32): i32 {
 // while j > listStop, skipping noise.
 let listLast: i32 = 0;
 let listStop: i32 = 0;
-function openList(node: i32, stop: i32): void {
+@inline function openList(node: i32, stop: i32): void {
   let only = -1;
   let n = 0;
   for (let j = node - 1; j > stop && n < 2; j -= nodeSize(j)) {
@@ -136,7 +142,7 @@ function openList(node: i32, stop: i32): void {
 }
 
 // Text comparisons: a span of the input against a string of the pool.
-function spanIs(start: i32, end: i32, off: i32, len: i32): bool {
+@inline function spanIs(start: i32, end: i32, off: i32, len: i32): bool {
   return end - start == len && sameUnits(INPUT + (<usize>start << 1), pool + (<usize>off << 1), len);
 }
 // Whether `len` code units at a and at b are the same, compared four at a time.
@@ -147,15 +153,15 @@ function sameUnits(a: usize, b: usize, len: i32): bool {
   for (; k < bytes; k += 2) if (load<u16>(a + k) != load<u16>(b + k)) return false;
   return true;
 }
-function spanIsName(start: i32, end: i32, which: i32): bool {
+@inline function spanIsName(start: i32, end: i32, which: i32): bool {
   const at = word(T_NAMES_AT) + which * 2;
   return spanIs(start, end, word(at), word(at + 1));
 }
-function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
+@inline function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
   return aEnd - a == bEnd - b && sameUnits(INPUT + (<usize>a << 1), INPUT + (<usize>b << 1), aEnd - a);
 }
 // FNV-1a over the span's code units, two at a time (verdict-table.ts hashes the same way).
-function hashSpan(start: i32, end: i32): u32 {
+@inline function hashSpan(start: i32, end: i32): u32 {
   return hashUnits(INPUT + (<usize>start << 1), end - start);
 }
 function hashUnits(at: usize, len: i32): u32 {
@@ -202,7 +208,7 @@ function addStatement(s: i32): bool {
 }
 
 // The kind bit of an unwrapped value node (K_CALL: known only by following it).
-function kindOf(v: i32): i32 {
+@inline function kindOf(v: i32): i32 {
   const rule = nodeRule(v);
   if (rule == RULE_ArrayLit) return K_ARR;
   if (rule == RULE_ObjectLit) return K_OBJ;
@@ -225,9 +231,11 @@ const RESERVED: i32 = -2; // Query or Mutation
 const NONE: i32 = -1;
 
 /** The component ComponentCall node `call` names: its id, NONE or RESERVED. */
-function componentOf(call: i32): i32 {
+@inline function componentOf(call: i32): i32 {
   const memo = at32(known, call);
-  if (memo != 0) return memo > 0 ? memo - 1 : memo;
+  return memo > 0 ? memo - 1 : memo < 0 ? memo : lookUpComponentOf(call);
+}
+function lookUpComponentOf(call: i32): i32 {
   const name = callName(call);
   const s = nodeStart(name);
   const e = nodeEnd(name);
@@ -237,9 +245,11 @@ function componentOf(call: i32): i32 {
 }
 
 /** The statement `name` node `ref` refers to, or NONE. */
-function statementOf(ref: i32): i32 {
+@inline function statementOf(ref: i32): i32 {
   const memo = at32(known, ref);
-  if (memo != 0) return memo > 0 ? memo - 1 : memo;
+  return memo > 0 ? memo - 1 : memo < 0 ? memo : lookUpStatementOf(ref);
+}
+function lookUpStatementOf(ref: i32): i32 {
   const s = lookupStatement(nodeStart(ref), nodeEnd(ref));
   set32(known, ref, s >= 0 ? s + 1 : NONE);
   return s;
@@ -262,7 +272,7 @@ function resolve(v: i32): i32 {
 }
 
 // A string literal's text without its quotes, when it has no escape: start and end, or -1.
-function plainString(v: i32): i32 {
+@inline function plainString(v: i32): i32 {
   const start = nodeStart(v) + 1;
   const end = nodeEnd(v) - 1;
   for (let k = start; k < end; k++) if (ch(k) == 92) return -1;
@@ -383,7 +393,7 @@ function checkCall(call: i32, whole: bool): bool {
 }
 
 // Argument node `arg` (-1: none) for a prop with `flags` and `shape`.
-function checkArg(arg: i32, flags: i32, shape: i32): bool {
+@inline function checkArg(arg: i32, flags: i32, shape: i32): bool {
   if (arg < 0 || kindOf(arg) == K_NULL) return (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
   return fit(arg, shape, 0) == FITS;
 }
