@@ -146,7 +146,7 @@ let listStop: i32 = 0;
   return end - start == len && sameUnits(INPUT + (<usize>start << 1), pool + (<usize>off << 1), len);
 }
 // Whether `len` code units at a and at b are the same, compared four at a time.
-function sameUnits(a: usize, b: usize, len: i32): bool {
+@inline function sameUnits(a: usize, b: usize, len: i32): bool {
   let k: usize = 0;
   const bytes = <usize>len << 1;
   for (; k + 8 <= bytes; k += 8) if (load<u64>(a + k) != load<u64>(b + k)) return false;
@@ -164,7 +164,7 @@ function sameUnits(a: usize, b: usize, len: i32): bool {
 @inline function hashSpan(start: i32, end: i32): u32 {
   return hashUnits(INPUT + (<usize>start << 1), end - start);
 }
-function hashUnits(at: usize, len: i32): u32 {
+@inline function hashUnits(at: usize, len: i32): u32 {
   let h: u32 = 0x811c9dc5;
   let k = 0;
   for (; k + 1 < len; k += 2) h = (h ^ load<u32>(at + (<usize>k << 1))) * 0x01000193;
@@ -172,7 +172,7 @@ function hashUnits(at: usize, len: i32): u32 {
   return h;
 }
 
-function lookupComponent(start: i32, end: i32): i32 {
+@inline function lookupComponent(start: i32, end: i32): i32 {
   const mask = word(T_HASH_SIZE) - 1;
   const hashAt = word(T_HASH_AT);
   for (let h = <i32>(hashSpan(start, end) & <u32>mask); word(hashAt + h) != 0; h = (h + 1) & mask) {
@@ -184,7 +184,7 @@ function lookupComponent(start: i32, end: i32): i32 {
 }
 
 // Statement names: the statement a name refers to, or -1.
-function lookupStatement(start: i32, end: i32): i32 {
+@inline function lookupStatement(start: i32, end: i32): i32 {
   for (let h = <i32>(hashSpan(start, end) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
     const s = at32(slots, h) - 1;
     const name = at32(stmtName, s);
