@@ -160,16 +160,34 @@ let listStop: i32 = 0;
 @inline function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
   return aEnd - a == bEnd - b && sameUnits(INPUT + (<usize>a << 1), INPUT + (<usize>b << 1), aEnd - a);
 }
-// FNV-1a over the span's code units, two at a time (verdict-table.ts hashes the same way).
+// FNV-1a over the span's code units, four at a time (the last four read again when the length
+// is not a multiple of four: the same text always hashes the same).
 @inline function hashSpan(start: i32, end: i32): u32 {
   return hashUnits(INPUT + (<usize>start << 1), end - start);
 }
 @inline function hashUnits(at: usize, len: i32): u32 {
-  let h: u32 = 0x811c9dc5;
-  let k = 0;
-  for (; k + 1 < len; k += 2) h = (h ^ load<u32>(at + (<usize>k << 1))) * 0x01000193;
-  if (k < len) h = (h ^ <u32>load<u16>(at + (<usize>k << 1))) * 0x01000193;
-  return h;
+  const bytes = <usize>len << 1;
+  let h: u64 = 0xcbf29ce484222325 ^ <u64>len;
+  let k: usize = 0;
+  for (; k + 8 <= bytes; k += 8) h = (h ^ load<u64>(at + k)) * 0x100000001b3;
+  if (k < bytes) {
+    if (bytes >= 8) h = (h ^ load<u64>(at + bytes - 8)) * 0x100000001b3;
+    else for (; k < bytes; k += 2) h = (h ^ <u64>load<u16>(at + k)) * 0x100000001b3;
+  }
+  return <u32>(h ^ (h >> 29));
+}
+// Fills the table's component hash (names → id + 1, open addressing; left empty by
+// verdict-table.ts so that names are hashed by one function only).
+function hashComponents(): void {
+  const mask = word(T_HASH_SIZE) - 1;
+  const hashAt = word(T_HASH_AT);
+  const records = table + (<usize>word(T_COMPONENTS_AT) << 2);
+  for (let id = 0; id < word(T_COMPONENTS); id++) {
+    const rec = records + <usize>id * (COMPONENT_WORDS << 2);
+    let h = <i32>(hashUnits(pool + (<usize>field(rec, 0) << 1), field(rec, 1)) & <u32>mask);
+    while (word(hashAt + h) != 0) h = (h + 1) & mask;
+    store<i32>(table + (<usize>(hashAt + h) << 2), id + 1);
+  }
 }
 
 @inline function lookupComponent(start: i32, end: i32): i32 {
@@ -500,6 +518,7 @@ export function verdictTable(bytes: i32): usize {
 export function verdict(tableBytes: i32): i32 {
   if (overflow != 0 || count == 0) return -1;
   pool = table + (<usize>word(T_POOL_AT) << 2);
+  hashComponents();
   shapes = table + (<usize>word(T_SHAPES_AT) << 2);
   components = table + (<usize>word(T_COMPONENTS_AT) << 2);
   const n = count;

@@ -21,15 +21,6 @@ const P_DEFAULT = 2;
 // Names the verdict compares against, in this order.
 const NAMES = ["Query", "Mutation", "Each", "root"];
 
-/** FNV-1a over UTF-16 code units two at a time (a little-endian u32): as the verdict hashes names. */
-export function hashUnits(text: string): number {
-  let h = 0x811c9dc5;
-  let i = 0;
-  for (; i + 1 < text.length; i += 2) h = Math.imul(h ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
-  if (i < text.length) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 const tables = new WeakMap<Library, Uint8Array>();
 
 /** The library's tables, as bytes to copy into the module's memory. */
@@ -79,12 +70,9 @@ function encode(library: Library): Uint8Array {
   let hashSize = 16;
   while (hashSize < 2 * components.length) hashSize *= 2;
   words[1] = hashSize;
-  const hashAt = (words[2] = block(hashSize));
+  words[2] = block(hashSize); // filled by the verdict, which hashes names its own way
   const componentsAt = (words[3] = block(components.length * COMPONENT_WORDS));
   components.forEach((component, id) => {
-    let h = hashUnits(component.name) & (hashSize - 1);
-    while (words[hashAt + h] !== 0) h = (h + 1) & (hashSize - 1);
-    words[hashAt + h] = id + 1;
     const rec = componentsAt + id * COMPONENT_WORDS;
     [words[rec], words[rec + 1]] = str(component.name);
     words[rec + 2] = component.props.length;
