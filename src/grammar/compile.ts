@@ -219,9 +219,37 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
   const advance = (t: CharTest) => (t.codePoint ? `{ let q = pos + 1; const end = len; ${pair("q")} return q; }` : "return pos + 1;");
   // A loop that moves `q` from `from` over the units (code points) that pass `t`. Where the set
   // holds every low surrogate, a pair needs no test of its own: its second half passes anyway.
-  const scan = (t: CharTest, from: string) =>
-    `let q = ${from}; const end = len;
-  while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${t.codePoint && !covers(t.set, 0xdc00, 0xdfff) ? ` ${pair("q")}` : ""} }`;
+  // Strings and names are most of a program: where units can be taken one at a time, eight are
+  // tested at once (SIMD), and the scan stops at the first that fails, or at the end.
+  const scan = (t: CharTest, from: string) => {
+    const pairs = t.codePoint && !covers(t.set, 0xdc00, 0xdfff);
+    const wide = pairs ? null : vectorTest(t.set);
+    if (wide) {
+      return `let q = ${from}; const end = len;
+  while (q < end) { const v = v128.load(INPUT + (<usize>q << 1)); const m = ${wide}; if (m != 0) { q += ctz(m); break; } q += 8; }
+  if (q > end) q = end;`;
+    }
+    return `let q = ${from}; const end = len;
+  while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${pairs ? ` ${pair("q")}` : ""} }`;
+  };
+  // Of eight units \`v\`, a bit mask of those not in the set (lane i: bit i); null when the set
+  // takes too many comparisons. The set or its complement, whichever has fewer ranges, is tested.
+  // Units past the end are read too (prepare leaves room) and ignored: the scan stops at the end.
+  function vectorTest(rs: Ranges): string | null {
+    const not = complement(rs);
+    const test = not.length <= rs.length ? not : rs;
+    if (test.length === 0 || test.length > 4) return null;
+    const lane = ([lo, hi]: [number, number]) =>
+      lo === hi
+        ? `i16x8.eq(v, i16x8.splat(${lo}))`
+        : lo === 0
+          ? `i16x8.le_u(v, i16x8.splat(${hi}))`
+          : hi === 0xffff
+            ? `i16x8.ge_u(v, i16x8.splat(${lo}))`
+            : `i16x8.le_u(i16x8.sub(v, i16x8.splat(${lo})), i16x8.splat(${hi - lo}))`;
+    const any = test.map(lane).reduce((a, b) => `v128.or(${a}, ${b})`);
+    return test === not ? `i16x8.bitmask(${any})` : `(~i16x8.bitmask(${any}) & 0xFF)`;
+  }
 
   // Rules that can apply themselves: only those need the nesting-depth guard.
   const calls = new Map<string, Set<string>>();
@@ -885,7 +913,7 @@ function clearMemo(): void {
 /** Makes room for inputs of up to \`capacity\` UTF-16 units; returns where to write them. */
 export function prepare(capacity: i32): usize {
   if (__heap_base > INPUT) unreachable();
-  memoPtr = (INPUT + (<usize>capacity << 1) + 15) & ~15;
+  memoPtr = (INPUT + (<usize>capacity << 1) + 16 + 15) & ~15;
   memoSpan = capacity + 1;
   nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 3) + 15) & ~15;
   nodesCap = max(1024, capacity >> 1);
