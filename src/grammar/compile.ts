@@ -219,9 +219,37 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
   const advance = (t: CharTest) => (t.codePoint ? `{ let q = pos + 1; const end = len; ${pair("q")} return q; }` : "return pos + 1;");
   // A loop that moves `q` from `from` over the units (code points) that pass `t`. Where the set
   // holds every low surrogate, a pair needs no test of its own: its second half passes anyway.
-  const scan = (t: CharTest, from: string) =>
-    `let q = ${from}; const end = len;
-  while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${t.codePoint && !covers(t.set, 0xdc00, 0xdfff) ? ` ${pair("q")}` : ""} }`;
+  // Strings and names are most of a program: where units can be taken one at a time, eight are
+  // tested at once (SIMD), and the scan stops at the first that fails, or at the end.
+  const scan = (t: CharTest, from: string) => {
+    const pairs = t.codePoint && !covers(t.set, 0xdc00, 0xdfff);
+    const wide = pairs ? null : vectorTest(t.set);
+    if (wide) {
+      return `let q = ${from}; const end = len;
+  while (q < end) { const v = v128.load(INPUT + (<usize>q << 1)); const m = ${wide}; if (m != 0) { q += ctz(m); break; } q += 8; }
+  if (q > end) q = end;`;
+    }
+    return `let q = ${from}; const end = len;
+  while (q < end) { const c = ch(q); if (!(${setTest(t.set, true)})) break; q++;${pairs ? ` ${pair("q")}` : ""} }`;
+  };
+  // Of eight units \`v\`, a bit mask of those not in the set (lane i: bit i); null when the set
+  // takes too many comparisons. The set or its complement, whichever has fewer ranges, is tested.
+  // Units past the end are read too (prepare leaves room) and ignored: the scan stops at the end.
+  function vectorTest(rs: Ranges): string | null {
+    const not = complement(rs);
+    const test = not.length <= rs.length ? not : rs;
+    if (test.length === 0 || test.length > 4) return null;
+    const lane = ([lo, hi]: [number, number]) =>
+      lo === hi
+        ? `i16x8.eq(v, i16x8.splat(${lo}))`
+        : lo === 0
+          ? `i16x8.le_u(v, i16x8.splat(${hi}))`
+          : hi === 0xffff
+            ? `i16x8.ge_u(v, i16x8.splat(${lo}))`
+            : `i16x8.le_u(i16x8.sub(v, i16x8.splat(${lo})), i16x8.splat(${hi - lo}))`;
+    const any = test.map(lane).reduce((a, b) => `v128.or(${a}, ${b})`);
+    return test === not ? `i16x8.bitmask(${any})` : `(~i16x8.bitmask(${any}) & 0xFF)`;
+  }
 
   // Rules that can apply themselves: only those need the nesting-depth guard.
   const calls = new Map<string, Set<string>>();
@@ -272,7 +300,8 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
 
   const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
   // A compiled expression: given the variable holding the position, the AssemblyScript
-  // expression that matches there (the end position, or -1).
+  // expression that matches there (the end position, or -1). The nesting depth is passed on from
+  // the variable `depth`, which every parsing function has.
   type Callee = (at: string) => string;
 
   // A function that applies `ruleName` with concrete `args`, recording or not. `skipped`: it is
@@ -298,16 +327,16 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     // Inside a lexical rule nothing is recorded.
     const body = expr(info.body, ctx, ctx.syntactic, skipped);
     const label = `// ${key.slice(key.indexOf(":") + 1)}`;
-    const guard = recursive(ruleName) ? `if (++depth > ${MAX_DEPTH}) { overflow = 1; depth--; return -1; }` : "";
-    const leave = recursive(ruleName) ? "depth--;" : "";
+    // The nesting depth is a parameter, as the position is (kept in a register, not in memory):
+    // what a rule passes on is its own, so there is nothing to undo when it returns.
+    const guard = recursive(ruleName) ? `if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; } depth++;` : "";
     if (record) {
       const id = idOf(ruleName);
       out.push(`${label}
-function ${name}(pos: i32): i32 {
+function ${name}(pos: i32, depth: i32): i32 {
   ${guard}
   const mark = count;
   const q = ${body("pos")};
-  ${leave}
   if (q < 0) return -1;
   finish(${id}, pos, q, mark);
   return q;
@@ -318,7 +347,7 @@ function ${name}(pos: i32): i32 {
       // end + 2 matched (low half). Stamped entries need no clearing before each parse.
       const slot = memoRules.indexOf(ruleName);
       out.push(`${label}
-function ${name}(pos: i32): i32 {
+function ${name}(pos: i32, depth: i32): i32 {
   const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 3);
   const entry = load<u64>(at);
   if (<u32>(entry >> 32) == generation) {
@@ -328,16 +357,14 @@ function ${name}(pos: i32): i32 {
   }
   ${guard}
   const q = ${body("pos")};
-  ${leave}
   if (overflow == 0) store<u64>(at, (<u64>generation << 32) | <u64>(q >= 0 ? q + 2 : 1));
   return q;
 }`);
     } else {
       out.push(`${label}
-function ${name}(pos: i32): i32 {
+function ${name}(pos: i32, depth: i32): i32 {
   ${guard}
   const q = ${body("pos")};
-  ${leave}
   return q;
 }`);
     }
@@ -410,13 +437,13 @@ function ${name}(pos: i32): i32 {
     const w = applyFn(pw.w.ruleName, pw.w.args, false);
     const testW = firstTest({ chars: pw.firstW.chars, nullable: false })!;
     const testRest = firstTest(pw.rest)!;
-    out.push(`function ${name}(c: i32, pos: i32): bool {
+    out.push(`function ${name}(c: i32, pos: i32, depth: i32): bool {
   if (!(${testW})) return !(${testRest});
   ${pw.enters ? `if (depth + ${pw.enters} > ${MAX_DEPTH}) return false;` : ""}
   const f = farthest;
-  const q = ${w}(pos);
+  const q = ${w}(pos, depth);
   if (q >= 0) {
-    const s = skip(q);
+    const s = skip(q, depth);
     { const c = s < len ? ch(s) : -1; if (!(${testRest})) { miss(s); return true; } }
   }
   farthest = f; return false;
@@ -500,7 +527,7 @@ function ${name}(pos: i32): i32 {
     for (let i = 0; i < k; i++) depthAt.push((g += guarded[i] ? 1 : 0));
     const a = levels.findIndex((l) => l.terms);
     const setDepth = (d: number) => (d === 0 ? "depth = base;" : `depth = base + ${d};`);
-    const fail = "{ depth = base; count = mark; return -1; }";
+    const fail = "{ count = mark; return -1; }";
     // `e1`: where the nodes since `mark` are one node from start1 (or none, at start1): there, a
     // node from start1 would be that node again (elided), so it is not even tried.
     const finishOf = (i: number) =>
@@ -512,7 +539,7 @@ function ${name}(pos: i32): i32 {
     const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
     // One probe for the tails of levels [lo, hi), when each is a single `x*` or `x?` with a FIRST
     // test: when none can start at the next token, one failed test stands for all of them. `done`
-    // is what follows (the nodes finished, depth restored).
+    // is what follows (the nodes finished).
     const probe = (lo: number, hi: number, done: string): string | null => {
       const tailProbes = levels.slice(lo, hi).map((l) => {
         const none = { ok: false, first: null as First | null, past: null as PastW | null };
@@ -539,40 +566,39 @@ function ${name}(pos: i32): i32 {
         probeFn({ ...ws[0], rest: union(ws.map((w) => w.rest)), enters: Math.max(...ws.map((w) => w.enters)) }),
       );
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
-      const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s)`).join(" && ")})` : "";
+      const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s, depth)`).join(" && ")})` : "";
       return `if (overflow == 0) {
-    const f0 = farthest; const s = skip(pos); const c = s < len ? ch(s) : -1; miss(s);
+    const f0 = farthest; const s = skip(pos, depth); const c = s < len ? ch(s) : -1; miss(s);
     if (!(${test})${ruledOut}) { ${done} }
     farthest = f0;
   }`;
     };
-    // Tails and nodes of levels hi-1 down to lo (level hi has matched), leaving depth at `out`.
-    const tailsDown = (lo: number, hi: number, failed: string, out: string) => {
+    // Tails and nodes of levels hi-1 down to lo (level hi has matched).
+    const tailsDown = (lo: number, hi: number, failed: string) => {
       const lines: string[] = [];
       for (let i = hi - 1; i >= lo; i--) {
         if (i < hi - 1 && guarded[i + 1]) lines.push(setDepth(depthAt[i]));
         for (const t of tails[i]) lines.push(`q = ${t("pos")}; if (q < 0) ${failed} pos = q;`);
         lines.push(finishOf(i));
       }
-      if (out) lines.push(out);
       return lines;
     };
     const lines: string[] = [];
     if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }`);
     lines.push("const base = depth; const mark = count;");
-    lines.push(`let pos = ${skipped ? "start0" : "skip(start0)"}; const start1 = pos; let e1 = -1; let q = 0;`);
+    lines.push(`let pos = ${skipped ? "start0" : "skip(start0, depth)"}; const start1 = pos; let e1 = -1; let q = 0;`);
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
     if (total > (guarded[0] ? 1 : 0)) lines.push(`if (base + ${total} > ${MAX_DEPTH}) { overflow = 1; return -1; }`);
     if (a < 0) {
       if (total) lines.push(setDepth(total));
-      lines.push(`q = ${inner}(pos); if (q < 0) ${fail} pos = q;`);
+      lines.push(`q = ${inner}(pos, depth); if (q < 0) ${fail} pos = q;`);
       lines.push("e1 = pos;");
-      const p = probe(0, k, `${finishes(k - 1)} depth = base; return pos;`);
+      const p = probe(0, k, `${finishes(k - 1)} return pos;`);
       if (p) lines.push(p);
-      lines.push(...tailsDown(0, k, fail, guarded[0] ? "depth = base;" : ""));
+      lines.push(...tailsDown(0, k, fail));
       lines.push("return pos;");
-      return `function ${name}(start0: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
+      return `function ${name}(start0: i32, depth: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
     }
     // The choice at level a, entered at depth base + depthAt[a].
     const level = levels[a];
@@ -580,12 +606,12 @@ function ${name}(pos: i32): i32 {
     const below = depthAt[k - 1] - depthAt[a]; // depth checks of levels a+1..k-1
     const seg: string[] = [];
     if (below) seg.push(`if (base + ${depthAt[k - 1]} > ${MAX_DEPTH}) { overflow = 1; break; }`, setDepth(depthAt[k - 1]));
-    seg.push(`q = ${inner}(pos); if (q < 0) break; pos = q;`, "e1 = pos;");
+    seg.push(`q = ${inner}(pos, depth); if (q < 0) break; pos = q;`, "e1 = pos;");
     const miss1 = "{ pos = start1; count = mark; break; }";
     if (k - 1 > a) {
       const p = probe(a + 1, k, `${finishOf(k - 1)} ok = true; break;`);
       if (p) seg.push(p);
-      seg.push(...tailsDown(a + 1, k, miss1, ""));
+      seg.push(...tailsDown(a + 1, k, miss1));
     }
     seg.push("ok = true;");
     lines.push(atA);
@@ -605,12 +631,12 @@ function ${name}(pos: i32): i32 {
     lines.push(finishOf(a));
     if (a > 0) {
       if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
-      const p = probe(0, a, `${finishes(a - 1)} depth = base; return pos;`);
+      const p = probe(0, a, `${finishes(a - 1)} return pos;`);
       if (p) lines.push(p);
-      lines.push(...tailsDown(0, a, fail, guarded[0] ? "depth = base;" : ""));
-    } else if (guarded[0]) lines.push("depth = base;");
+      lines.push(...tailsDown(0, a, fail));
+    }
     lines.push("return pos;");
-    return `function ${name}(start0: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
+    return `function ${name}(start0: i32, depth: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
   }
 
   // A lexical rule whose body is `x*` or `x?` (white space: `gap`, `ternaryBreak`), tested where
@@ -666,12 +692,12 @@ function ${name}(pos: i32): i32 {
     const name = fresh("e");
     const plain = !skips(ctx) && !record;
     // Where tokens start: past spaces in a syntactic context.
-    const past = (x: string) => (skips(ctx) && !skipped ? `skip(${x})` : x);
+    const past = (x: string) => (skips(ctx) && !skipped ? `skip(${x}, depth)` : x);
     const at = past("pos");
-    const call = (fn: string): Callee => (x) => `${fn}(${x})`;
+    const call = (fn: string): Callee => (x) => `${fn}(${x}, depth)`;
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
-      out.push(`${INL}function ${name}(pos: i32): i32 {
+      out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {
   if (pos < len) { const c = ch(pos); if (${setTest(single.set, true)}) ${advance(single)} }
   return miss(pos);
 }`);
@@ -679,7 +705,7 @@ function ${name}(pos: i32): i32 {
     }
     const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
     if (repeated) {
-      out.push(`${INL}function ${name}(pos: i32): i32 {
+      out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {
   ${scan(repeated, "pos")}
   miss(q);
   ${e instanceof pexprs.Plus ? "if (q == pos) return -1;\n  " : ""}return q;
@@ -712,7 +738,7 @@ function ${name}(pos: i32): i32 {
       return (x) => `${name}_r(${past(x)})`;
     } else if (e instanceof pexprs.Apply) {
       if (e.ruleName === "spaces" && !grammar.rules.spaces.source) {
-        return (x) => `skip(${x})`; // the built-in `spaces`, never recorded
+        return (x) => `skip(${x}, depth)`; // the built-in `spaces`, never recorded
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
         const fn = applyFn(e.ruleName, args, record, skips(ctx));
@@ -725,8 +751,8 @@ function ${name}(pos: i32): i32 {
           // Tested here: where nothing can start, the rule matches nothing (no node).
           code = `const s = ${at}; const c = s < len ? ch(s) : -1;
   if (!(${empty.test})) { miss(s); return ${empty.always ? "s" : "overflow == 0 ? s : -1"}; }
-  return ${fn}(s);`;
-        } else return (x) => `${fn}(${past(x)})`;
+  return ${fn}(s, depth);`;
+        } else return (x) => `${fn}(${past(x)}, depth)`;
       }
     } else if (e instanceof pexprs.Alt) {
       const tests = e.terms.map((t: any) => firstTest(first(t, ctx.actuals)));
@@ -757,11 +783,11 @@ function ${name}(pos: i32): i32 {
       const test = firstTest(first(e.expr, ctx.actuals));
       const inner = expr(e.expr, ctx, record, test !== null);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
-      const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
+      const ruledOut = past ? ` || ${probeFn(past)}(c, s, depth)` : "";
       const guard =
         test === null
           ? ""
-          : `const s = ${skips(ctx) ? "skip(before)" : "before"}; const c = s < len ? ch(s) : -1; if (!(${test})${ruledOut}) { miss(s); break; } `;
+          : `const s = ${skips(ctx) ? "skip(before, depth)" : "before"}; const c = s < len ? ch(s) : -1; if (!(${test})${ruledOut}) { miss(s); break; } `;
       const fast = plain ? unitOf(e.expr, ctx.actuals) : null;
       const quick = fast ? `{ ${scan(fast, "p")} if (q != p) { p = q; n++; } }\n    ` : "";
       code = `let p = pos; const m = count; let n = 0;
@@ -772,7 +798,7 @@ function ${name}(pos: i32): i32 {
       const test = firstTest(first(e.expr, ctx.actuals));
       const inner = expr(e.expr, ctx, record, test !== null || skipped);
       const past = test !== null && skips(ctx) ? pastW(e.expr, ctx.actuals) : null;
-      const ruledOut = past ? ` || ${probeFn(past)}(c, s)` : "";
+      const ruledOut = past ? ` || ${probeFn(past)}(c, s, depth)` : "";
       code =
         test === null
           ? `let q = ${inner("pos")}; if (q < 0) q = pos;
@@ -793,7 +819,7 @@ function ${name}(pos: i32): i32 {
     } else {
       throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
     }
-    out.push(`${INL}function ${name}(pos: i32): i32 {\n  ${code}\n}`);
+    out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {\n  ${code}\n}`);
     return call(name);
   }
 
@@ -815,15 +841,26 @@ function ${name}(pos: i32): i32 {
     // Ohm's top level: apply the start rule, then `end` (spaces skipped before it when the
     // start rule is syntactic). Here `end` is left to the caller: a prefix parse is useful.
     const fn = applyFn(rule, [], true, ctx.syntactic);
-    return `  if (which == ${i}) end = ${fn}(${ctx.syntactic ? "skip(from)" : "from"});`;
+    return `  if (which == ${i}) end = ${fn}(${ctx.syntactic ? "skip(from, 0)" : "from"}, 0);`;
   });
 
+  // A rule function applied from one place only, and not through itself, is inlined there: V8
+  // does not inline WebAssembly calls, and Binaryen only small functions.
+  const text = out.join("\n\n") + entries.join("\n");
+  for (const [key, fn] of fns) {
+    const rule = key.slice(key.indexOf(":") + 1, key.indexOf("<"));
+    if (recursive(rule) || memoRules.includes(rule)) continue;
+    const sites = text.match(new RegExp(`\\b${fn}\\(`, "g"))?.length ?? 0;
+    if (sites !== 2) continue; // the definition and one call
+    const at = out.findIndex((f) => f.includes(`\nfunction ${fn}(`));
+    out[at] = out[at].replace(`\nfunction ${fn}(`, `\n${INL}function ${fn}(`);
+  }
   const source = `// Generated by src/grammar/compile.ts from grammar/ui.ohm. Do not edit.
 // The position is no global: every parsing function takes it and returns where it got to (or -1).
+// Nor is the nesting depth: every parsing function takes it (the number of recursive rules entered).
 let len: i32 = 0;
 let count: i32 = 0;
 let farthest: i32 = 0;
-let depth: i32 = 0;
 let overflow: i32 = 0;
 let nodesPtr: usize = 0;
 let nodesCap: i32 = 0;
@@ -845,12 +882,12 @@ function matchAny(pos: i32): i32 {
   return pos;
 }
 function matchEnd(pos: i32): i32 { return pos == len ? pos : miss(pos); }
-function skipSlow(pos: i32): i32 {
-  while (pos < len) { const c = ch(pos); ${unitSpace}if (!(${spaceTest})) return pos; const q = ${spaceFn}(pos); if (q < 0) return pos; pos = q; }
+function skipSlow(pos: i32, depth: i32): i32 {
+  while (pos < len) { const c = ch(pos); ${unitSpace}if (!(${spaceTest})) return pos; const q = ${spaceFn}(pos, depth); if (q < 0) return pos; pos = q; }
   return pos;
 }
 // Past the spaces at pos.
-@inline function skip(pos: i32): i32 { if (pos < len) { const c = ch(pos); if (${spaceTest}) return skipSlow(pos); } return pos; }
+@inline function skip(pos: i32, depth: i32): i32 { if (pos < len) { const c = ch(pos); if (${spaceTest}) return skipSlow(pos, depth); } return pos; }
 
 function grow(bytes: usize): void {
   const have = <usize>memory.size() << 16;
@@ -885,7 +922,8 @@ function clearMemo(): void {
 /** Makes room for inputs of up to \`capacity\` UTF-16 units; returns where to write them. */
 export function prepare(capacity: i32): usize {
   if (__heap_base > INPUT) unreachable();
-  memoPtr = (INPUT + (<usize>capacity << 1) + 15) & ~15;
+  // 16 bytes past the input: a scan reads eight units at a time.
+  memoPtr = (INPUT + (<usize>capacity << 1) + 16 + 15) & ~15;
   memoSpan = capacity + 1;
   nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 3) + 15) & ~15;
   nodesCap = max(1024, capacity >> 1);
@@ -896,7 +934,7 @@ export function prepare(capacity: i32): usize {
 
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
-  len = length; count = 0; farthest = from; depth = 0; overflow = 0;
+  len = length; count = 0; farthest = from; overflow = 0;
   // What earlier parses remembered is stamped with their generation, so forgotten.
   if (++generation == 0) clearMemo();
   let end = -1;
