@@ -33,7 +33,7 @@ const F_INTEGER: i32 = 4;
 const F_REFS: i32 = 8;
 const F_BRANCHES: i32 = 16;
 const F_ENUM: i32 = 32;
-const F_ENUM_OTHER: i32 = 64;
+const F_ENUM_OTHER: i32 = 64; // members not in the table (not strings, or with a backslash)
 const P_REQUIRED: i32 = 1;
 const P_DEFAULT: i32 = 2;
 // Value kinds, as src/lang/shape.ts numbers them.
@@ -325,13 +325,14 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   }
   if ((flags & F_ENUM) != 0 && bit != K_NULL) {
     if (bit != K_STR) return bit == K_NUM || bit == K_BOOL ? ((flags & F_ENUM_OTHER) != 0 ? UNKNOWN : MISS) : MISS;
-    const start = plainString(v);
-    if (start < 0) return UNKNOWN;
+    // The literal's text between its quotes is compared first: equal to a member (which holds no
+    // backslash), it holds none either, so it is that member; unequal, it is none unless escaped.
+    const start = nodeStart(v) + 1;
     const end = nodeEnd(v) - 1;
     const at = field(rec, S_ENUM + 1);
     let found = false;
     for (let k = 0; k < field(rec, S_ENUM) && !found; k++) found = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
-    if (!found) return MISS;
+    if (!found) return (flags & F_ENUM_OTHER) != 0 || plainString(v) < 0 ? UNKNOWN : MISS;
   }
   if ((flags & F_CONST) != 0) return UNKNOWN;
   if ((field(rec, S_KINDS) & bit) == 0) return MISS;

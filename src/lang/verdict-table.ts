@@ -98,7 +98,8 @@ function encode(library: Library): Uint8Array {
     const rec = new Array(SHAPE_WORDS).fill(0);
     let flags = (shape.any ? F_ANY : 0) | (shape.hasConst ? F_CONST : 0) | (shape.integerOnly ? F_INTEGER : 0);
     rec[1] = shape.kinds;
-    rec[2] = shape.items ? shapeId(shape.items) : -1;
+    // Items or properties that accept anything are left out: nothing to check.
+    rec[2] = shape.items && !shape.items.any ? shapeId(shape.items) : -1;
     if (shape.refs) {
       flags |= F_REFS;
       // A set of component ids, as bits (names outside the library match no call it accepts).
@@ -118,14 +119,15 @@ function encode(library: Library): Uint8Array {
     }
     if (shape.enumValues) {
       flags |= F_ENUM;
-      const texts = [...shape.enumValues].filter((v): v is string => typeof v === "string");
+      // Members with a backslash are left to the checker (the verdict compares raw text).
+      const texts = [...shape.enumValues].filter((v): v is string => typeof v === "string" && !v.includes("\\"));
       if (texts.length < shape.enumValues.size) flags |= F_ENUM_OTHER;
       rec[7] = texts.length;
       rec[8] = block(texts.length * 2);
       texts.forEach((text, k) => ([words[rec[8] + 2 * k], words[rec[8] + 2 * k + 1]] = str(text)));
     }
     if (shape.properties) {
-      const entries = [...shape.properties];
+      const entries = [...shape.properties].filter(([, sub]) => !sub.any);
       rec[9] = entries.length;
       rec[10] = block(entries.length * 3);
       entries.forEach(([key, sub], k) => {

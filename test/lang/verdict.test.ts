@@ -53,6 +53,35 @@ test("the verdict says yes to valid programs models write, and the checker agree
   }
 });
 
+test("schema corners the verdict leaves to the checker: escaped and non-string enum members, const, fractions", () => {
+  const lib = compileLibrary({
+    root: "Stack",
+    schema: {
+      $defs: {
+        Stack: { properties: { children: { type: "array" } }, required: ["children"] },
+        E: { properties: { v: { enum: ["a\\b", 1, "x"] } }, required: ["v"] },
+        C: { properties: { v: { const: "k" } }, required: ["v"] },
+        I: { properties: { v: { type: "integer" } }, required: ["v"] },
+      },
+    },
+  });
+  const cases: [string, boolean][] = [
+    ['E("x")', true],
+    ['E("a\\\\b")', false], // the member a\b, written escaped
+    ["E(1)", false],
+    ['E("y")', false],
+    ['C("k")', false],
+    ["I(3)", true],
+    ["I(3.0)", false],
+    ["I(2.5)", false],
+  ];
+  for (const [call, yes] of cases) {
+    const text = `root = Stack([${call}])\n`;
+    assert.equal(json(parse(text, lib)), json(checkedParse(text, lib)), text);
+    assert.equal(quickVerdict(text, lib) >= 0, yes, text);
+  }
+});
+
 test("real samples: the six valid ones get the verdict, settings-panel the checker's five errors", () => {
   if (FIXTURES_MISSING) return console.log(`skipped: ${FIXTURES_MISSING}`);
   const lib = compileLibrary(realLibraryConfig());
