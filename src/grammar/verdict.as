@@ -5,7 +5,8 @@
 // never "invalid": wherever an answer would need more than a few comparisons (a broken line, an
 // error, `Each`, a `const`, an escaped string, a reference cycle), it says -1 and the caller runs
 // the checker, which finds and words the errors. Most programs are valid, and for them a parse
-// is one call into this module; tests hold the two answers together (test/lang/verdict.test.ts).
+// is two calls into this module (parse, verdict); tests hold the two answers together
+// (test/lang/verdict.test.ts).
 
 // Table layout: see src/lang/verdict-table.ts (words of i32; the string pool is u16).
 const T_COMPONENTS: i32 = 0;
@@ -17,7 +18,7 @@ const T_ROOT: i32 = 5;
 const T_BUILTINS: i32 = 6;
 const T_BUILTINS_AT: i32 = 7;
 const T_POOL_AT: i32 = 8;
-const T_NAMES_AT: i32 = 9; // Query, Mutation, Each
+const T_NAMES_AT: i32 = 9; // Query, Mutation, Each, root
 const COMPONENT_WORDS: i32 = 4;
 const SHAPE_WORDS: i32 = 12;
 const S_FLAGS: i32 = 0;
@@ -240,7 +241,7 @@ function addStatement(s: i32): bool {
 
 // The name node of a call: its first child, the first node of its subtree (a leaf).
 @inline function callName(call: i32): i32 {
-  return call - nodeSize(call) + 1;
+  return firstNode(call);
 }
 
 // Lookups are remembered per node in `known` (0: not looked up yet), as each call and name is
@@ -289,7 +290,7 @@ function resolve(v: i32): i32 {
   return -1;
 }
 
-// A string literal's text without its quotes, when it has no escape: start and end, or -1.
+// Where a string literal's text starts (past its quote) when it holds no escape, else -1.
 @inline function plainString(v: i32): i32 {
   const start = nodeStart(v) + 1;
   const end = nodeEnd(v) - 1;
