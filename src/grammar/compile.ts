@@ -567,9 +567,12 @@ function ${name}(pos: i32, depth: i32): i32 {
       );
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
       const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s, depth)`).join(" && ")})` : "";
+      // Where a probe ruled the tails out, the next probe (the levels above) is at the same
+      // position: it takes the same skip and unit (their failure is recorded already).
       return `if (overflow == 0) {
-    const f0 = farthest; const s = skip(pos, depth); const c = s < len ? ch(s) : -1; miss(s);
-    if (!(${test})${ruledOut}) { ${done} }
+    const f0 = farthest; let s = sTo; let c = sC;
+    if (sAt != pos) { s = skip(pos, depth); c = s < len ? ch(s) : -1; miss(s); }
+    if (!(${test})${ruledOut}) { sAt = pos; sTo = s; sC = c; ${done} }
     farthest = f0;
   }`;
     };
@@ -585,7 +588,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     };
     const lines: string[] = [];
     if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }`);
-    lines.push("const base = depth; const mark = count;");
+    lines.push("const base = depth; const mark = count; let sAt = -1; let sTo = 0; let sC = 0;");
     lines.push(`let pos = ${skipped ? "start0" : "skip(start0, depth)"}; const start1 = pos; let e1 = -1; let q = 0;`);
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
