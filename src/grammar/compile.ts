@@ -567,9 +567,12 @@ function ${name}(pos: i32, depth: i32): i32 {
       );
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
       const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s, depth)`).join(" && ")})` : "";
+      // Where a probe ruled the tails out, the next probe (the levels above) is at the same
+      // position: it takes the same skip and unit (their failure is recorded already).
       return `if (overflow == 0) {
-    const f0 = farthest; const s = skip(pos, depth); const c = s < len ? ch(s) : -1; miss(s);
-    if (!(${test})${ruledOut}) { ${done} }
+    const f0 = farthest; let s = sTo; let c = sC;
+    if (sAt != pos) { s = skip(pos, depth); c = s < len ? ch(s) : -1; miss(s); }
+    if (!(${test})${ruledOut}) { sAt = pos; sTo = s; sC = c; ${done} }
     farthest = f0;
   }`;
     };
@@ -585,7 +588,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     };
     const lines: string[] = [];
     if (guarded[0]) lines.push(`if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }`);
-    lines.push("const base = depth; const mark = count;");
+    lines.push("const base = depth; const mark = count; let sAt = -1; let sTo = 0; let sC = 0;");
     lines.push(`let pos = ${skipped ? "start0" : "skip(start0, depth)"}; const start1 = pos; let e1 = -1; let q = 0;`);
     const top = a < 0 ? k - 1 : a; // the levels whose depth is checked at the start
     const total = depthAt[top] ?? 0;
@@ -637,6 +640,18 @@ function ${name}(pos: i32, depth: i32): i32 {
     }
     lines.push("return pos;");
     return `function ${name}(start0: i32, depth: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
+  }
+
+  // A sequence of two or more factors, in a rule that skips spaces, whose first applies a rule
+  // tested where it is applied (see emptyAt): that rule's function and test.
+  function leadingWhite(e: any, ctx: Ctx, record: boolean): { fn: string; empty: { test: string; always: boolean } } | null {
+    if (!skips(ctx) || e.factors.length < 2) return null;
+    let head = e.factors[0];
+    if (head instanceof pexprs.Param) head = ctx.actuals[head.index];
+    if (!(head instanceof pexprs.Apply) || head.ruleName === "spaces" || !grammar.rules[head.ruleName]) return null;
+    const args = head.args.map((a: any) => a.substituteParams(ctx.actuals));
+    const empty = emptyAt(head.ruleName, args);
+    return empty && { fn: applyFn(head.ruleName, args, record, true), empty };
   }
 
   // A lexical rule whose body is `x*` or `x?` (white space: `gap`, `ternaryBreak`), tested where
@@ -766,6 +781,23 @@ function ${name}(pos: i32, depth: i32): i32 {
   ${terms.map((t, i) => `if (${tests[i] === null ? "" : `(${tests[i]}) && `}(q = ${t("p")}) >= 0) return q;`).join("\n  ")}
   return miss(p);`;
       }
+    } else if (e instanceof pexprs.Seq && leadingWhite(e, ctx, record)) {
+      // `W x ...` where W is white space tested where it is applied (`gap "," Expr`, `n Atom`):
+      // the code unit W is tested on is read once. Where W cannot start it matches nothing, and
+      // `x` starts where W would have: past spaces already, and a one-unit token is that unit.
+      const { fn, empty } = leadingWhite(e, ctx, record)!;
+      let next = e.factors[1];
+      if (next instanceof pexprs.Param) next = ctx.actuals[next.index];
+      const unit = next instanceof pexprs.Terminal && String(next.obj).length === 1 && !isSurrogate(String(next.obj).charCodeAt(0));
+      const nextPast = unit ? `(c == ${String(next.obj).charCodeAt(0)} ? s + 1 : miss(s))` : expr(next, ctx, record, true)("s");
+      const nextAfter = expr(next, ctx, record);
+      const rest = e.factors.slice(2).map((f: any) => expr(f, ctx, record));
+      code = `const m = count; const s = ${at}; const c = s < len ? ch(s) : -1; let q = 0;
+  if (!(${empty.test})) { miss(s); ${empty.always ? "" : "if (overflow != 0) return -1; "}q = ${nextPast}; }
+  else { q = ${fn}(s, depth); if (q < 0) return -1; q = ${nextAfter("q")}; }
+  if (q < 0) { count = m; return -1; }
+  ${rest.map((f: Callee) => `q = ${f("q")}; if (q < 0) { count = m; return -1; }`).join("\n  ")}
+  return q;`;
     } else if (e instanceof pexprs.Seq) {
       const factors: Callee[] = e.factors.map((f: any, i: number) => expr(f, ctx, record, i === 0 && skipped));
       if (factors.length === 0) return (x) => x;
