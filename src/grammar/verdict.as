@@ -18,7 +18,11 @@ const T_ROOT: i32 = 5;
 const T_BUILTINS: i32 = 6;
 const T_BUILTINS_AT: i32 = 7;
 const T_POOL_AT: i32 = 8;
-const T_NAMES_AT: i32 = 9; // Query, Mutation, Each, root
+const T_NAMES_AT: i32 = 9; // the names below, as NAMES in verdict-table.ts orders them
+const N_QUERY: i32 = 0;
+const N_MUTATION: i32 = 1;
+const N_EACH: i32 = 2;
+const N_ROOT: i32 = 3;
 const COMPONENT_WORDS: i32 = 4;
 const SHAPE_WORDS: i32 = 12;
 const S_FLAGS: i32 = 0;
@@ -258,7 +262,7 @@ function lookUpComponentOf(call: i32): i32 {
   const name = callName(call);
   const s = nodeStart(name);
   const e = nodeEnd(name);
-  const id = spanIsName(s, e, 0) || spanIsName(s, e, 1) ? RESERVED : lookupComponent(s, e);
+  const id = spanIsName(s, e, N_QUERY) || spanIsName(s, e, N_MUTATION) ? RESERVED : lookupComponent(s, e);
   set32(known, call, id >= 0 ? id + 1 : id);
   return id;
 }
@@ -439,7 +443,7 @@ function visitStatement(s: i32): bool {
       const name = callName(j);
       const start = nodeStart(name) + 1; // without the `@`
       const end = nodeEnd(name);
-      if (spanIsName(start, end, 2)) return false; // Each scopes its loop variable: the checker decides
+      if (spanIsName(start, end, N_EACH)) return false; // Each scopes its loop variable: the checker decides
       let builtin = false;
       const at = word(T_BUILTINS_AT);
       for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
@@ -578,7 +582,7 @@ export function verdict(tableBytes: i32): i32 {
   }
   set32(edgeStart, stmts, edgeCount);
   // `root`: an element of the library's root component, and the start of reachability.
-  const root = lookupStatementNamed(3);
+  const root = lookupStatementNamed(N_ROOT);
   if (root < 0) return -1;
   const value = resolve(unwrap(at32(stmtExpr, root)));
   if (value < 0 || nodeRule(value) != RULE_ComponentCall) return -1;
@@ -593,7 +597,7 @@ export function verdict(tableBytes: i32): i32 {
   return stmts;
 }
 
-// The statement named by pool name `which` (3: root), or -1.
+// The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {
   const at = word(T_NAMES_AT) + which * 2;
   const off = word(at);

@@ -464,7 +464,6 @@ export function brokenLineErrors(broken: BrokenLine[]): PlacedError[] {
   });
 }
 
-/** Runs every check over a parsed program. */
 /** The effective statement of each name, in source order (a later one replaces an earlier one). */
 export function definitions(statements: Statement[]): Map<string, Statement> {
   const defs = new Map<string, Statement>();
@@ -475,6 +474,7 @@ export function definitions(statements: Statement[]): Map<string, Statement> {
   return defs;
 }
 
+/** Runs every check over a parsed program. */
 export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): Checked {
   const defs = definitions(statements);
   const brokenNames = new Set<string>();

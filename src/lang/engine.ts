@@ -52,7 +52,6 @@ export async function loadEngine(): Promise<void> {
       abort() {
         throw new Error("ui.wasm aborted");
       },
-      trace(_m: number, _n: number, a: number) { console.log("trace", a); },
     },
   });
   wasm = instance.exports as unknown as Exports;

@@ -1,5 +1,5 @@
 // A library as the flat tables the WebAssembly verdict reads (src/grammar/verdict.as): the
-// components by name (hashed), their props, the compiled Shapes, builtin names, and a pool of
+// components (and room for the verdict's hash of their names), their props, the compiled Shapes, builtin names, and a pool of
 // UTF-16 strings. Made once per library and kept with it.
 import { ACTION_STEPS, BUILTINS } from "./check.ts";
 import type { Shape } from "./shape.ts";
