@@ -901,7 +901,7 @@ let memoSpan: i32 = 0; // positions per memo table: capacity + 1
 let generation: u32 = 0; // parses since the memo tables were cleared
 
 // The input starts at a fixed address, so that reading a unit needs no pointer from a global. The
-// module has no static data: nothing lies below it (prepare checks).
+// module's static data (the verdict's rule classes) must fit below it (prepare checks).
 const INPUT: usize = 4096;
 @inline function ch(p: i32): i32 { return <i32>load<u16>(<usize>p << 1, INPUT); }
 // A failure at pos: Ohm's rightmost failure position moves. Returns -1, no match.

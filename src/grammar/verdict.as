@@ -66,8 +66,9 @@ let components: usize = 0;
 let stmtName: usize = 0; // per statement: its name node, its expression node, its kind
 let stmtExpr: usize = 0;
 let stmtKind: usize = 0;
+let stmtComp: usize = 0; // per statement: the component its expression calls, or -1
 let stmts: i32 = 0;
-let slots: usize = 0; // names → statement + 1, open addressing
+let slots: usize = 0; // statement names (see slotAt)
 let slotMask: i32 = 0;
 let edgeStart: usize = 0; // per statement, into edges
 let edges: usize = 0;
@@ -86,8 +87,27 @@ let backward = true;
 @inline function at32(base: usize, i: i32): i32 { return load<i32>(base + (<usize>i << 2)); }
 @inline function set32(base: usize, i: i32, v: i32): void { store<i32>(base + (<usize>i << 2), v); }
 
+// What the verdict needs to know of a rule, one byte per rule id: a load instead of a chain of
+// comparisons in the hottest loops.
+const NOISE: u8 = 1; // white space and line ends kept in the tree
+const WHOLE: u8 = 2; // never a wrapper (see unwrap)
+const RULE_CLASS = memory.data(256);
+store<u8>(RULE_CLASS + RULE_gap, NOISE);
+store<u8>(RULE_CLASS + RULE_ternaryBreak, NOISE);
+store<u8>(RULE_CLASS + RULE_nl, NOISE);
+store<u8>(RULE_CLASS + RULE_lineEnd, NOISE);
+store<u8>(RULE_CLASS + RULE_sameLine, NOISE);
+store<u8>(RULE_CLASS + RULE_literal, WHOLE);
+store<u8>(RULE_CLASS + RULE_name, WHOLE);
+store<u8>(RULE_CLASS + RULE_ComponentCall, WHOLE);
+store<u8>(RULE_CLASS + RULE_ArrayLit, WHOLE);
+store<u8>(RULE_CLASS + RULE_ObjectLit, WHOLE);
+store<u8>(RULE_CLASS + RULE_stateName, WHOLE);
+store<u8>(RULE_CLASS + RULE_Items, WHOLE);
+store<u8>(RULE_CLASS + RULE_Entries, WHOLE);
+
 @inline function isNoise(rule: i32): bool {
-  return rule == RULE_gap || rule == RULE_ternaryBreak || rule == RULE_nl || rule == RULE_lineEnd || rule == RULE_sameLine;
+  return (load<u8>(RULE_CLASS + <usize>rule) & NOISE) != 0;
 }
 
 // Children are read last to first, without a list: in postorder node i's last child is i - 1,
@@ -103,7 +123,7 @@ let backward = true;
 }
 // Nodes that are never wrappers (the usual case, tested without a call).
 @inline function isWhole(rule: i32): bool {
-  return rule == RULE_literal || rule == RULE_name || rule == RULE_ComponentCall || rule == RULE_ArrayLit || rule == RULE_ObjectLit || rule == RULE_stateName || rule == RULE_Items || rule == RULE_Entries;
+  return (load<u8>(RULE_CLASS + <usize>rule) & WHOLE) != 0;
 }
 function unwrapWrapper(i: i32): i32 {
   while (true) {
@@ -162,9 +182,6 @@ let listStop: i32 = 0;
   const at = word(T_NAMES_AT) + which * 2;
   return spanIs(start, end, word(at), word(at + 1));
 }
-@inline function sameSpans(a: i32, aEnd: i32, b: i32, bEnd: i32): bool {
-  return aEnd - a == bEnd - b && sameUnits(INPUT + (<usize>a << 1), INPUT + (<usize>b << 1), aEnd - a);
-}
 // FNV-1a over the span's code units, four at a time (the last four read again when the length
 // is not a multiple of four: the same text always hashes the same).
 @inline function hashSpan(start: i32, end: i32): u32 {
@@ -179,7 +196,10 @@ let listStop: i32 = 0;
     if (bytes >= 8) h = (h ^ load<u64>(at + bytes - 8)) * 0x100000001b3;
     else for (; k < bytes; k += 2) h = (h ^ <u64>load<u16>(at + k)) * 0x100000001b3;
   }
-  return <u32>(h ^ (h >> 29));
+  // Products carry low bits upwards only: fold the high half down, then take the high half of
+  // one more product, so that every unit reaches the low bits a table slot is cut from.
+  h = (h ^ (h >> 32)) * 0x9e3779b97f4a7c15;
+  return <u32>(h >> 32);
 }
 // Fills the table's component hash (names → id + 1, open addressing; left empty by
 // verdict-table.ts so that names are hashed by one function only).
@@ -206,27 +226,36 @@ function hashComponents(): void {
   return -1;
 }
 
-// Statement names: the statement a name refers to, or -1.
-@inline function lookupStatement(start: i32, end: i32): i32 {
-  for (let h = <i32>(hashSpan(start, end) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
-    const s = at32(slots, h) - 1;
-    const name = at32(stmtName, s);
-    if (sameSpans(start, end, nodeStart(name), nodeEnd(name))) return s;
+// Statement names: 16-byte slots {statement + 1, hash, text address, length}, open addressing. A
+// probe reads one place, and the name's text only when the whole hash matches.
+@inline function slotAt(h: i32): usize { return slots + (<usize>h << 4); }
+// The slot holding the name of `len` units at `text` (hashed `hash`), or the empty slot it would go in.
+@inline function probe(text: usize, len: i32, hash: u32): i32 {
+  let h = <i32>(hash & <u32>slotMask);
+  while (true) {
+    const at = slotAt(h);
+    if (load<i32>(at) == 0) return h;
+    if (load<u32>(at, 4) == hash && load<i32>(at, 12) == len && sameUnits(text, load<usize>(at, 8), len)) return h;
+    h = (h + 1) & slotMask;
   }
-  return -1;
+}
+// The statement named by `len` units at `text`, or -1.
+@inline function lookupStatement(text: usize, len: i32): i32 {
+  return load<i32>(slotAt(probe(text, len, hashUnits(text, len)))) - 1;
 }
 
 // Adds statement s under its name; false when the name is taken (a redefinition).
 function addStatement(s: i32): bool {
   const name = at32(stmtName, s);
-  const start = nodeStart(name);
-  const end = nodeEnd(name);
-  let h = <i32>(hashSpan(start, end) & <u32>slotMask);
-  for (; at32(slots, h) != 0; h = (h + 1) & slotMask) {
-    const other = at32(stmtName, at32(slots, h) - 1);
-    if (sameSpans(start, end, nodeStart(other), nodeEnd(other))) return false;
-  }
-  set32(slots, h, s + 1);
+  const text = INPUT + (<usize>nodeStart(name) << 1);
+  const len = nodeEnd(name) - nodeStart(name);
+  const hash = hashUnits(text, len);
+  const at = slotAt(probe(text, len, hash));
+  if (load<i32>(at) != 0) return false;
+  store<i32>(at, s + 1);
+  store<u32>(at, hash, 4);
+  store<usize>(at, text, 8);
+  store<i32>(at, len, 12);
   return true;
 }
 
@@ -273,7 +302,7 @@ function lookUpComponentOf(call: i32): i32 {
   return memo > 0 ? memo - 1 : memo < 0 ? memo : lookUpStatementOf(ref);
 }
 function lookUpStatementOf(ref: i32): i32 {
-  const s = lookupStatement(nodeStart(ref), nodeEnd(ref));
+  const s = lookupStatement(INPUT + (<usize>nodeStart(ref) << 1), nodeEnd(ref) - nodeStart(ref));
   set32(known, ref, s >= 0 ? s + 1 : NONE);
   return s;
 }
@@ -354,7 +383,9 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
     const stop = listStop;
     for (let j = listLast; j > stop; j -= nodeSize(j)) {
       if (isNoise(nodeRule(j))) continue;
-      const answer = fit(j, items, depth + 1);
+      const quick = quickFit(j, items);
+      if (quick == FITS) continue;
+      const answer = quick == MISS ? MISS : fit(j, items, depth + 1);
       if (answer != FITS) return answer;
     }
   }
@@ -419,7 +450,25 @@ function checkCall(call: i32, whole: bool): bool {
 // Argument node `arg` (-1: none) for a prop with `flags` and `shape`.
 @inline function checkArg(arg: i32, flags: i32, shape: i32): bool {
   if (arg < 0 || kindOf(arg) == K_NULL) return (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
-  return fit(arg, shape, 0) == FITS;
+  const quick = quickFit(arg, shape);
+  return quick >= 0 ? quick == FITS : fit(arg, shape, 0) == FITS;
+}
+
+// The common cases of fit(), without its call: a literal against plain kinds, a reference to a
+// component against refs. -1: ask fit().
+@inline function quickFit(v: i32, shape: i32): i32 {
+  const rec = shapes + <usize>shape * (SHAPE_WORDS << 2);
+  const flags = field(rec, S_FLAGS);
+  if ((flags & F_ANY) != 0) return FITS;
+  const rule = nodeRule(v);
+  if (rule == RULE_literal && (flags & (F_ENUM | F_CONST | F_INTEGER | F_BRANCHES | F_REFS)) == 0) return (field(rec, S_KINDS) & kindOf(v)) != 0 ? FITS : MISS;
+  if (rule == RULE_name && (flags & F_REFS) != 0) {
+    const s = statementOf(v);
+    if (s < 0) return -1;
+    const id = at32(stmtComp, s);
+    if (id >= 0) return ((word(field(rec, S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
+  }
+  return -1;
 }
 
 // Statement s (Checker.statement, deciding only): every call and builtin in its expression
@@ -531,7 +580,8 @@ export function verdict(tableBytes: i32): i32 {
   stmtName = align(table + <usize>tableBytes);
   stmtExpr = stmtName + (<usize>n << 2);
   stmtKind = stmtExpr + (<usize>n << 2);
-  edgeStart = stmtKind + (<usize>n << 2);
+  stmtComp = stmtKind + (<usize>n << 2);
+  edgeStart = stmtComp + (<usize>n << 2);
   edges = edgeStart + (<usize>(n + 1) << 2);
   const colour = edges + (<usize>n << 2);
   const path = colour + (<usize>n << 2);
@@ -564,14 +614,16 @@ export function verdict(tableBytes: i32): i32 {
     set32(stmtExpr, s, line - 1);
     const expr = unwrap(line - 1);
     let kind = rule == RULE_Statement_state ? SK_STATE : SK_VALUE;
-    if (kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall && componentOf(expr) == RESERVED) kind = SK_RESERVED;
+    const id = kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall ? componentOf(expr) : NONE;
+    if (id == RESERVED) kind = SK_RESERVED;
     set32(stmtKind, s, kind);
+    set32(stmtComp, s, id);
   }
   let size = 16;
   while (size < 2 * stmts) size <<= 1;
   slotMask = size - 1;
-  grow(slots + (<usize>size << 2));
-  memory.fill(slots, 0, <usize>size << 2);
+  grow(slots + (<usize>size << 4));
+  memory.fill(slots, 0, <usize>size << 4);
   for (let s = 0; s < stmts; s++) if (!addStatement(s)) return -1;
   // Each statement: its calls and builtins, and its references (grouped by statement).
   edgeCount = 0;
@@ -600,14 +652,5 @@ export function verdict(tableBytes: i32): i32 {
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {
   const at = word(T_NAMES_AT) + which * 2;
-  const off = word(at);
-  const len = word(at + 1);
-  for (let h = <i32>(hashUnits(pool + (<usize>off << 1), len) & <u32>slotMask); at32(slots, h) != 0; h = (h + 1) & slotMask) {
-    const s = at32(slots, h) - 1;
-    const name = at32(stmtName, s);
-    if (spanIs(nodeStart(name), nodeEnd(name), off, len)) return s;
-  }
-  return -1;
+  return lookupStatement(pool + (<usize>word(at) << 1), word(at + 1));
 }
-
-

@@ -34,6 +34,9 @@ export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar>
     converge: false,
     // 128-bit SIMD: strings and names are scanned eight units at a time.
     enable: ["simd"],
+    // WASM_DEBUG=1 keeps function names, for profilers (perf with node --perf-prof). The default
+    // build, which the committed bytes are checked against, has none.
+    debug: process.env.WASM_DEBUG === "1",
   } as any);
   if (result.error || !result.binary) {
     throw new Error(`asc failed: ${result.error?.message}\n${result.stderr.toString()}`);
