@@ -331,6 +331,17 @@ function resolve(v: i32): i32 {
   return start;
 }
 
+// Whether string literal `v`, read between its quotes, is one of the enum members of shape
+// record `rec`. Members hold no backslash (verdict-table.ts), so a literal equal to one holds none
+// either and is that member; a literal equal to none is none unless it is escaped.
+@inline function inEnum(v: i32, rec: usize): bool {
+  const start = nodeStart(v) + 1;
+  const end = nodeEnd(v) - 1;
+  const at = field(rec, S_ENUM + 1);
+  for (let k = 0; k < field(rec, S_ENUM); k++) if (spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1))) return true;
+  return false;
+}
+
 // Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
 function fit(raw: i32, shape: i32, depth: i32): i32 {
   const rec = shapes + <usize>shape * (SHAPE_WORDS << 2);
@@ -359,14 +370,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   }
   if ((flags & F_ENUM) != 0 && bit != K_NULL) {
     if (bit != K_STR) return bit == K_NUM || bit == K_BOOL ? ((flags & F_ENUM_OTHER) != 0 ? UNKNOWN : MISS) : MISS;
-    // The literal's text between its quotes is compared first: equal to a member (which holds no
-    // backslash), it holds none either, so it is that member; unequal, it is none unless escaped.
-    const start = nodeStart(v) + 1;
-    const end = nodeEnd(v) - 1;
-    const at = field(rec, S_ENUM + 1);
-    let found = false;
-    for (let k = 0; k < field(rec, S_ENUM) && !found; k++) found = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
-    if (!found) return (flags & F_ENUM_OTHER) != 0 || plainString(v) < 0 ? UNKNOWN : MISS;
+    if (!inEnum(v, rec)) return (flags & F_ENUM_OTHER) != 0 || plainString(v) < 0 ? UNKNOWN : MISS;
   }
   if ((flags & F_CONST) != 0) return UNKNOWN;
   if ((field(rec, S_KINDS) & bit) == 0) return MISS;
@@ -454,14 +458,20 @@ function checkCall(call: i32, whole: bool): bool {
   return quick >= 0 ? quick == FITS : fit(arg, shape, 0) == FITS;
 }
 
-// The common cases of fit(), without its call: a literal against plain kinds, a reference to a
-// component against refs. -1: ask fit().
+// The common cases of fit(), without its call: a literal against plain kinds or an enum of
+// strings, a reference to a component against refs. -1: ask fit().
 @inline function quickFit(v: i32, shape: i32): i32 {
   const rec = shapes + <usize>shape * (SHAPE_WORDS << 2);
   const flags = field(rec, S_FLAGS);
   if ((flags & F_ANY) != 0) return FITS;
   const rule = nodeRule(v);
-  if (rule == RULE_literal && (flags & (F_ENUM | F_CONST | F_INTEGER | F_BRANCHES | F_REFS)) == 0) return (field(rec, S_KINDS) & kindOf(v)) != 0 ? FITS : MISS;
+  if (rule == RULE_literal && (flags & (F_CONST | F_INTEGER | F_BRANCHES | F_REFS | F_ENUM_OTHER)) == 0) {
+    const bit = kindOf(v);
+    const kinds = field(rec, S_KINDS);
+    if ((flags & F_ENUM) == 0) return (kinds & bit) != 0 ? FITS : MISS;
+    if (bit == K_STR && inEnum(v, rec)) return (kinds & K_STR) != 0 ? FITS : MISS;
+    return -1;
+  }
   if (rule == RULE_name && (flags & F_REFS) != 0) {
     const s = statementOf(v);
     if (s < 0) return -1;
