@@ -277,34 +277,37 @@ function addStatement(s: i32): bool {
   return firstNode(call);
 }
 
-// Lookups are remembered per node in `known` (0: not looked up yet), as each call and name is
-// asked about several times (checked, resolved, visited).
+// Every lookup is made once, before anything asks (see lookUpAll), and kept per node in `known`
+// as answer + 1: for a component name its id, NONE or RESERVED; for a name the statement, or NONE.
 const RESERVED: i32 = -2; // Query or Mutation
 const NONE: i32 = -1;
 
 /** The component ComponentCall node `call` names: its id, NONE or RESERVED. */
 @inline function componentOf(call: i32): i32 {
-  const memo = at32(known, call);
-  return memo > 0 ? memo - 1 : memo < 0 ? memo : lookUpComponentOf(call);
+  return at32(known, callName(call)) - 1;
 }
-function lookUpComponentOf(call: i32): i32 {
-  const name = callName(call);
-  const s = nodeStart(name);
-  const e = nodeEnd(name);
-  const id = spanIsName(s, e, N_QUERY) || spanIsName(s, e, N_MUTATION) ? RESERVED : lookupComponent(s, e);
-  set32(known, call, id >= 0 ? id + 1 : id);
-  return id;
-}
-
 /** The statement `name` node `ref` refers to, or NONE. */
 @inline function statementOf(ref: i32): i32 {
-  const memo = at32(known, ref);
-  return memo > 0 ? memo - 1 : memo < 0 ? memo : lookUpStatementOf(ref);
+  return at32(known, ref) - 1;
 }
-function lookUpStatementOf(ref: i32): i32 {
-  const s = lookupStatement(INPUT + (<usize>nodeStart(ref) << 1), nodeEnd(ref) - nodeStart(ref));
-  set32(known, ref, s >= 0 ? s + 1 : NONE);
-  return s;
+
+// Looks up every component name and every reference in one pass over the tree: the lookups do
+// not wait on each other's answers, so their reads from memory overlap. Definitions are marked
+// in `known` already; a member's name (`.name`, the last child of the PostfixOp_member node right
+// after it) is no reference.
+function lookUpAll(): void {
+  for (let j = 0, last = count - 1; j < last; j++) {
+    const rule = nodeRule(j);
+    if (rule == RULE_name) {
+      if (at32(known, j) == 0 && nodeRule(j + 1) != RULE_PostfixOp_member) {
+        set32(known, j, lookupStatement(INPUT + (<usize>nodeStart(j) << 1), nodeEnd(j) - nodeStart(j)) + 1);
+      }
+    } else if (rule == RULE_componentName) {
+      const s = nodeStart(j);
+      const e = nodeEnd(j);
+      set32(known, j, (spanIsName(s, e, N_QUERY) || spanIsName(s, e, N_MUTATION) ? RESERVED : lookupComponent(s, e)) + 1);
+    }
+  }
 }
 
 // Follows references to a statically known value (as Checker.resolve does): the unwrapped
@@ -612,6 +615,11 @@ export function verdict(tableBytes: i32): i32 {
     if (rule == RULE_Line_broken || rule == RULE_brokenLine) return -1;
     if (rule == RULE_Line_statement || rule == RULE_Statement_value || rule == RULE_Statement_state) stmts++;
   }
+  let size = 16;
+  while (size < 2 * stmts) size <<= 1;
+  slotMask = size - 1;
+  grow(slots + (<usize>size << 4));
+  memory.fill(slots, 0, <usize>size << 4);
   for (let j = lastLine, s = stmts; j > stop; j -= nodeSize(j)) {
     let line = j;
     // Line = Statement lineEnd: the statement is the last child but a recorded line end.
@@ -620,21 +628,20 @@ export function verdict(tableBytes: i32): i32 {
     if (rule != RULE_Statement_value && rule != RULE_Statement_state) continue;
     s--;
     // Statement = name "=" Expr: the name is the first leaf, the expression the last child.
-    set32(stmtName, s, firstNode(line));
+    const name = firstNode(line);
+    set32(stmtName, s, name);
     set32(stmtExpr, s, line - 1);
-    const expr = unwrap(line - 1);
-    let kind = rule == RULE_Statement_state ? SK_STATE : SK_VALUE;
-    const id = kind == SK_VALUE && nodeRule(expr) == RULE_ComponentCall ? componentOf(expr) : NONE;
-    if (id == RESERVED) kind = SK_RESERVED;
-    set32(stmtKind, s, kind);
+    set32(stmtKind, s, rule == RULE_Statement_state ? SK_STATE : SK_VALUE);
+    if (!addStatement(s)) return -1;
+    set32(known, name, s + 1); // a definition: no reference to look up
+  }
+  lookUpAll();
+  for (let s = 0; s < stmts; s++) {
+    const expr = unwrap(at32(stmtExpr, s));
+    const id = at32(stmtKind, s) == SK_VALUE && nodeRule(expr) == RULE_ComponentCall ? componentOf(expr) : NONE;
+    if (id == RESERVED) set32(stmtKind, s, SK_RESERVED);
     set32(stmtComp, s, id);
   }
-  let size = 16;
-  while (size < 2 * stmts) size <<= 1;
-  slotMask = size - 1;
-  grow(slots + (<usize>size << 4));
-  memory.fill(slots, 0, <usize>size << 4);
-  for (let s = 0; s < stmts; s++) if (!addStatement(s)) return -1;
   // Each statement: its calls and builtins, and its references (grouped by statement).
   edgeCount = 0;
   forward = backward = true;
