@@ -38,4 +38,9 @@ export const INVALID = [
   "root = Stack([a, b])\n```\n",
   "a = ((((((((((1))))))))))\nb = ((((\n",
   "a = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+  // A bracket left open on a broken line stops before a line that starts a statement, indented or not.
+  "a = Foo(x: [1\n  b = 2\n]\nc = 3\n",
+  "a = Foo(x: [1\n\t$s\t= 2\n]\n",
+  "a = Foo(x: {k: 1\n  // note\n  b = 2 }\n",
+  "a = Foo(x: (1\n  b == 2\n)\nc = 3\n",
 ];

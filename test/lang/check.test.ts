@@ -142,6 +142,15 @@ test("syntax: named arguments, stray prose, a missing comma; parsing recovers at
   const result = parse('Here is your UI:\nroot = Stack([a, b])\na = Button(label: "Go")\nb = [Text("x") Text("y")]\n', lib);
   assert.deepEqual(result.errors.map(shape), [{ code: "syntax" }, { code: "syntax", statementId: "a" }, { code: "syntax", statementId: "b" }]);
   assert.equal(result.statements, 1);
+  // A bracket left open on a broken line runs on while the lines after it start no statement,
+  // and stops before one that does, indented or not.
+  const runsOn = parse('root = Stack([a])\na = Button(label: [1\n  "x"\n])\n', lib);
+  assert.deepEqual(runsOn.errors.map(shape), [{ code: "syntax", statementId: "a" }]);
+  for (const indent of ["", "  ", "\t"]) {
+    const stops = parse(`root = Stack([a, b])\na = Button(label: [1\n${indent}b = Text("x")\n]\n`, lib);
+    assert.deepEqual(stops.errors.map(shape), [{ code: "syntax", statementId: "a" }, { code: "syntax" }], JSON.stringify(indent));
+    assert.equal(stops.statements, 2);
+  }
 });
 
 test("a later statement with the same name replaces the earlier one", () => {

@@ -76,11 +76,13 @@ test("while streaming, forward references are unresolved and the open statement 
 
 test("end() equals parse() where a bracket on a broken line closes lines later, and where a fence is the last line", () => {
   const cases = [
-    // `{` opens on a broken line and closes on the next one, an indented statement: the two
-    // lines are one broken line, though the statement alone was whole while it streamed.
-    '{root = Stack([header, table], "column")\n  header = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
-    // The same with the statement at the start of its line: the bracket does not reach past it.
+    // `{` opens on a broken line and closes two lines later, on lines that start no statement:
+    // the three lines are one broken line, though the first alone was whole while it streamed.
+    '{root = Stack([header, table], "column")\n  "Orders",\n  "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
+    // The next line starts a statement, at the start of the line or indented: the bracket does
+    // not reach past it.
     '{root = Stack([header, table], "column")\nheader = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
+    '{root = Stack([header, table], "column")\n  header = CardHeader("Orders", "Last 30 days"}\ntable = Table([Col("Id")], rows)\nrows = [["A-1"]]\n',
     // A fence on the last line, with no newline after it, closes nothing and opens an empty program.
     "((oot = Stack([a, b])\n```(",
   ];
