@@ -151,10 +151,12 @@ const median = (xs) => {
 /**
  * Median ms of `fn()` over N runs after warm-up. N follows from the time one run is expected to
  * take (`predictedMs`, scaled from a smaller size, else the warm-up's): about `budgetMs` of runs,
- * at least 3, at most `maxRuns`. A run expected (or found in warm-up) to take `slowMs` or more is
- * measured once: the smaller sizes have warmed the code already.
+ * at least 3, at most `maxRuns`, so that a fast and a slow parser are both timed over the whole
+ * budget and a noisy spell on a shared machine is a small part of either's runs. A run expected
+ * (or found in warm-up) to take `slowMs` or more is measured once: the smaller sizes have warmed
+ * the code already.
  */
-function timeRuns(fn, { predictedMs, budgetMs = 1500, maxRuns = 50, slowMs = 4000 } = {}) {
+function timeRuns(fn, { predictedMs, budgetMs = 1500, maxRuns = 5000, slowMs = 4000 } = {}) {
   if (predictedMs !== undefined && predictedMs >= slowMs) {
     const t = now();
     fn();
@@ -354,6 +356,9 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
             const h = heapAround(() => impl.fn(p.text), gc, true);
             row[impl.key] = { ms: h.ms, runs: 1, heap: h };
           } else {
+            // A full collection first (where offered), as before every timing: the garbage the
+            // previous parser left (Ohm's memo tables most of all) is not collected on this one's time.
+            gc?.();
             const timing = timeRuns(() => impl.fn(p.text), { predictedMs, budgetMs: impl.budgetMs });
             row[impl.key] = { ...timing, heap: impl.timeOnly ? null : heapAround(() => impl.fn(p.text), gc) };
           }
@@ -475,6 +480,7 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       const endResult = streamOurs(chunks);
       f.agrees = JSON.stringify(endResult.errors) === JSON.stringify(lang.parse(p.text, library).errors) && lang.isValid(endResult) === p.valid;
       const oursMarks = {};
+      gc?.();
       const predictedOurs = prevOurs ? (prevOurs.ms * chunks.length) / prevOurs.chunks : undefined;
       f.ours = timeRuns(() => streamOurs(chunks, oursMarks), { predictedMs: predictedOurs, budgetMs: 2500, maxRuns: 20, slowMs: 8000 });
       f.oursMarks = { ...oursMarks };
@@ -483,6 +489,7 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       const predictedPeer = prevPeer ? prevPeer.ms * (chunks.length / prevPeer.chunks) ** 2 : undefined;
       if (predictedPeer === undefined || predictedPeer < 60_000) {
         const peerMarks = {};
+        gc?.();
         f.peer = timeRuns(() => streamPeer(chunks, peerMarks), { predictedMs: predictedPeer, budgetMs: 2000, maxRuns: 10, slowMs: 3000 });
         f.peerMarks = { ...peerMarks };
         prevPeer = { ms: f.peer.ms, chunks: chunks.length };
