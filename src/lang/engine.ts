@@ -55,6 +55,10 @@ export async function loadEngine(): Promise<void> {
     },
   });
   wasm = instance.exports as unknown as Exports;
+  // prepare() lays out the module's memory (input, memo tables, tree, and past them the verdict's
+  // tables). Done now, not at the first input that needs room: a first parse of "" copies
+  // nothing, and would otherwise parse and judge in memory never laid out.
+  reserve(0);
 }
 
 export function engineLoaded(): boolean {
@@ -62,7 +66,7 @@ export function engineLoaded(): boolean {
 }
 
 function reserve(length: number): void {
-  if (length <= capacity) return;
+  if (length <= capacity && capacity > 0) return;
   const keep = held;
   capacity = Math.max(4096, length * 2);
   inputPtr = wasm!.prepare(capacity);

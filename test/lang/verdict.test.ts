@@ -32,6 +32,24 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
   );
 });
 
+test("a first parse of an empty text leaves memory laid out for the parses after it", () => {
+  // The engine is loaded once per process, so this runs in a fresh one. Parsing "" first once
+  // let the verdict's tables land on the module's static data, and every later verdict say yes.
+  const invalid = 's1 = Text("q")\ns3 = Col("c", {width: "w"})\nroot = Stack([s1, s3])\n';
+  const script = [
+    `import { compileLibrary, loadLanguage, parse } from ${json(new URL("../../src/lang/index.ts", import.meta.url).pathname)};`,
+    `import { SMALL_LIBRARY } from ${json(new URL("./library-fixture.ts", import.meta.url).pathname)};`,
+    "await loadLanguage();",
+    "const lib = compileLibrary(SMALL_LIBRARY);",
+    'parse("", lib);',
+    `console.log(JSON.stringify(parse(${json(invalid)}, lib).errors.map((e) => e.code)));`,
+  ].join("\n");
+  const run = Bun.spawnSync([process.execPath, "-e", script]);
+  assert.equal(run.exitCode, 0, run.stderr.toString());
+  assert.deepEqual(JSON.parse(run.stdout.toString()), ["type-mismatch"]);
+  assert.deepEqual(parse(invalid, small).errors.map((e) => e.code), ["type-mismatch"]);
+});
+
 test("the verdict says yes to valid programs models write, and the checker agrees", () => {
   const yes = [
     'root = Stack([header, table], "column")\nheader = Text("Orders", "l")\ntable = Table([Col("Id"), Col("Total", {width: 3})], rows)\nrows = [["A-1", 12.5], ["A-2", 40]]\n',
