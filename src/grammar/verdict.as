@@ -105,6 +105,11 @@ store<u8>(RULE_CLASS + RULE_ObjectLit, WHOLE);
 store<u8>(RULE_CLASS + RULE_stateName, WHOLE);
 store<u8>(RULE_CLASS + RULE_Items, WHOLE);
 store<u8>(RULE_CLASS + RULE_Entries, WHOLE);
+// With one child (a builtin or action step called without arguments), still a call: src/lang/ast.ts
+// keeps it.
+store<u8>(RULE_CLASS + RULE_BuiltinCall, WHOLE);
+store<u8>(RULE_CLASS + RULE_ActionCall, WHOLE);
+store<u8>(RULE_CLASS + RULE_Unary_op, WHOLE);
 
 @inline function isNoise(rule: i32): bool {
   return (load<u8>(RULE_CLASS + <usize>rule) & NOISE) != 0;

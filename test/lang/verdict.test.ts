@@ -65,7 +65,13 @@ test("the verdict says yes to valid programs models write, and the checker agree
     assert.equal(parse(text, small).statements, checkedParse(text, small).statements);
   }
   // What it leaves to the checker: the checker's answer stands, errors and all.
-  const no = ['root = Stack([a])\na = Text("x")\na = Text("y")\n', "root = Stack([a])\na = [b]\nb = [a]\n", 'root = Stack([Text("a", "s", 1)])\n'];
+  const no = [
+    'root = Stack([a])\na = Text("x")\na = Text("y")\n',
+    "root = Stack([a])\na = [b]\nb = [a]\n",
+    'root = Stack([Text("a", "s", 1)])\n',
+    // A builtin that does not exist, called without arguments as a whole right side.
+    "root = Stack([a])\na = @Nope()\n",
+  ];
   for (const text of [...INVALID, ...no]) {
     assert.equal(quickVerdict(text, small), -1, text);
   }
