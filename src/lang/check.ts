@@ -122,7 +122,7 @@ export class Checker {
         for (const entry of e.entries) this.visit(entry.value, stmt, false, scope);
         return;
       case "call":
-        this.call(e, stmt, whole);
+        this.call(e, stmt, whole, scope);
         for (const arg of e.args) this.visit(arg, stmt, false, scope);
         return;
       case "builtin": {
@@ -165,7 +165,8 @@ export class Checker {
     }
   }
 
-  private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean): void {
+  // `scope`: loop variables in scope at the call (inside an @Each template), values at run time.
+  private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean, scope: Set<string> | null): void {
     if (reserved(e.name)) {
       if (!whole) {
         this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement, not part of an expression`, e.start, {
@@ -199,13 +200,14 @@ export class Checker {
         else this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { component: e.name, statementId: stmt.id, path });
         continue;
       }
-      this.check(arg, prop, e.name, stmt.id);
+      this.check(arg, prop, e.name, stmt.id, scope);
     }
   }
 
   // Follows references to statically known values; null when the value is known only at run time
-  // (or the references go round in a cycle, which `unresolved` reports).
-  private resolve(value: Expr): Expr | null {
+  // (a loop variable in `scope`, or references that go round in a cycle, which `unresolved` reports).
+  private resolve(value: Expr, scope: Set<string> | null = null): Expr | null {
+    if (value.k === "ref" && scope?.has(value.name)) return null;
     for (let hops = 0; value.k === "ref"; hops++) {
       const target = this.defs.get(value.name);
       if (!target || target.kind === "query" || target.kind === "mutation" || target.kind === "state" || hops > MAX_HOPS) return null;
@@ -228,32 +230,37 @@ export class Checker {
 
   // Reports a type-mismatch for each place `value` does not fit `schema`. The common case, a fit,
   // is decided first without building paths or messages.
-  private check(value: Expr, prop: Prop, component: string, statementId: string): void {
+  private check(value: Expr, prop: Prop, component: string, statementId: string, scope: Set<string> | null): void {
     const shape = prop.shape;
-    if (this.fits(value, shape, "", null, 0)) return;
+    if (this.fits(value, shape, "", null, 0, scope)) return;
     const mismatches: Mismatch[] = [];
-    this.fits(value, shape, `/${prop.name}`, mismatches, 0);
+    this.fits(value, shape, `/${prop.name}`, mismatches, 0, scope);
     for (const m of mismatches) {
       this.report("type-mismatch", `${component} ${m.path}: ${m.message}`, m.at, { component, statementId, path: m.path });
     }
   }
 
-  /** Whether `value` fits; records mismatches in `out`, or stops at the first when `out` is null. */
-  private fits(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number): boolean {
+  /**
+   * Whether `value` fits; records mismatches in `out`, or stops at the first when `out` is null.
+   * `scope` holds the loop variables where `raw` is written; a value reached through a reference
+   * is written in another statement, outside any template.
+   */
+  private fits(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number, scope: Set<string> | null): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS || shape.any) return true;
     // A literal is its own value; anything else is looked up (references) or known at run time.
     let bit = kindBit(raw);
     let value: Expr | null = raw;
     if (bit === CALL) {
-      value = this.resolve(raw);
+      value = this.resolve(raw, scope);
       if (value === null) return true;
+      if (value !== raw) scope = null;
       bit = kindBit(value);
     }
     if (shape.refs) return (value.k === "call" && shape.refs.has(value.name)) || miss(out, path, shape, raw, value);
     if (shape.branches) {
       let any = false;
-      for (const branch of shape.branches) if ((any = this.fits(value, branch, path, null, depth + 1))) break;
+      for (const branch of shape.branches) if ((any = this.fits(value, branch, path, null, depth + 1, scope))) break;
       if (!any) return miss(out, path, shape, raw, value);
     }
     if (shape.enumValues && value.k !== "null" && !((value.k === "str" || value.k === "num" || value.k === "bool") && shape.enumValues.has(value.v))) {
@@ -267,13 +274,13 @@ export class Checker {
     if (value.k === "arr" && shape.items) {
       const items = value.items;
       for (let i = 0; i < items.length && (ok || out); i++) {
-        if (!this.fits(items[i], shape.items, out ? `${path}/${i}` : path, out, depth + 1)) ok = false;
+        if (!this.fits(items[i], shape.items, out ? `${path}/${i}` : path, out, depth + 1, scope)) ok = false;
       }
     }
     if (value.k === "obj" && shape.properties) {
       for (const entry of value.entries) {
         const sub = shape.properties.get(entry.key);
-        if (sub && !this.fits(entry.value, sub, out ? `${path}/${entry.key}` : path, out, depth + 1)) ok = false;
+        if (sub && !this.fits(entry.value, sub, out ? `${path}/${entry.key}` : path, out, depth + 1, scope)) ok = false;
       }
     }
     return ok;

@@ -90,6 +90,15 @@ test("values computed at run time are not type-checked", () => {
   assert.deepEqual(errorsOf('$n = 1\nroot = Stack([Button($n), Button("a" + "b"), Button($n > 1 ? "x" : 2), Button(@First(names))])\nnames = ["a"]'), []);
 });
 
+test("an @Each loop variable is a value at run time, even where a statement has its name", () => {
+  // `row` inside the template is the loop variable, not the statement `row` (a number).
+  const program = 'root = Stack([@Each(rows, "row", Text(row)), Card("T", [@Each(rows, "row", [Text(row, row)])])])\nrows = ["a"]\nrow = 5\n';
+  assert.deepEqual(errorsOf(program).map(shape), [{ code: "orphaned", statementId: "row" }]);
+  // Outside the template, and in the list it loops over, the name is the statement's.
+  const outside = 'root = Stack([@Each(row, "row", Text(row)), Text(row)])\nrow = 5\n';
+  assert.deepEqual(errorsOf(outside).map(shape), [{ code: "type-mismatch", component: "Text", statementId: "root", path: "/text" }]);
+});
+
 test("excess-args: more positional arguments than properties", () => {
   assert.deepEqual(shape(only('root = Stack([Button("a", "b", 1, "extra")])')), { code: "excess-args", component: "Button", statementId: "root" });
 });
