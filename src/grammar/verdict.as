@@ -3,7 +3,7 @@
 // wrote: does the program certainly pass every check of src/lang/check.ts against the library
 // tables of src/lang/verdict-table.ts? It answers yes (the statement count) or "not known" (-1),
 // never "invalid": wherever an answer would need more than a few comparisons (a broken line, an
-// error, `Each`, a `const`, an escaped string, a reference cycle), it says -1 and the caller runs
+// error, a `const`, an escaped string, a reference cycle), it says -1 and the caller runs
 // the checker, which finds and words the errors. Most programs are valid, and for them a parse
 // is two calls into this module (parse, verdict); tests hold the two answers together
 // (test/lang/verdict.test.ts).
@@ -283,15 +283,17 @@ function addStatement(s: i32): bool {
 }
 
 // Every lookup is made once, before anything asks (see lookUpAll), and kept per node in `known`
-// as answer + 1: for a component name its id, NONE or RESERVED; for a name the statement, or NONE.
+// as answer + 1: for a component name its id, NONE or RESERVED; for a name the statement, NONE,
+// or SCOPED.
 const RESERVED: i32 = -2; // Query or Mutation
 const NONE: i32 = -1;
+const SCOPED: i32 = -3; // an @Each loop variable in its template: a value at run time, no reference
 
 /** The component ComponentCall node `call` names: its id, NONE or RESERVED. */
 @inline function componentOf(call: i32): i32 {
   return at32(known, callName(call)) - 1;
 }
-/** The statement `name` node `ref` refers to, or NONE. */
+/** The statement `name` node `ref` refers to, NONE or SCOPED. */
 @inline function statementOf(ref: i32): i32 {
   return at32(known, ref) - 1;
 }
@@ -299,8 +301,9 @@ const NONE: i32 = -1;
 // Looks up every component name and every reference in one pass over the tree: the lookups do
 // not wait on each other's answers, so their reads from memory overlap. Definitions are marked
 // in `known` already; a member's name (`.name`, the last child of the PostfixOp_member node right
-// after it) is no reference.
-function lookUpAll(): void {
+// after it) is no reference. An @Each comes after its template (postorder): its loop variable is
+// marked there over what was looked up. False: the verdict is not known.
+function lookUpAll(): bool {
   for (let j = 0, last = count - 1; j < last; j++) {
     const rule = nodeRule(j);
     if (rule == RULE_name) {
@@ -311,8 +314,43 @@ function lookUpAll(): void {
       const s = nodeStart(j);
       const e = nodeEnd(j);
       set32(known, j, (spanIsName(s, e, N_QUERY) || spanIsName(s, e, N_MUTATION) ? RESERVED : lookupComponent(s, e)) + 1);
+    } else if (rule == RULE_BuiltinCall) {
+      const name = callName(j);
+      if (spanIsName(nodeStart(name) + 1, nodeEnd(name), N_EACH) && !scopeEach(j)) return false;
     }
   }
+  return true;
+}
+
+// @Each(list, "v", template...): in the template, `v` is the loop variable (Checker.visit's scope),
+// and its names there are marked SCOPED. The list, and an @Each with fewer arguments or a
+// variable that is no string, scope nothing. False when the variable's string is escaped.
+function scopeEach(each: i32): bool {
+  openList(each, callName(each));
+  let n = 0;
+  for (let j = listLast; j > listStop; j -= nodeSize(j)) if (!isNoise(nodeRule(j))) n++;
+  if (n < 3) return true;
+  // The arguments last to first: the template runs from the third one's first node to the last one.
+  let last = -1;
+  let from = 0;
+  let variable = -1;
+  for (let j = listLast, k = n; j > listStop && variable < 0; j -= nodeSize(j)) {
+    if (isNoise(nodeRule(j))) continue;
+    k--;
+    if (last < 0) last = j;
+    if (k == 2) from = firstNode(j);
+    if (k == 1) variable = unwrap(j);
+  }
+  if (kindOf(variable) != K_STR) return true;
+  const start = plainString(variable);
+  if (start < 0) return false;
+  const len = nodeEnd(variable) - 1 - start;
+  const text = INPUT + (<usize>start << 1);
+  for (let j = from; j <= last; j++) {
+    if (nodeRule(j) != RULE_name || nodeEnd(j) - nodeStart(j) != len || nodeRule(j + 1) == RULE_PostfixOp_member) continue;
+    if (sameUnits(INPUT + (<usize>nodeStart(j) << 1), text, len)) set32(known, j, SCOPED + 1);
+  }
+  return true;
 }
 
 // Follows references to a statically known value (as Checker.resolve does): the unwrapped
@@ -500,6 +538,7 @@ function visitStatement(s: i32): bool {
     if (rule == RULE_name) {
       if (j < top && nodeRule(j + 1) == RULE_PostfixOp_member) continue;
       const t = statementOf(j);
+      if (t == SCOPED) continue;
       if (t < 0) return false; // unresolved
       set32(edges, edgeCount++, t);
       if (t <= s) forward = false;
@@ -510,7 +549,6 @@ function visitStatement(s: i32): bool {
       const name = callName(j);
       const start = nodeStart(name) + 1; // without the `@`
       const end = nodeEnd(name);
-      if (spanIsName(start, end, N_EACH)) return false; // Each scopes its loop variable: the checker decides
       let builtin = false;
       const at = word(T_BUILTINS_AT);
       for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
@@ -640,7 +678,7 @@ export function verdict(tableBytes: i32): i32 {
     if (!addStatement(s)) return -1;
     set32(known, name, s + 1); // a definition: no reference to look up
   }
-  lookUpAll();
+  if (!lookUpAll()) return -1;
   for (let s = 0; s < stmts; s++) {
     const expr = unwrap(at32(stmtExpr, s));
     const id = at32(stmtKind, s) == SK_VALUE && nodeRule(expr) == RULE_ComponentCall ? componentOf(expr) : NONE;

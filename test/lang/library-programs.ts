@@ -33,7 +33,16 @@ export function libraryProgram(seed: number): string {
   const text = () => `Text(${string()}${r() < 0.6 ? `, ${wrong() ? '"xl"' : pick(['"s"', '"m"', "'l'", "null"])}${wrong() ? ", 1" : ""}` : ""})`;
   const count = () => (wrong() ? pick(["2.5", '"3"']) : pick(["3", "-1", "1e2", "4.0", "0", "(7)"]));
   const button = () => `Button(${string()}${r() < 0.5 ? `, ${string()}` : ""}${r() < 0.4 ? `, ${count()}` : ""}${wrong() ? ", 1, 2" : ""})`;
-  const child = () => refTo("Text", "Button") ?? (wrong() ? pick(['Col("x")', "Nope()", "ghost", "null"]) : r() < 0.5 ? text() : button());
+  // @Each over a list: its loop variable (now and then named like a statement, escaped, not a
+  // string, or missing) in templates that use it as a value, a member, or another list.
+  const each = (): string => {
+    const [variable, used] = pick([['"r"', "r"], ["'r'", "r"], ['"r"', "r"], [`"${pick(names)}"`, null], ['"\\u0072"', "r"], ["r", "r"]]);
+    const v = used ?? variable.slice(1, -1);
+    const other = () => (wrong() ? "ghost" : pick([...names, "$title", '"a"']));
+    const template = pick([`Text(${v})`, `Text(${v}.name, "s")`, `Button(${v}, "go")`, `Card(${v}, [Text(${v})])`, `[Text(${v}), ${v}]`, `@Each(${v}, "w", Text(w, ${v}))`, `Text(${other()})`, `[Text(${v}), ${other()}]`, `Button(${other()}, ${v})`]);
+    return `@Each(${pick(["rows", "[1, 2]", pick(names)])}, ${variable}${r() < 0.9 ? `, ${template}` : ""})`;
+  };
+  const child = () => refTo("Text", "Button") ?? (wrong() ? pick(['Col("x")', "Nope()", "ghost", "null"]) : r() < 0.15 ? each() : r() < 0.5 ? text() : button());
   const col = () => `Col(${string()}${r() < 0.4 ? `, {width: ${wrong() ? '"w"' : pick(["3", "1.5", "count"])}${r() < 0.3 ? ", extra: 1" : ""}}` : ""})`;
   const cols = () => refTo("cols") ?? `[${some(2, () => refTo("Col") ?? col())}]`;
   const valueOf = (kind: string): string => {

@@ -32,6 +32,20 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
   );
 });
 
+test("@Each: the loop variable is no reference in its template; parse() equals the checker", () => {
+  let each = 0;
+  let yes = 0;
+  for (let seed = 0; seed < 6000; seed++) {
+    const text = libraryProgram(seed);
+    if (!text.includes("@Each")) continue;
+    each++;
+    if (quickVerdict(text, small) >= 0) yes++;
+    assert.equal(json(parse(text, small)), json(checkedParse(text, small)), text);
+  }
+  // The verdict decides most valid ones itself, rather than leaving every @Each to the checker.
+  assert.ok(each > 500 && yes > each / 5, `${yes} yes of ${each}`);
+});
+
 test("a first parse of an empty text leaves memory laid out for the parses after it", () => {
   // The engine is loaded once per process, so this runs in a fresh one. Parsing "" first once
   // let the verdict's tables land on the module's static data, and every later verdict say yes.
@@ -58,6 +72,7 @@ test("the verdict says yes to valid programs models write, and the checker agree
     '$days = 7\nq = Query("orders", {days: $days}, {rows: []}, 30)\nm = Mutation("save", {id: 1})\nroot = Stack([Button("Save", Action([@Run(m), @Set($days, 1)]))])\n',
     "root = Stack(\n  [\n    Text('it is', \"m\"), // inside\n    Col(\"c\", {width: -1.5e2}),\n  ],\n)\n",
     "root = (Stack([@Count(q.rows) > 2 ? Text(\"many\") : Text(\"few\")]))\nq = Query(\"x\")\n",
+    'root = Stack([@Each(rows, "row", Card(row.title, [Text(row, "s"), Button(label)]))])\nrows = [{title: "a"}]\nlabel = "Go"\n',
   ];
   for (const text of yes) {
     assert.equal(checkedParse(text, small).errors.length, 0, text);
