@@ -1,7 +1,7 @@
 // Programs written against SMALL_LIBRARY (library-fixture.ts), from a seed.
 
 // A deterministic stream of numbers in [0, 1) from a seed (mulberry32).
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

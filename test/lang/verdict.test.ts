@@ -4,10 +4,12 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { test } from "../support/harness.ts";
 import { compileLibrary, loadLanguage, parse } from "../../src/lang/index.ts";
+import type { Library } from "../../src/lang/library.ts";
 import { checkedParse, quickVerdict } from "../../src/lang/parse.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { libraryProgram } from "./library-programs.ts";
+import { schemaProgram } from "./schema-programs.ts";
 import { VALID, INVALID } from "../conformance/corpus.ts";
 import { mutationArb, programArb } from "../conformance/generators.ts";
 
@@ -138,4 +140,32 @@ test("real samples: the six valid ones get the verdict, settings-panel the check
     }),
     { numRuns: 400 },
   );
+});
+
+// Programs written from a library's schema (schema-programs.ts): parse() answers as the checker,
+// and the verdict itself decides most of those the checker finds valid (not those it leaves to
+// the checker on purpose, such as 4.0 for an integer).
+function holdsOnSchemaPrograms(lib: Library, runs: number): void {
+  let valid = 0;
+  let decided = 0;
+  for (let seed = 0; seed < runs; seed++) {
+    const text = schemaProgram(lib, seed);
+    const checked = checkedParse(text, lib);
+    assert.equal(json(parse(text, lib)), json(checked), text);
+    if (checked.errors.length === 0) {
+      valid++;
+      if (quickVerdict(text, lib) === checked.statements) decided++;
+    }
+  }
+  assert.ok(valid > runs / 10, `${valid} of ${runs} valid`);
+  assert.ok(decided >= valid * 0.75, `the verdict decided ${decided} of ${valid} valid programs`);
+}
+
+test("programs written from the small library's schema: parse() equals the checker", () => {
+  holdsOnSchemaPrograms(small, 1500);
+});
+
+test("programs written from the real library's schema: parse() equals the checker", () => {
+  if (FIXTURES_MISSING) return console.log(`skipped: ${FIXTURES_MISSING}`);
+  holdsOnSchemaPrograms(compileLibrary(realLibraryConfig()), 1500);
 });
