@@ -433,9 +433,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
     const stop = listStop;
     for (let j = listLast; j > stop; j -= nodeSize(j)) {
       if (isNoise(nodeRule(j))) continue;
-      const quick = quickFit(j, items);
-      if (quick == FITS) continue;
-      const answer = quick == MISS ? MISS : fit(j, items, depth + 1);
+      const answer = quickThenFit(j, items, depth + 1);
       if (answer != FITS) return answer;
     }
   }
@@ -500,8 +498,13 @@ function checkCall(call: i32, whole: bool): bool {
 // Argument node `arg` (-1: none) for a prop with `flags` and `shape`.
 @inline function checkArg(arg: i32, flags: i32, shape: i32): bool {
   if (arg < 0 || kindOf(arg) == K_NULL) return (flags & P_REQUIRED) == 0 || (flags & P_DEFAULT) != 0;
-  const quick = quickFit(arg, shape);
-  return quick >= 0 ? quick == FITS : fit(arg, shape, 0) == FITS;
+  return quickThenFit(arg, shape, 0) == FITS;
+}
+
+// fit(), with its common cases answered without the call.
+@inline function quickThenFit(v: i32, shape: i32, depth: i32): i32 {
+  const quick = quickFit(v, shape);
+  return quick >= 0 ? quick : fit(v, shape, depth);
 }
 
 // The common cases of fit(), without its call: a literal against plain kinds or an enum of
