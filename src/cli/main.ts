@@ -18,7 +18,7 @@ Programs:
   validate FILE --library LIB.json    print the errors; exit 1 when invalid
   fix FILE --library LIB.json         run the sanitizer; print the result and the summary
 
-Run tessera <command> --help for details. The database is TESSERA_DB (default ./data/tessera.db).`;
+Run tessera <command> --help for details. The database is TESSERA_DB: a SQLite file (default ./data/tessera.db) or a postgres:// URL.`;
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   org: { run: orgCommand, help: ORG_HELP },

@@ -1,25 +1,22 @@
-// Opens the SQLite file, sets WAL and a busy timeout, and brings the schema up to date.
-import { Database as SqliteDatabase } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+// Opens the database TESSERA_DB names (a PostgreSQL URL, or a SQLite file path) and brings the
+// schema up to date. The dialect modules (sqlite.ts, postgres.ts) hold what differs.
 import { Kysely, Migrator } from "kysely";
-import { BunSqliteDialect } from "kysely-bun-sqlite";
+import { isPostgresTarget, type OpenOptions } from "./dialect.ts";
 import { migrationProvider } from "./migrations/index.ts";
+import { openPostgres } from "./postgres.ts";
 import type { Database } from "./schema.ts";
+import { openSqlite } from "./sqlite.ts";
 
 export type Db = Kysely<Database>;
 
-export async function openDatabase(path: string): Promise<Db> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path, { create: true });
-  // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
-  await migrate(db);
+export async function openDatabase(target: string, opts: OpenOptions = {}): Promise<Db> {
+  const db = isPostgresTarget(target) ? openPostgres(target, opts.poolSize) : openSqlite(target);
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
   return db;
 }
 

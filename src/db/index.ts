@@ -1,5 +1,6 @@
 // The database layer's public surface.
 export { openDatabase, migrate, type Db } from "./connect.ts";
+export { capabilities, describeTarget, isPostgresTarget, type Capabilities } from "./dialect.ts";
 export type * from "./schema.ts";
 export * from "./orgs.ts";
 export * from "./keys.ts";

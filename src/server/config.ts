@@ -21,6 +21,8 @@ export interface ServerConfig {
   corsOrigins?: string[];
   /** How long a background job's claim holds without renewal (TESSERA_LEASE_SECONDS). */
   leaseSeconds?: number;
+  /** PostgreSQL connections per process at most (TESSERA_DB_POOL); ignored on SQLite. */
+  dbPoolSize?: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -49,6 +51,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     fixingModel: fixingModelFromEnv(env),
     responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
+    dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -1,6 +1,6 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
-import { openDatabase, startRetention, type Db } from "../db/index.ts";
+import { describeTarget, openDatabase, startRetention, type Db } from "../db/index.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
@@ -21,7 +21,7 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
   await loadLanguage();
-  const db = await openDatabase(config.dbPath);
+  const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize });
   const stopRetention = await startRetention(db, config.retentionDays);
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
@@ -60,6 +60,6 @@ if (import.meta.main) {
   const config = configFromEnv();
   const server = await startServer(config);
   console.log(
-    `tessera listening on ${server.url} (db ${config.dbPath}, fixing model ${config.fixingModel?.model ?? "none"})`,
+    `tessera listening on ${server.url} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
   );
 }

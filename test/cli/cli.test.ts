@@ -1,22 +1,30 @@
-// The real `tessera` CLI (node src/cli/bin.js → Bun → src/cli/main.ts) on a temporary TESSERA_DB.
+// The real `tessera` CLI (node src/cli/bin.js → Bun → src/cli/main.ts) on a temporary TESSERA_DB
+// (a SQLite file, or a PostgreSQL URL when TESSERA_TEST_DB=postgres).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { BROKEN, FIXED, HOPELESS, SMALL_LIBRARY, VALID } from "../server/harness.ts";
 
 const BIN = join(import.meta.dir, "../../src/cli/bin.js");
 let dir: string;
 let env: Record<string, string>;
-beforeAll(() => {
+let fresh: TestDatabase;
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tessera-cli-"));
-  env = { ...(process.env as Record<string, string>), TESSERA_DB: join(dir, "db", "tessera.db") };
+  fresh = await freshDatabase(undefined, "cli");
+  const target = fresh.kind === "sqlite" ? join(dir, "db", "tessera.db") : fresh.target;
+  env = { ...(process.env as Record<string, string>), TESSERA_DB: target };
   writeFileSync(join(dir, "lib.json"), JSON.stringify(SMALL_LIBRARY));
   writeFileSync(join(dir, "valid.oui"), VALID);
   writeFileSync(join(dir, "broken.oui"), BROKEN);
   writeFileSync(join(dir, "hopeless.oui"), HOPELESS);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await fresh.drop();
+});
 
 function tessera(...args: string[]) {
   const r = Bun.spawnSync(["node", BIN, ...args], { env, cwd: dir });

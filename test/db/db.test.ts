@@ -1,37 +1,62 @@
-// The database layer on a real SQLite file: migrations, WAL, keys, credits, holds, retention.
+// The database layer on a real SQLite file, or (TESSERA_TEST_DB=postgres) a real PostgreSQL:
+// migrations, WAL, keys, credits, holds, retention.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database as Sqlite } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
+import { migrationProvider } from "../../src/db/migrations/index.ts";
+import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
   adjustCredits, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
   purgeOldLogs, reliabilitySummary, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
+let fresh: TestDatabase;
 let dir: string;
-let path: string;
+let target: string;
 let db: Db;
 beforeAll(async () => {
+  fresh = await freshDatabase(undefined, "db");
   dir = mkdtempSync(join(tmpdir(), "tessera-db-"));
-  path = join(dir, "nested", "tessera.db");
-  db = await openDatabase(path);
+  // On SQLite, a folder that does not exist yet: openDatabase makes it.
+  target = fresh.kind === "sqlite" ? join(dir, "nested", "tessera.db") : fresh.target;
+  db = await openDatabase(target);
 });
 afterAll(async () => {
   await db.destroy();
+  await fresh.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("opens in WAL mode with every table, and migrating twice is a no-op", async () => {
-  const again = await openDatabase(path);
+test("opens with every table (in WAL mode on SQLite), and migrating twice is a no-op", async () => {
+  const again = await openDatabase(target);
   await again.destroy();
-  const raw = new Sqlite(path, { readonly: true });
-  expect((raw.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
-  const tables = (raw.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-  expect(tables).toEqual(expect.arrayContaining(["organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events"]));
-  const migrations = raw.query("SELECT name FROM kysely_migration").all();
-  expect(migrations).toEqual([{ name: "0001_initial" }]);
-  raw.close();
+  const tables = (await db.introspection.getTables()).map((t) => t.name);
+  expect(tables).toEqual(expect.arrayContaining([
+    "organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events",
+    "conversations", "conversation_items", "responses", "response_items", "response_events",
+  ]));
+  const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+  expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
+  if (fresh.kind === "sqlite") {
+    const raw = new Sqlite(target, { readonly: true });
+    expect((raw.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
+    raw.close();
+  }
+});
+
+test("integers come back as exact JavaScript numbers (bigint columns, count, sum, max)", async () => {
+  const org = await createOrganization(db, "numbers", 2 ** 40);
+  const row = await db.selectFrom("organizations").select(["id", "credits"]).where("id", "=", org.id).executeTakeFirstOrThrow();
+  expect(row).toEqual({ id: org.id, credits: 2 ** 40 });
+  const agg = await db.selectFrom("credit_ledger")
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.sum("delta").as("total"), eb.fn.max("id").as("last")])
+    .where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+  expect(agg.n).toBe(1);
+  expect(agg.total).toBe(2 ** 40);
+  expect(typeof agg.last).toBe("number");
 });
 
 test("keys: 32 random bytes, hash at rest, verify, last used, revoke", async () => {

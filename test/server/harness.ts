@@ -1,8 +1,10 @@
 // Test harness: the real server (startServer from src/server/main.ts) on a free loopback port with
-// a fresh SQLite file, plus organizations and keys made through the real db layer.
+// a fresh database (a SQLite file, or a PostgreSQL database when TESSERA_TEST_DB=postgres or the
+// caller asks for one), plus organizations and keys made through the real db layer.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freshDatabase, testDatabaseKind, type DatabaseKind } from "../support/postgres.ts";
 import { createApiKey, createOrganization, findOrganizationByName } from "../../src/db/index.ts";
 import type { ServerConfig } from "../../src/server/config.ts";
 import { startServer, type RunningServer } from "../../src/server/main.ts";
@@ -12,6 +14,8 @@ export interface Harness {
   server: RunningServer;
   base: string;
   dir: string;
+  /** The database it runs on. */
+  database: DatabaseKind;
   /** Every line the server logged. */
   lines: string[];
   /** Creates an organization with a key; returns the key. */
@@ -20,17 +24,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(overrides: Partial<ServerConfig> = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Partial<ServerConfig> = {},
+  database: DatabaseKind = testDatabaseKind(),
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-test-"));
   const lines: string[] = [];
+  const fresh = await freshDatabase(database, "harness");
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "tessera.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null, ...overrides },
+    { port: 0, dbPath: fresh.target, retentionDays: 30, autofixPrice: 1, fixingModel: null, ...overrides },
     { log: (line) => lines.push(line) },
   );
   return {
     server,
     base: server.url,
     dir,
+    database,
     lines,
     async org(name, credits) {
       const org = await createOrganization(server.db, name, credits);
@@ -41,6 +50,7 @@ export async function startHarness(overrides: Partial<ServerConfig> = {}): Promi
     },
     async close() {
       await server.stop();
+      await fresh.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -6,20 +6,23 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../../src/db/index.ts";
+import { freshDatabase } from "../support/postgres.ts";
 import { startSlowOpenAI } from "../support/slow-openai.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "tessera-restart-"));
 const slow = startSlowOpenAI(400, 50); // 20 s of answer: the kill lands mid-run
-afterAll(() => {
+const fresh = await freshDatabase(undefined, "restart");
+afterAll(async () => {
   slow.stop();
   rmSync(dir, { recursive: true, force: true });
+  await fresh.drop();
 });
 
 async function serve(port: number) {
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), TESSERA_DB: join(dir, "t.db"), TESSERA_DATA_DIR: dir, TESSERA_LEASE_SECONDS: "1", LOCAL_BASE_URL: slow.url },
+    env: { ...process.env, PORT: String(port), TESSERA_DB: fresh.target, TESSERA_DATA_DIR: dir, TESSERA_LEASE_SECONDS: "1", LOCAL_BASE_URL: slow.url },
     stdout: "pipe", stderr: "pipe",
   });
   for (let i = 0; i < 100; i++) {
@@ -30,7 +33,7 @@ async function serve(port: number) {
 }
 
 test("a background response survives a kill -9 of its server as a failed response, not an eternal in_progress", async () => {
-  const db = await openDatabase(join(dir, "t.db"));
+  const db = await openDatabase(fresh.target);
   const org = await createOrganization(db, "restart", 10);
   const { key } = await createApiKey(db, org.id);
   await db.destroy();

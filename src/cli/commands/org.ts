@@ -13,7 +13,7 @@ Commands:
   org suspend NAME                suspend billing: paid calls get 429 until resumed
   org resume NAME                 resume billing
 
-The database is TESSERA_DB (default ./data/tessera.db).`;
+The database is TESSERA_DB: a SQLite file (default ./data/tessera.db) or a postgres:// URL.`;
 
 const HELP: Record<string, string> = {
   create: "Usage: tessera org create NAME [--credits N]\n\nCreates an organization. N (default 0) is its starting credit balance.",

@@ -2,34 +2,36 @@
 // request log. Written for SQLite and PostgreSQL alike: integer `seq` keys give every table a
 // stable order (pagination and chains read by it), public ids are text, JSON is stored as text.
 import type { Kysely } from "kysely";
+import { columns } from "./columns.ts";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columns(db);
   await db.schema
     .createTable("conversations")
-    .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("seq", ...t.identity)
     .addColumn("id", "text", (c) => c.notNull().unique())
     .addColumn("organization_id", "integer", (c) => c.notNull().references("organizations.id"))
     // The application's own user id: set by a frontend token, or by the API key caller.
     .addColumn("user_id", "text")
     .addColumn("metadata", "text", (c) => c.notNull().defaultTo("{}"))
-    .addColumn("created_at", "integer", (c) => c.notNull())
+    .addColumn("created_at", t.bigint, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("conversations_org").on("conversations").columns(["organization_id", "seq"]).execute();
 
   await db.schema
     .createTable("conversation_items")
-    .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("seq", ...t.bigIdentity)
     .addColumn("id", "text", (c) => c.notNull().unique())
     .addColumn("conversation_id", "text", (c) => c.notNull())
     .addColumn("organization_id", "integer", (c) => c.notNull())
     .addColumn("item", "text", (c) => c.notNull())
-    .addColumn("created_at", "integer", (c) => c.notNull())
+    .addColumn("created_at", t.bigint, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("conversation_items_conv").on("conversation_items").columns(["conversation_id", "seq"]).execute();
 
   await db.schema
     .createTable("responses")
-    .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("seq", ...t.identity)
     .addColumn("id", "text", (c) => c.notNull().unique())
     .addColumn("organization_id", "integer", (c) => c.notNull().references("organizations.id"))
     .addColumn("status", "text", (c) => c.notNull())
@@ -43,15 +45,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("request", "text")
     // Which server process runs a background job, and until when its claim holds.
     .addColumn("worker", "text")
-    .addColumn("lease_until", "integer")
-    .addColumn("created_at", "integer", (c) => c.notNull())
-    .addColumn("updated_at", "integer", (c) => c.notNull())
+    .addColumn("lease_until", t.bigint)
+    .addColumn("created_at", t.bigint, (c) => c.notNull())
+    .addColumn("updated_at", t.bigint, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("responses_status").on("responses").columns(["background", "status"]).execute();
 
   await db.schema
     .createTable("response_items")
-    .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("seq", ...t.bigIdentity)
     .addColumn("id", "text", (c) => c.notNull())
     .addColumn("response_id", "text", (c) => c.notNull())
     .addColumn("organization_id", "integer", (c) => c.notNull())
@@ -64,7 +66,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("response_events")
-    .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("seq", ...t.bigIdentity)
     .addColumn("response_id", "text", (c) => c.notNull())
     .addColumn("sequence_number", "integer", (c) => c.notNull())
     .addColumn("event", "text", (c) => c.notNull())

@@ -1,0 +1,34 @@
+// PostgreSQL: a `pg` pool per process behind kysely's PostgresDialect. Several replicas share one
+// database; every connection of the pool is a possible concurrent writer.
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { registerCapabilities } from "./dialect.ts";
+import type { Database } from "./schema.ts";
+
+export const DEFAULT_POOL_SIZE = 10;
+
+// pg hands int8 (bigint: identity columns, count(*), sum()) and numeric back as strings. Every
+// integer this service stores is a whole number well inside 2^53, and the code expects numbers:
+// parse them, and refuse (rather than round) one that would not be exact.
+const INT8 = 20;
+const NUMERIC = 1700;
+function exactNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`database returned ${text}, which is not an exact JavaScript integer`);
+  return n;
+}
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8 || oid === NUMERIC) return exactNumber;
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
+  // An idle client that loses its server (a restart, a failover) must not take the process down.
+  pool.on("error", (e) => console.error(`postgres pool: ${e.message}`));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerCapabilities(db, { label: "postgres", skipLocked: true, autoincrement: false });
+  return db;
+}

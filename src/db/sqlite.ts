@@ -1,0 +1,22 @@
+// SQLite: one file, WAL, a busy timeout; kysely over bun:sqlite. The embedded default.
+import { Database as SqliteDatabase } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely } from "kysely";
+import { BunSqliteDialect } from "kysely-bun-sqlite";
+import { registerCapabilities } from "./dialect.ts";
+import type { Database } from "./schema.ts";
+
+export function openSqlite(path: string): Kysely<Database> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SqliteDatabase(path, { create: true });
+  // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
+  registerCapabilities(db, { label: "sqlite", skipLocked: false, autoincrement: true });
+  return db;
+}

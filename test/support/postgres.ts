@@ -1,0 +1,143 @@
+// The database a test runs on. TESSERA_TEST_DB=postgres (test/run.ts sets it for its second pass
+// over the database and service suites) gives every caller a fresh database on a real, throwaway
+// PostgreSQL: Debian's `postgresql` binaries, initdb on a temporary folder as an unprivileged user,
+// a free port on 127.0.0.1, the unix socket in that folder; one server per test process, one
+// database per test file (or per harness), the server stopped when the process exits.
+// Anything else (unset, "sqlite") gives a SQLite file in a temporary folder.
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+export type DatabaseKind = "sqlite" | "postgres";
+
+export const SKIP_POSTGRES = process.env.TESSERA_SKIP_POSTGRES === "1";
+
+/** The kind this test process runs its database suites on. */
+export function testDatabaseKind(): DatabaseKind {
+  return process.env.TESSERA_TEST_DB === "postgres" ? "postgres" : "sqlite";
+}
+
+export interface TestDatabase {
+  kind: DatabaseKind;
+  /** What TESSERA_DB would be: a file path or a postgres:// URL. */
+  target: string;
+  /** Drops the database (PostgreSQL) or removes the file's folder (SQLite). */
+  drop(): Promise<void>;
+}
+
+/** A new, empty database of the given kind (migrations not run: openDatabase does that). */
+export async function freshDatabase(kind: DatabaseKind = testDatabaseKind(), label = "t"): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), `tessera-${label}-`));
+    return { kind, target: join(dir, "tessera.db"), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const server = await sharedServer();
+  const name = `${label.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${crypto.randomUUID().slice(0, 8)}`;
+  await server.admin(`CREATE DATABASE "${name}"`);
+  return {
+    kind,
+    target: server.url(name),
+    drop: () => server.admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** Where Debian keeps the server binaries (the newest version installed), or a message naming the package. */
+export function postgresBinaries(): { initdb: string; pgCtl: string } | { missing: string } {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))) : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  if (!versions.length) {
+    return {
+      missing:
+        "PostgreSQL test runs need Debian's `postgresql` package (initdb and pg_ctl under /usr/lib/postgresql/*/bin): " +
+        "apt-get install postgresql (.ci/run does), or set TESSERA_SKIP_POSTGRES=1 to skip the PostgreSQL runs",
+    };
+  }
+  const bin = join(root, versions[0], "bin");
+  return { initdb: join(bin, "initdb"), pgCtl: join(bin, "pg_ctl") };
+}
+
+interface Server {
+  url(db: string): string;
+  admin(statement: string): Promise<void>;
+}
+
+let shared: Promise<Server> | null = null;
+
+export function sharedServer(): Promise<Server> {
+  shared ??= startServer();
+  return shared;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** initdb refuses to run as root: as root, run the server as `postgres` (or `nobody`) on a folder it owns. */
+function runAs(): { prefix: string[]; uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return { prefix: [] };
+  for (const user of ["postgres", "nobody"]) {
+    const id = Bun.spawnSync(["id", "-u", user]);
+    const gid = Bun.spawnSync(["id", "-g", user]);
+    if (id.exitCode === 0) {
+      return { prefix: ["runuser", "-u", user, "--"], uid: Number(id.stdout.toString()), gid: Number(gid.stdout.toString()) };
+    }
+  }
+  throw new Error("running as root with neither a `postgres` nor a `nobody` user to run PostgreSQL as");
+}
+
+async function startServer(): Promise<Server> {
+  if (SKIP_POSTGRES) throw new Error("TESSERA_SKIP_POSTGRES=1 is set, yet a test asked for PostgreSQL");
+  const bins = postgresBinaries();
+  if ("missing" in bins) throw new Error(bins.missing);
+  const who = runAs();
+  const dir = mkdtempSync(join(tmpdir(), "tessera-pg-"));
+  if (who.uid !== undefined) chownSync(dir, who.uid, who.gid!);
+  const data = join(dir, "data");
+  const run = (args: string[]) => {
+    const r = Bun.spawnSync([...who.prefix, ...args], { stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`${args.slice(0, 2).join(" ")} failed (${r.exitCode}): ${r.stderr.toString()}${r.stdout.toString()}`);
+  };
+  run([bins.initdb, "-D", data, "-U", "tessera", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  let port = 0;
+  for (let attempt = 0; ; attempt++) {
+    port = await freePort();
+    const options = [
+      `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=400",
+      // A throwaway server: durability off, for speed.
+      "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+    ].join(" ");
+    try {
+      run([bins.pgCtl, "-D", data, "-l", join(dir, "log"), "-w", "-t", "30", "-o", options, "start"]);
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e; // the free port was taken meanwhile: try another
+    }
+  }
+  process.on("exit", () => {
+    Bun.spawnSync([...who.prefix, bins.pgCtl, "-D", data, "-m", "immediate", "-w", "stop"], { stdout: "ignore", stderr: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const url = (db: string) => `postgres://tessera@127.0.0.1:${port}/${db}`;
+  return {
+    url,
+    async admin(statement) {
+      const client = new pg.Client({ connectionString: url("postgres") });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
