@@ -52,9 +52,17 @@ export async function deleteConversation(db: Db, owner: Owner, id: string): Prom
   });
 }
 
-/** Appends in the given order; call inside the caller's transaction to append with other writes. */
+/**
+ * Appends in the given order; call inside the caller's transaction to append with other writes.
+ * Appends to one conversation are serialized by a lock on its row (a no-op update, held to the
+ * commit): where writers run concurrently (PostgreSQL), two turns' items would otherwise take
+ * interleaved `seq` numbers, and a later `seq` could commit before an earlier one under a reader's
+ * paging cursor. SQLite has one writer at a time anyway.
+ */
 export async function appendConversationItems(db: Db, conversationId: string, orgId: number, items: { id: string }[]): Promise<void> {
   if (items.length === 0) return;
+  if (!db.isTransaction) return db.transaction().execute((tx) => appendConversationItems(tx, conversationId, orgId, items));
+  await db.updateTable("conversations").set((eb) => ({ id: eb.ref("id") })).where("id", "=", conversationId).execute();
   const now = seconds();
   await db.insertInto("conversation_items")
     .values(items.map((item) => ({ id: item.id, conversation_id: conversationId, organization_id: orgId, item: JSON.stringify(item), created_at: now })))
