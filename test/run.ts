@@ -1,8 +1,11 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
+//   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL
+//             (TESSERA_SKIP_POSTGRES=1 skips them, saying so; missing binaries fail, naming the package)
 //   Node 20:  the built bundle (test/node) and headless Chromium parity (test/browser)
 //   Deno:     the conformance suite (deno task test)
 import { fileURLToPath } from "node:url";
+import { postgresBinaries, SKIP_POSTGRES } from "./support/postgres.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
@@ -10,6 +13,11 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 interface Step {
   name: string;
   cmd: string[];
+  env?: Record<string, string>;
+  /** Why this step does not run (printed as a `skipped:` line), or undefined. */
+  skip?: string;
+  /** Why this step cannot run: it fails with this message. */
+  unable?: string;
   // Reads passed/failed counts from the runner's own summary.
   count(output: string): { passed: number; failed: number };
 }
@@ -19,12 +27,25 @@ const last = (output: string, re: RegExp) => {
   return all.length ? Number(all[all.length - 1][1]) : 0;
 };
 
+/** The suites that read and write the database: they run on SQLite and again on PostgreSQL. */
+const DATABASE_SUITES = ["test/server", "test/db", "test/cli"];
+const pgBins = postgresBinaries();
+
 const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
   {
     name: "bun",
     cmd: [bin("bun"), "test", "--timeout", "60000", ...BUN_SUITES],
+    env: { TESSERA_TEST_DB: "sqlite" },
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
+  },
+  {
+    name: "bun on PostgreSQL",
+    cmd: [bin("bun"), "test", "--timeout", "60000", ...DATABASE_SUITES],
+    env: { TESSERA_TEST_DB: "postgres" },
+    skip: SKIP_POSTGRES ? `${DATABASE_SUITES.join(" ")} on PostgreSQL (TESSERA_SKIP_POSTGRES=1)` : undefined,
+    unable: "missing" in pgBins ? pgBins.missing : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
@@ -44,8 +65,18 @@ let passed = 0;
 let failed = 0;
 const broken: string[] = [];
 for (const step of steps) {
-  console.log(`\n=== ${step.name}: ${step.cmd.map((c) => c.replace(root, "")).join(" ")}`);
-  const proc = Bun.spawn(step.cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
+  const envText = Object.entries(step.env ?? {}).map(([k, v]) => `${k}=${v} `).join("");
+  console.log(`\n=== ${step.name}: ${envText}${step.cmd.map((c) => c.replace(root, "")).join(" ")}`);
+  if (step.skip) {
+    console.log(`skipped: ${step.skip}`);
+    continue;
+  }
+  if (step.unable) {
+    console.log(step.unable);
+    broken.push(`${step.name} could not run`);
+    continue;
+  }
+  const proc = Bun.spawn(step.cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...step.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
   const decoder = new TextDecoder();
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
