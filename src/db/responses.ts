@@ -2,6 +2,7 @@
 // its stream events. A chain of previous_response_id is read in two queries at any depth.
 import { sql } from "kysely";
 import type { Db } from "./connect.ts";
+import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
 import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
 import type { Selectable } from "kysely";
@@ -166,11 +167,25 @@ export async function eventsAfter(db: Db, responseId: string, after: number): Pr
   return rows.map((r) => JSON.parse(r.event));
 }
 
-/** Background responses some process was running (or about to run) whose claim has lapsed. */
-export async function lapsedBackgroundResponses(db: Db, now = seconds()): Promise<ResponseRow[]> {
-  return db.selectFrom("responses").selectAll()
+/**
+ * Claims up to `limit` background jobs whose lease has lapsed (or that nobody holds): they become
+ * `worker`'s until `until`, and are returned. One statement; where the database has row locks
+ * that others skip (PostgreSQL) the candidates are picked `FOR UPDATE SKIP LOCKED`, so replicas
+ * claiming at the same moment take disjoint jobs without waiting on each other. The outer
+ * conditions are checked again on the locked rows, so a job is never claimed twice in any case.
+ */
+export async function claimLapsedResponses(db: Db, worker: string, until: number, now = seconds(), limit = 50): Promise<ResponseRow[]> {
+  const skipLocked = capabilities(db).skipLocked;
+  return db.updateTable("responses")
+    .set({ worker, lease_until: until })
+    .where("seq", "in", (eb) => eb.selectFrom("responses").select("seq")
+      .where("background", "=", 1).where("status", "in", ["queued", "in_progress"])
+      .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
+      .orderBy("seq").limit(limit)
+      .$call((q) => (skipLocked ? q.forUpdate().skipLocked() : q)))
     .where("background", "=", 1).where("status", "in", ["queued", "in_progress"])
-    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
+    .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
+    .returningAll()
     .execute();
 }
 
@@ -183,7 +198,20 @@ export async function failResponse(db: Db, id: string, body: unknown): Promise<b
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Keeps a background job's claim alive while its process runs it. */
-export async function renewLease(db: Db, id: string, worker: string, until: number): Promise<void> {
-  await db.updateTable("responses").set({ lease_until: until }).where("id", "=", id).where("worker", "=", worker).execute();
+/**
+ * Keeps a background job's claim alive while its process runs it. False when the job is no longer
+ * this worker's to run: cancelled or failed meanwhile (through any replica), deleted, or claimed
+ * by another worker after the lease lapsed.
+ */
+export async function renewLease(db: Db, id: string, worker: string, until: number): Promise<boolean> {
+  const r = await db.updateTable("responses").set({ lease_until: until })
+    .where("id", "=", id).where("worker", "=", worker).where("status", "in", ["queued", "in_progress"])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Whether a response is still queued or in progress (a runner's look for a cancel made elsewhere). */
+export async function isRunning(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom("responses").select("status").where("id", "=", id).executeTakeFirst();
+  return row !== undefined && (row.status === "queued" || row.status === "in_progress");
 }

@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
-  adjustCredits, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
+  adjustCredits, cancelResponse, claimLapsedResponses, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
   purgeOldLogs, reliabilitySummary, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
@@ -132,4 +132,27 @@ test("retention purges request logs older than the window, keeps the rest", asyn
   expect(await purgeOldLogs(db, 30)).toBe(1);
   const left = await db.selectFrom("request_logs").select("request_id").where("organization_id", "=", org.id).execute();
   expect(left).toEqual([{ request_id: "x" }]);
+});
+
+test("background jobs: concurrent claims of lapsed leases are disjoint; renewal stops at a cancel or another's claim", async () => {
+  const org = await createOrganization(db, "jobs", 0);
+  const now = Math.floor(Date.now() / 1000);
+  const job = (i: number, leaseUntil: number | null, worker: string | null) => insertResponse(db, {
+    id: `resp_job${i}`, organizationId: org.id, status: i % 2 ? "queued" : "in_progress", model: "m", previousResponseId: null,
+    conversationId: null, background: true, body: {}, request: {}, worker, leaseUntil, input: [],
+  });
+  for (let i = 0; i < 30; i++) await job(i, i < 20 ? now - 5 : now + 60, i < 20 ? "gone" : "alive");
+  const claims = await Promise.all(Array.from({ length: 6 }, (_, w) => claimLapsedResponses(db, `w${w}`, now + 30, now, 4)));
+  const ids = claims.flat().map((r) => r.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.length).toBe(20);
+  for (const [w, rows] of claims.entries()) for (const r of rows) expect(r).toMatchObject({ worker: `w${w}`, lease_until: now + 30 });
+  expect(await claimLapsedResponses(db, "late", now + 30, now)).toEqual([]);
+  // The first worker's job, cancelled through any replica: its renewal says so.
+  const mine = claims[0][0];
+  expect(await renewLease(db, mine.id, "w0", now + 60)).toBe(true);
+  expect(await renewLease(db, mine.id, "w1", now + 60)).toBe(false);
+  expect(await cancelResponse(db, mine.id, { status: "cancelled" })).toBe(true);
+  expect(await renewLease(db, mine.id, "w0", now + 90)).toBe(false);
+  expect(await isRunning(db, mine.id)).toBe(false);
 });

@@ -1,10 +1,12 @@
 // Background responses: the row is written first (queued, with the checked request and a lease),
 // the answer goes back at once, and this process runs the turn, storing progress after every
 // finished item and the events as they come, so GET and ?stream=true work from any process that
-// reads the database. Cancel is a database write the runner sees at its next item (and, in this
-// process, an abort at once). A server that dies mid-run leaves a lapsed lease: swept as failed.
+// reads the database. Cancel is a database write, made through any replica: the runner sees it at
+// its next item or its next look (every CANCEL_POLL_MS), and in the process that took the cancel
+// the run is aborted at once. A server that dies mid-run leaves a lapsed lease: the job is claimed
+// by whichever replica sweeps first (FOR UPDATE SKIP LOCKED on PostgreSQL) and failed, saying why.
 import {
-  appendEvents, failResponse, insertResponse, lapsedBackgroundResponses, renewLease, updateResponse, type Db,
+  appendEvents, claimLapsedResponses, failResponse, insertResponse, isRunning, renewLease, updateResponse, type Db,
 } from "../../db/index.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { ResponseObject } from "../../responses/types.ts";
@@ -22,6 +24,8 @@ export const WORKER_ID = crypto.randomUUID();
 export const DEFAULT_LEASE_SECONDS = 30;
 /** Events reach the database at least this often while a run streams (a replay's lag). */
 const FLUSH_MS = 100;
+/** How often a run looks for a cancel made through another replica, between its items. */
+const CANCEL_POLL_MS = 1000;
 
 const running = new Map<string, AbortController>();
 
@@ -47,7 +51,13 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
   const ac = new AbortController();
   running.set(id, ac);
   const period = lease(deps);
-  const renew = setInterval(() => void renewLease(db, id, WORKER_ID, seconds() + period).catch(() => {}), (period * 1000) / 3);
+  // The run stops when its job is no longer its own: cancelled, failed or deleted through any
+  // replica, or (after a stall longer than the lease) claimed by another replica's sweeper.
+  const stopUnlessOurs = (ours: boolean) => {
+    if (!ours) ac.abort();
+  };
+  const renew = setInterval(() => void renewLease(db, id, WORKER_ID, seconds() + period).then(stopUnlessOurs, () => {}), (period * 1000) / 3);
+  const look = setInterval(() => void isRunning(db, id).then(stopUnlessOurs, () => {}), CANCEL_POLL_MS);
   let pending: SequencedEvent[] = [];
   let flushedAt = Date.now();
   const flush = async () => {
@@ -70,6 +80,7 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
     await flush();
   } finally {
     clearInterval(renew);
+    clearInterval(look);
     running.delete(id);
   }
 }
@@ -79,10 +90,14 @@ export function abortLocal(id: string): void {
   running.get(id)?.abort();
 }
 
-/** Background responses whose process is gone: failed, saying why, instead of in progress forever. */
-export async function sweepLapsed(db: Db, log: (line: string) => void): Promise<number> {
+/**
+ * Background responses whose process is gone: claimed by this process (so no other replica
+ * sweeps the same one), then failed, saying why, instead of in progress forever.
+ */
+export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<number> {
   let n = 0;
-  for (const row of await lapsedBackgroundResponses(db)) {
+  // This process's own run after a stall: the claim just renewed its lease; it goes on.
+  for (const row of await claimLapsedResponses(db, WORKER_ID, seconds() + leaseSeconds)) {
     if (running.has(row.id)) continue;
     const body = JSON.parse(row.body) as ResponseObject;
     const failed: ResponseObject = {
@@ -105,8 +120,8 @@ async function nextSequence(db: Db, id: string): Promise<number> {
 
 /** Sweeps now and then every lease period; the timer never keeps the process alive. */
 export async function startSweeper(db: Db, log: (line: string) => void, leaseSeconds: number): Promise<() => void> {
-  await sweepLapsed(db, log);
-  const timer = setInterval(() => void sweepLapsed(db, log).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
+  await sweepLapsed(db, log, leaseSeconds);
+  const timer = setInterval(() => void sweepLapsed(db, log, leaseSeconds).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }
