@@ -1,16 +1,17 @@
 // A stand-in OpenAI chat-completions server that streams slowly (one text piece every `delayMs`),
 // in the real wire format: for background runs, cancels and restarts, which need a turn in flight.
-export interface SlowOpenAI { url: string; started: number; stop(): void }
+export interface SlowOpenAI { url: string; started: number; /** Every request body, in order. */ bodies: any[]; stop(): void }
 
 export function startSlowOpenAI(pieces = 40, delayMs = 50): SlowOpenAI {
   const enc = new TextEncoder();
-  const slow: SlowOpenAI = { url: "", started: 0, stop: () => server.stop(true) };
+  const slow: SlowOpenAI = { url: "", started: 0, bodies: [], stop: () => server.stop(true) };
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
       const body = await req.json();
       slow.started++;
+      slow.bodies.push(body);
       const base = { id: "chatcmpl-slow", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body.model };
       const frame = (o: unknown) => enc.encode(`data: ${JSON.stringify(o)}\n\n`);
       let i = 0;

@@ -1,0 +1,151 @@
+// Two replicas: two `bun src/server/main.ts` processes on one database (PostgreSQL in the
+// TESSERA_TEST_DB=postgres run; the SQLite run puts both on one WAL file), the same
+// TESSERA_MASTER_KEY, requests spread over both. Nothing one replica needs is held in the other.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
+import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
+import { startSlowOpenAI, type SlowOpenAI } from "../support/slow-openai.ts";
+import { autofixBody, BROKEN } from "./harness.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+const CLI = join(root, "src/cli/bin.js");
+
+let fresh: TestDatabase;
+let dir: string;
+let db: Db;
+let slow: SlowOpenAI;
+let quick: SlowOpenAI;
+const replicas: { url: string; proc: Bun.Subprocess }[] = [];
+let env: Record<string, string>;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startReplica(): Promise<{ url: string; proc: Bun.Subprocess }> {
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    cwd: root, env: { ...env, PORT: String(port) }, stdout: "pipe", stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, proc };
+    await Bun.sleep(50);
+  }
+  proc.kill();
+  throw new Error(`replica on ${port} did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
+}
+
+beforeAll(async () => {
+  fresh = await freshDatabase(undefined, "replicas");
+  dir = mkdtempSync(join(tmpdir(), "tessera-replicas-"));
+  slow = startSlowOpenAI(400, 50); // 20 s of answer: a cancel lands mid-run
+  quick = startSlowOpenAI(3, 1);
+  env = {
+    ...(process.env as Record<string, string>),
+    TESSERA_DB: fresh.target, TESSERA_MASTER_KEY: randomBytes(32).toString("base64"), TESSERA_DATA_DIR: dir,
+    TESSERA_AUTOFIX_PRICE: "1",
+    LOCAL_BASE_URL: slow.url, OPENAI_BASE_URL: quick.url, OPENAI_API_KEY: "test-key",
+  };
+  db = await openDatabase(fresh.target);
+  replicas.push(await startReplica(), await startReplica());
+}, 30_000);
+
+afterAll(async () => {
+  for (const r of replicas) r.proc.kill();
+  await Promise.all(replicas.map((r) => r.proc.exited));
+  await db?.destroy();
+  slow?.stop();
+  quick?.stop();
+  await fresh?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = (replica: number, path: string, key: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
+  fetch(replicas[replica]!.url + path, {
+    method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function orgWithKey(name: string, credits: number) {
+  const org = await createOrganization(db, name, credits);
+  return { org, ...(await createApiKey(db, org.id)) };
+}
+
+test("50 concurrent paid Autofix calls over both replicas against 10 credits charge exactly 10", async () => {
+  const { org, key } = await orgWithKey("rush", 10);
+  const res = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2, "/v1/autofix", key, autofixBody(BROKEN))));
+  const statuses = res.map((r) => r.status);
+  await Promise.all(res.map((r) => r.arrayBuffer()));
+  expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+  // Both replicas served some of the paid calls.
+  expect(new Set(statuses.map((s, i) => (s === 200 ? i % 2 : -1)).filter((r) => r >= 0)).size).toBe(2);
+  expect((await findOrganizationByName(db, "rush"))!.credits).toBe(0);
+  const ledger = await db.selectFrom("credit_ledger").select("delta").where("organization_id", "=", org.id).where("reason", "=", "autofix").execute();
+  expect(ledger.map((l) => l.delta)).toEqual(Array(10).fill(-1));
+}, 30_000);
+
+test("a key revoked through the CLI is refused by both replicas on their next request", async () => {
+  const { key, prefix } = await orgWithKey("revoked", 100);
+  for (const r of [0, 1]) expect((await call(r, "/v1/autofix", key, autofixBody(BROKEN))).status).toBe(200);
+  const cli = Bun.spawnSync(["node", CLI, "key", "revoke", prefix], { env, cwd: dir });
+  expect(cli.stdout.toString()).toContain(`revoked 1 key with prefix ${prefix}`);
+  for (const r of [0, 1]) {
+    const res = await call(r, "/v1/autofix", key, autofixBody(BROKEN));
+    expect(res.status).toBe(401);
+  }
+}, 30_000);
+
+test("a response created on one replica is retrieved and continued through the other", async () => {
+  const { key } = await orgWithKey("chain", 0);
+  const first = await (await call(0, "/v1/embed/responses", key, { model: "openai/quick", input: "my name is Ada" })).json();
+  expect(first.status).toBe("completed");
+  const seen = await (await call(1, `/v1/embed/responses/${first.id}`, key)).json();
+  expect(seen).toEqual(first);
+  const items = await (await call(1, `/v1/embed/responses/${first.id}/input_items`, key)).json();
+  expect(items.data.map((i: any) => i.content[0].text)).toEqual(["my name is Ada"]);
+  const before = quick.bodies.length;
+  const second = await (await call(1, "/v1/embed/responses", key, { model: "openai/quick", input: "what is my name?", previous_response_id: first.id })).json();
+  expect(second.status).toBe("completed");
+  // Replica 1 sent the whole chain, as replica 0 stored it.
+  const sent = JSON.stringify(quick.bodies.slice(before));
+  expect(sent).toContain("my name is Ada");
+  expect(sent).toContain("what is my name?");
+  expect(sent).toContain(first.output[0].content[0].text.trim());
+}, 30_000);
+
+test("a background response running on one replica is cancelled through the other, and its run stops", async () => {
+  const { org, key } = await orgWithKey("cancel", 0);
+  const created = await (await call(0, "/v1/embed/responses", key, { model: "local/slow", input: "a long one", background: true })).json();
+  let seen: any;
+  do {
+    await Bun.sleep(100);
+    seen = await (await call(1, `/v1/embed/responses/${created.id}`, key)).json();
+  } while (seen.status !== "in_progress" || slow.started === 0);
+  const cancelledAt = Date.now();
+  const cancelled = await (await call(1, `/v1/embed/responses/${created.id}/cancel`, key, {})).json();
+  expect(cancelled.status).toBe("cancelled");
+  // Replica 0's run sees the cancel (it looks every second, its 30 s lease renews every 10 s) and
+  // ends: its request log row says so, long before the 20 s answer.
+  let logged: { outcome: string; status: number } | undefined;
+  while (!logged && Date.now() - cancelledAt < 10_000) {
+    logged = await db.selectFrom("request_logs").select(["outcome", "status"]).where("organization_id", "=", org.id).executeTakeFirst();
+    if (!logged) await Bun.sleep(100);
+  }
+  expect(logged).toEqual({ outcome: "cancelled", status: 499 });
+  expect(Date.now() - cancelledAt).toBeLessThan(5_000);
+  expect((await (await call(0, `/v1/embed/responses/${created.id}`, key)).json()).status).toBe("cancelled");
+}, 30_000);
