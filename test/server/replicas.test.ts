@@ -37,7 +37,8 @@ async function freePort(): Promise<number> {
 async function startReplica(): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    cwd: root, env: { ...env, PORT: String(port) }, stdout: "pipe", stderr: "pipe",
+    // A data folder of its own: what the replicas share is the database and TESSERA_MASTER_KEY.
+    cwd: root, env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")) }, stdout: "pipe", stderr: "pipe",
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
@@ -148,4 +149,15 @@ test("a background response running on one replica is cancelled through the othe
   expect(logged).toEqual({ outcome: "cancelled", status: 499 });
   expect(Date.now() - cancelledAt).toBeLessThan(5_000);
   expect((await (await call(0, `/v1/embed/responses/${created.id}`, key)).json()).status).toBe("cancelled");
+}, 30_000);
+
+test("a frontend token minted by one replica is accepted by the other (signed under the shared master key)", async () => {
+  const { key } = await orgWithKey("tokens", 0);
+  const minted = await (await call(0, "/v1/frontend-tokens", key, { user: "ada" })).json();
+  const conv = await (await call(1, "/v1/conversations", minted.token, { metadata: { topic: "x" } })).json();
+  expect(conv.id).toMatch(/^conv_/);
+  const again = await (await call(0, `/v1/conversations/${conv.id}`, minted.token)).json();
+  expect(again).toEqual(conv);
+  const forged = minted.token.slice(0, -2) + (minted.token.endsWith("AA") ? "BB" : "AA");
+  expect((await call(1, `/v1/conversations/${conv.id}`, forged)).status).toBe(401);
 }, 30_000);
