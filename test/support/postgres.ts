@@ -123,6 +123,13 @@ async function startServer(): Promise<Server> {
       if (attempt >= 2) throw e; // the free port was taken meanwhile: try another
     }
   }
+  // Stopped when this process ends, however it ends: `bun test` runs no exit handlers, and a runner
+  // killed with -9 runs nothing. A watcher (a grandchild, so that no runner reaps it as its own
+  // child) waits for this process to go, then stops the server and removes the folder.
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const stop = [...who.prefix, bins.pgCtl, "-D", data, "-m", "immediate", "-w", "stop"].map(q).join(" ");
+  const watcher = `while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done; ${stop} >/dev/null 2>&1; rm -rf ${q(dir)}`;
+  Bun.spawnSync(["sh", "-c", `(${watcher}) </dev/null >/dev/null 2>&1 &`]);
   process.on("exit", () => {
     Bun.spawnSync([...who.prefix, bins.pgCtl, "-D", data, "-m", "immediate", "-w", "stop"], { stdout: "ignore", stderr: "ignore" });
     rmSync(dir, { recursive: true, force: true });
