@@ -244,3 +244,24 @@ test("a base64 PDF reaches every provider in its own form; a file a provider can
   expect((await res.json()).error.message).toContain("anthropic");
   expect(await e.h.credits("resp-acme")).toBe(before);
 });
+
+test("a client that leaves mid-stream: the turn ends cancelled, stored so, its credits handed back", async () => {
+  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.responsesPrice = 2;
+  const before = await e.h.credits("resp-acme");
+  const ac = new AbortController();
+  const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "local/slow", input: "long", stream: true }), signal: ac.signal });
+  const reader = res.body!.getReader();
+  let text = "";
+  while (!text.includes("response.output_text.delta")) text += new TextDecoder().decode((await reader.read()).value);
+  const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)![1]!;
+  ac.abort();
+  let status = "in_progress";
+  for (let i = 0; i < 50 && status === "in_progress"; i++) {
+    await Bun.sleep(40);
+    status = (await client.responses.retrieve(id)).status!;
+  }
+  expect(status).toBe("cancelled");
+  expect(await e.h.credits("resp-acme")).toBe(before);
+  e.h.server.config.responsesPrice = 0;
+});
