@@ -1,4 +1,5 @@
 // The database layer on a real SQLite file: migrations, WAL, keys, credits, holds, retention.
+import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database as Sqlite } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,9 +29,13 @@ test("opens in WAL mode with every table, and migrating twice is a no-op", async
   const raw = new Sqlite(path, { readonly: true });
   expect((raw.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
   const tables = (raw.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-  expect(tables).toEqual(expect.arrayContaining(["organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events"]));
-  const migrations = raw.query("SELECT name FROM kysely_migration").all();
-  expect(migrations).toEqual([{ name: "0001_initial" }]);
+  expect(tables).toEqual(expect.arrayContaining([
+    "organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events",
+    "responses", "response_items", "response_events", "conversations", "conversation_items",
+  ]));
+  // Each migration ran exactly once, in order, though the database was opened twice.
+  const migrations = raw.query("SELECT name FROM kysely_migration ORDER BY name").all();
+  expect(migrations).toEqual(Object.keys(await migrationProvider.getMigrations()).sort().map((name) => ({ name })));
   raw.close();
 });
 

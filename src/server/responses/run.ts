@@ -4,7 +4,7 @@
 // answers all consume the same generator, so every transport carries the same events.
 import { finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
-import { ProviderError, UnsupportedRequestError, type ChatCompletionChunk } from "../../providers/types.ts";
+import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
 import { withFreshId } from "../../responses/ids.ts";
 import { responseObject } from "../../responses/object.ts";
@@ -12,6 +12,7 @@ import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../resp
 import type { AppDeps } from "../context.ts";
 import { checkAndRepair } from "../embed/check.ts";
 import { HttpError } from "../errors.ts";
+import { providerHttpError } from "../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
@@ -44,12 +45,6 @@ export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<As
   }
 }
 
-/** A provider's failure, or a request it cannot take, as the HTTP answer; null for anything else. */
-export function providerHttpError(e: unknown): HttpError | null {
-  if (e instanceof ProviderError) return new HttpError(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
-  if (e instanceof UnsupportedRequestError) return new HttpError(400, e.message, { param: e.param, code: "unsupported_by_provider" });
-  return null;
-}
 
 export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
   const { db } = deps;

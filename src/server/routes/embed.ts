@@ -13,7 +13,7 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { resolveProvider } from "../provider-target.ts";
+import { providerHttpError, resolveProvider } from "../provider-target.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
@@ -87,7 +87,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
   } catch (e) {
     if (e instanceof ProviderError) {
       deps.log(`embed ${ctx.requestId}: ${e.message}`);
-      return errorResponse(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+      return providerHttpError(e)!.toResponse();
     }
     if (e instanceof UnsupportedRequestError) {
       if (!recorded) await log(ctx, org.id, conversation, model, 400, "rejected");
