@@ -27,8 +27,10 @@ export interface FakeProvider {
   /** Base URL in the form the matching *_BASE_URL variable takes. */
   url: string;
   calls: FakeCall[];
-  /** Answers for the next requests, in order; when empty, `fallback` answers. */
+  /** Answers for the next requests, in order; when empty, `responder` (when set) and then `fallback` answers. */
   queue: Script[];
+  /** Computes an answer from the request body (in this provider's wire format) when `queue` is empty; see `agentResponder`. */
+  responder?: (body: any) => Script;
   fallback: Script;
   /** When set, a request carrying another key gets the provider's 401. */
   requireKey: string | null;
@@ -84,7 +86,7 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
   return fake;
 }
 
-const nextScript = (f: FakeProvider) => f.queue.shift() ?? f.fallback;
+const nextScript = (f: FakeProvider, body: any) => f.queue.shift() ?? f.responder?.(body) ?? f.fallback;
 const now = () => Math.floor(Date.now() / 1000);
 
 // ---------------------------------------------------------------- OpenAI (and the aggregator)
@@ -99,7 +101,7 @@ export function startFakeOpenAI(): FakeProvider {
     const auth = req.headers.get("authorization");
     if (fake.requireKey !== null && auth !== `Bearer ${fake.requireKey}`) return openaiError(401, "Incorrect API key provided", "invalid_api_key");
     if (!body || typeof body.model !== "string" || !Array.isArray(body.messages)) return openaiError(400, "model and messages are required");
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return openaiError(s.status, s.errorMessage ?? "stand-in error", s.status === 429 ? "rate_limit_exceeded" : "server_error");
     const id = `chatcmpl-fake${fake.calls.length}`;
     const u = s.usage ?? USAGE;
@@ -179,7 +181,7 @@ export function startFakeAnthropic(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-api-key") !== fake.requireKey) return anthropicError(401, "invalid x-api-key");
     const problem = checkAnthropic(body);
     if (problem) return anthropicError(400, problem);
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return anthropicError(s.status, s.errorMessage ?? "stand-in error");
     const id = `msg_fake${fake.calls.length}`;
     const u = s.usage ?? USAGE;
@@ -258,7 +260,7 @@ export function startFakeGemini(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-goog-api-key") !== fake.requireKey) return geminiError(400, "API key not valid. Please pass a valid API key.");
     const problem = checkGemini(body);
     if (problem) return geminiError(400, problem);
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return geminiError(s.status, s.errorMessage ?? "stand-in error");
     const u = s.usage ?? USAGE;
     const usageMetadata = { promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output };
@@ -293,4 +295,117 @@ export function deadUrl(): string {
   const port = s.port;
   s.stop(true);
   return `http://127.0.0.1:${port}`;
+}
+
+// ---------------------------------------------------------------- A stand-in model for agents
+
+interface OfferedTool { name: string; schema: any }
+interface AgentTurn {
+  tools: OfferedTool[];
+  /** "none", "auto", "required" or the name of the one tool the request forces. */
+  choice: string;
+  /** The last message is the user's own (not a tool result). */
+  userSpoke: boolean;
+  /** The user's last text, or the last tool result's text. */
+  text: string;
+}
+
+const textOf = (c: unknown): string =>
+  typeof c === "string" ? c
+  : Array.isArray(c) ? c.map((p: any) => typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "").join("")
+  : "";
+
+/** Reads the last turn of a request in any of the three wires. */
+function readTurn(body: any): AgentTurn {
+  if (Array.isArray(body?.contents)) {
+    // Gemini: tools[].functionDeclarations[], functionResponse parts.
+    const tools = (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })));
+    const mode = body.toolConfig?.functionCallingConfig?.mode;
+    const allowed = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
+    const choice = mode === "NONE" ? "none" : mode === "ANY" ? (allowed?.length === 1 ? allowed[0] : "required") : "auto";
+    const last = body.contents.at(-1);
+    const parts: any[] = last?.parts ?? [];
+    const response = parts.find((p) => p.functionResponse)?.functionResponse;
+    return {
+      tools, choice, userSpoke: last?.role === "user" && !response,
+      text: response ? JSON.stringify(response.response) : parts.map((p) => p.text ?? "").join(""),
+    };
+  }
+  const openaiShaped = body?.tools?.some((t: any) => t.function) || body?.messages?.some((m: any) => m.role === "tool" || m.role === "system" || m.role === "developer" || m.tool_calls);
+  if (!openaiShaped) {
+    // Anthropic: tools[] with input_schema, tool_result blocks.
+    const tools = (body.tools ?? []).map((t: any) => ({ name: t.name, schema: t.input_schema }));
+    const tc = body.tool_choice;
+    const choice = !tc ? "auto" : tc.type === "tool" ? tc.name : tc.type === "any" ? "required" : tc.type;
+    const last = body.messages?.at(-1);
+    const blocks: any[] = Array.isArray(last?.content) ? last.content : [];
+    const result = blocks.find((b) => b.type === "tool_result");
+    return {
+      tools, choice, userSpoke: last?.role === "user" && !result,
+      text: result ? textOf(result.content) : textOf(last?.content),
+    };
+  }
+  // OpenAI chat completions (also the aggregator and local): tools[].function, role "tool".
+  const tools = (body?.tools ?? []).filter((t: any) => t.type === "function" || t.function).map((t: any) => ({ name: t.function.name, schema: t.function.parameters }));
+  const tc = body?.tool_choice;
+  const choice = !tc ? "auto" : typeof tc === "string" ? tc : tc.function?.name ?? "auto";
+  const last = body?.messages?.at(-1);
+  return { tools, choice, userSpoke: last?.role === "user", text: textOf(last?.content) };
+}
+
+/** A value that fits `schema`, plausible for a property called `name`. */
+export function plausibleValue(schema: any, name = ""): unknown {
+  if (!schema || typeof schema !== "object") return "example";
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if ("const" in schema) return schema.const;
+  const branch = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branch) && branch.length) return plausibleValue(branch.find((b: any) => b?.type !== "null") ?? branch[0], name);
+  let type = Array.isArray(schema.type) ? schema.type.find((t: string) => t.toLowerCase() !== "null") : schema.type;
+  type = typeof type === "string" ? type.toLowerCase() : schema.properties ? "object" : "string";
+  switch (type) {
+    case "object": {
+      const props: Record<string, any> = schema.properties ?? {};
+      const required: string[] = Array.isArray(schema.required) ? schema.required : Object.keys(props);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(props)) if (required.includes(key)) out[key] = plausibleValue(props[key], key);
+      return out;
+    }
+    case "array": return [plausibleValue(schema.items, name)];
+    case "integer": return Math.max(1, Math.ceil(schema.minimum ?? 1));
+    case "number": return Math.max(1, schema.minimum ?? 1);
+    case "boolean": return true;
+    case "null": return null;
+    default: {
+      const n = name.toLowerCase();
+      if (/location|city|place|where|address/.test(n)) return "San Francisco";
+      if (/unit/.test(n)) return "celsius";
+      if (/country/.test(n)) return "US";
+      if (/date|day/.test(n)) return "2026-01-01";
+      if (/query|question|text|prompt|message|input/.test(n)) return "the weather in San Francisco";
+      if (/name/.test(n)) return "Ada";
+      if (/email/.test(n)) return "ada@example.com";
+      if (/url|link/.test(n)) return "https://example.com";
+      return "example";
+    }
+  }
+}
+
+let agentCalls = 0;
+
+/**
+ * A stand-in model for agents, for `FakeProvider.responder`: when the request offers tools (and
+ * does not forbid them) and the last message is the user's, it calls the first offered tool (or
+ * the one `tool_choice` names) with arguments built from the tool's parameters schema, e.g.
+ * `{"location":"San Francisco"}` for get_weather; after a tool result, or without tools, it
+ * answers with text that quotes what it answers to.
+ */
+export function agentResponder(body: any): Script {
+  const turn = readTurn(body);
+  if (turn.userSpoke && turn.tools.length && turn.choice !== "none") {
+    const tool = turn.tools.find((t) => t.name === turn.choice) ?? turn.tools[0]!;
+    const args = plausibleValue(tool.schema ?? { type: "object", properties: {} });
+    return { toolCalls: [{ id: `call_stand_in_${++agentCalls}`, name: tool.name, arguments: JSON.stringify(args && typeof args === "object" ? args : {}) }] };
+  }
+  const quoted = turn.text.replace(/\s+/g, " ").trim().slice(0, 120);
+  return { text: turn.userSpoke || !turn.tools.length ? `Stand-in answer to: ${quoted || "(nothing)"}` : `The tool answered: ${quoted || "(nothing)"}` };
 }
