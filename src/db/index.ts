@@ -6,3 +6,6 @@ export * from "./keys.ts";
 export * from "./billing.ts";
 export * from "./logs.ts";
 export { purgeOldLogs, startRetention } from "./retention.ts";
+export * from "./responses.ts";
+export * from "./conversations.ts";
+export type { Page, PageQuery } from "./page.ts";

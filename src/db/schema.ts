@@ -48,6 +48,8 @@ export interface RequestLogsTable {
   outcome: string;
   charge: number;
   duration_ms: number;
+  input_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  output_tokens: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 
@@ -62,12 +64,75 @@ export interface ReliabilityEventsTable {
   created_at: Timestamp;
 }
 
+/** Unix seconds, as the Responses wire has them. */
+type Seconds = number;
+
+export interface ConversationsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: number;
+  user_id: string | null;
+  /** JSON object. */
+  metadata: string;
+  created_at: Seconds;
+}
+
+export interface ConversationItemsTable {
+  seq: Generated<number>;
+  id: string;
+  conversation_id: string;
+  organization_id: number;
+  /** JSON of the item as the API returns it. */
+  item: string;
+  created_at: Seconds;
+}
+
+export interface ResponsesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: number;
+  status: string;
+  model: string;
+  previous_response_id: string | null;
+  conversation_id: string | null;
+  background: number;
+  /** JSON of the Response object as last written. */
+  body: string;
+  /** JSON of the checked create request (background jobs run from it). */
+  request: string | null;
+  worker: string | null;
+  lease_until: Seconds | null;
+  created_at: Seconds;
+  updated_at: Seconds;
+}
+
+export interface ResponseItemsTable {
+  seq: Generated<number>;
+  id: string;
+  response_id: string;
+  organization_id: number;
+  role: "input" | "output";
+  item: string;
+}
+
+export interface ResponseEventsTable {
+  seq: Generated<number>;
+  response_id: string;
+  sequence_number: number;
+  event: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   request_logs: RequestLogsTable;
   reliability_events: ReliabilityEventsTable;
+  conversations: ConversationsTable;
+  conversation_items: ConversationItemsTable;
+  responses: ResponsesTable;
+  response_items: ResponseItemsTable;
+  response_events: ResponseEventsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

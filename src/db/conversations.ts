@@ -1,0 +1,111 @@
+// Conversations and their items. Items keep the order they were appended in (their `seq`), and
+// every listing pages by it exactly. A conversation may belong to one of the application's users
+// (frontend tokens see only theirs).
+import type { Selectable } from "kysely";
+import type { Db } from "./connect.ts";
+import { cutPage, type Page, type PageQuery } from "./page.ts";
+import type { ConversationsTable } from "./schema.ts";
+
+export type ConversationRow = Selectable<ConversationsTable>;
+
+const seconds = () => Math.floor(Date.now() / 1000);
+
+/** Who may see a conversation: the whole organization (API key), or one user in it (token). */
+export interface Owner {
+  organizationId: number;
+  /** Set for a frontend token: only this user's conversations exist for it. */
+  userId?: string | null;
+}
+
+export async function createConversation(
+  db: Db, c: { id: string; owner: Owner; userId: string | null; metadata: Record<string, string>; items: { id: string }[] },
+): Promise<ConversationRow> {
+  return db.transaction().execute(async (tx) => {
+    const row = await tx.insertInto("conversations")
+      .values({ id: c.id, organization_id: c.owner.organizationId, user_id: c.userId, metadata: JSON.stringify(c.metadata), created_at: seconds() })
+      .returningAll().executeTakeFirstOrThrow();
+    await appendConversationItems(tx, c.id, c.owner.organizationId, c.items);
+    return row;
+  });
+}
+
+export async function findConversation(db: Db, owner: Owner, id: string): Promise<ConversationRow | undefined> {
+  let q = db.selectFrom("conversations").selectAll().where("id", "=", id).where("organization_id", "=", owner.organizationId);
+  if (owner.userId != null) q = q.where("user_id", "=", owner.userId);
+  return q.executeTakeFirst();
+}
+
+export async function updateConversationMetadata(db: Db, owner: Owner, id: string, metadata: Record<string, string>): Promise<ConversationRow | undefined> {
+  const row = await findConversation(db, owner, id);
+  if (!row) return undefined;
+  await db.updateTable("conversations").set({ metadata: JSON.stringify(metadata) }).where("seq", "=", row.seq).execute();
+  return { ...row, metadata: JSON.stringify(metadata) };
+}
+
+export async function deleteConversation(db: Db, owner: Owner, id: string): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const row = await findConversation(tx, owner, id);
+    if (!row) return false;
+    await tx.deleteFrom("conversation_items").where("conversation_id", "=", id).execute();
+    await tx.deleteFrom("conversations").where("seq", "=", row.seq).execute();
+    return true;
+  });
+}
+
+/** Appends in the given order; call inside the caller's transaction to append with other writes. */
+export async function appendConversationItems(db: Db, conversationId: string, orgId: number, items: { id: string }[]): Promise<void> {
+  if (items.length === 0) return;
+  const now = seconds();
+  await db.insertInto("conversation_items")
+    .values(items.map((item) => ({ id: item.id, conversation_id: conversationId, organization_id: orgId, item: JSON.stringify(item), created_at: now })))
+    .execute();
+}
+
+/** Every item, oldest first: the history a response in this conversation continues. */
+export async function allConversationItems(db: Db, conversationId: string): Promise<unknown[]> {
+  const rows = await db.selectFrom("conversation_items").select("item").where("conversation_id", "=", conversationId).orderBy("seq").execute();
+  return rows.map((r) => JSON.parse(r.item));
+}
+
+/** One page of items; null when `after` names no item of this conversation. */
+export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<unknown> | null> {
+  let query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
+  if (q.after) {
+    const at = await db.selectFrom("conversation_items").select("seq")
+      .where("conversation_id", "=", conversationId).where("id", "=", q.after).executeTakeFirst();
+    if (!at) return null;
+    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
+  }
+  const page = cutPage(await query.orderBy("seq", q.order).limit(q.limit + 1).execute(), q.limit);
+  return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
+}
+
+export async function findConversationItem(db: Db, conversationId: string, itemId: string): Promise<unknown | undefined> {
+  const row = await db.selectFrom("conversation_items").select("item")
+    .where("conversation_id", "=", conversationId).where("id", "=", itemId).executeTakeFirst();
+  return row ? JSON.parse(row.item) : undefined;
+}
+
+export async function deleteConversationItem(db: Db, conversationId: string, itemId: string): Promise<boolean> {
+  const r = await db.deleteFrom("conversation_items").where("conversation_id", "=", conversationId).where("id", "=", itemId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** An item of any conversation of the organization, for item_reference. */
+export async function findItemInOrganization(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
+  const row = await db.selectFrom("conversation_items").select("item")
+    .where("organization_id", "=", orgId).where("id", "=", itemId).executeTakeFirst();
+  return row ? JSON.parse(row.item) : undefined;
+}
+
+/** The caller's conversations, newest first by default. */
+export async function listConversations(db: Db, owner: Owner, q: PageQuery): Promise<Page<ConversationRow> | null> {
+  let query = db.selectFrom("conversations").selectAll().where("organization_id", "=", owner.organizationId);
+  if (owner.userId != null) query = query.where("user_id", "=", owner.userId);
+  if (q.after) {
+    const at = await findConversation(db, owner, q.after);
+    if (!at) return null;
+    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
+  }
+  return cutPage(await query.orderBy("seq", q.order).limit(q.limit + 1).execute(), q.limit);
+}

@@ -1,0 +1,187 @@
+// Stored responses: the Response object, its input and output items, and (for background runs)
+// its stream events. A chain of previous_response_id is read in two queries at any depth.
+import { sql } from "kysely";
+import type { Db } from "./connect.ts";
+import { appendConversationItems } from "./conversations.ts";
+import { cutPage, type Page, type PageQuery } from "./page.ts";
+import type { Selectable } from "kysely";
+import type { ResponsesTable } from "./schema.ts";
+
+export type ResponseRow = Selectable<ResponsesTable>;
+
+const seconds = () => Math.floor(Date.now() / 1000);
+
+export interface NewResponse {
+  id: string;
+  organizationId: number;
+  status: string;
+  model: string;
+  previousResponseId: string | null;
+  conversationId: string | null;
+  background: boolean;
+  body: unknown;
+  request: unknown | null;
+  worker: string | null;
+  leaseUntil: number | null;
+  /** The request's own input items (not the history they continue). */
+  input: { id: string }[];
+}
+
+/** The row and its input items, in one transaction: retrievable and continuable from now on. */
+export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
+  const now = seconds();
+  await db.transaction().execute(async (tx) => {
+    await tx.insertInto("responses").values({
+      id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
+      previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
+      body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
+      worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
+    }).execute();
+    await insertItems(tx, r.id, r.organizationId, "input", r.input);
+  });
+}
+
+async function insertItems(db: Db, responseId: string, orgId: number, role: "input" | "output", items: { id: string }[]) {
+  if (items.length === 0) return;
+  await db.insertInto("response_items")
+    .values(items.map((item) => ({ id: item.id, response_id: responseId, organization_id: orgId, role, item: JSON.stringify(item) })))
+    .execute();
+}
+
+/** Progress of a running response (status and body only). */
+export async function updateResponse(db: Db, id: string, status: string, body: unknown): Promise<void> {
+  await db.updateTable("responses").set({ status, body: JSON.stringify(body), updated_at: seconds() }).where("id", "=", id).execute();
+}
+
+export interface Finish {
+  id: string;
+  organizationId: number;
+  status: string;
+  body: unknown;
+  output: { id: string }[];
+  /** Append these to the conversation (the turn's input, then its output), in the same transaction. */
+  conversation?: { id: string; items: { id: string }[] } | null;
+}
+
+/**
+ * The end of a response: final body and output items, and the conversation's new items, in one
+ * transaction. A response already ended (cancelled meanwhile) is left as it is: returns false.
+ */
+export async function finishResponse(db: Db, f: Finish): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const done = await tx.updateTable("responses")
+      .set({ status: f.status, body: JSON.stringify(f.body), updated_at: seconds(), worker: null, lease_until: null })
+      .where("id", "=", f.id)
+      .where("status", "in", ["queued", "in_progress"])
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return false;
+    await insertItems(tx, f.id, f.organizationId, "output", f.output);
+    if (f.conversation && f.conversation.items.length) await appendConversationItems(tx, f.conversation.id, f.organizationId, f.conversation.items);
+    return true;
+  });
+}
+
+export async function findResponse(db: Db, orgId: number, id: string): Promise<ResponseRow | undefined> {
+  return db.selectFrom("responses").selectAll().where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+}
+
+/**
+ * Every item of the chain that ends at `id`, oldest response first, each response's input before
+ * its output: one recursive query, whatever the depth.
+ */
+export async function chainItems(db: Db, orgId: number, id: string): Promise<unknown[]> {
+  const rows = await db
+    .withRecursive("chain(id, previous_response_id, depth)", (qb) =>
+      qb.selectFrom("responses")
+        .select(["id", "previous_response_id", sql<number>`0`.as("depth")])
+        .where("id", "=", id)
+        .where("organization_id", "=", orgId)
+        .unionAll((qb2) =>
+          qb2.selectFrom("responses as r")
+            .innerJoin("chain", "chain.previous_response_id", "r.id")
+            .select(["r.id", "r.previous_response_id", sql<number>`chain.depth + 1`.as("depth")])
+            .where("r.organization_id", "=", orgId)))
+    .selectFrom("chain")
+    .innerJoin("response_items as i", "i.response_id", "chain.id")
+    .select(["i.item"])
+    .orderBy("chain.depth", "desc")
+    .orderBy("i.seq", "asc")
+    .execute();
+  return rows.map((r) => JSON.parse(r.item));
+}
+
+export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<unknown> | null> {
+  let query = db.selectFrom("response_items").select(["item", "seq"])
+    .where("response_id", "=", responseId).where("organization_id", "=", orgId).where("role", "=", "input");
+  if (q.after) {
+    const at = await db.selectFrom("response_items").select("seq")
+      .where("response_id", "=", responseId).where("role", "=", "input").where("id", "=", q.after).executeTakeFirst();
+    if (!at) return null;
+    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
+  }
+  const rows = await query.orderBy("seq", q.order).limit(q.limit + 1).execute();
+  const page = cutPage(rows, q.limit);
+  return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
+}
+
+/** An item of any stored response of the organization, for item_reference. */
+export async function findResponseItem(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
+  const row = await db.selectFrom("response_items").select("item")
+    .where("organization_id", "=", orgId).where("id", "=", itemId).orderBy("seq", "desc").limit(1).executeTakeFirst();
+  return row ? JSON.parse(row.item) : undefined;
+}
+
+export async function deleteResponse(db: Db, orgId: number, id: string): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const gone = await tx.deleteFrom("responses").where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) return false;
+    await tx.deleteFrom("response_items").where("response_id", "=", id).execute();
+    await tx.deleteFrom("response_events").where("response_id", "=", id).execute();
+    return true;
+  });
+}
+
+/** Marks a running background response cancelled; false when it had already ended. */
+export async function cancelResponse(db: Db, id: string, body: unknown): Promise<boolean> {
+  const r = await db.updateTable("responses")
+    .set({ status: "cancelled", body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
+    .where("id", "=", id).where("status", "in", ["queued", "in_progress"])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function appendEvents(db: Db, responseId: string, events: { sequence_number: number }[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insertInto("response_events")
+    .values(events.map((e) => ({ response_id: responseId, sequence_number: e.sequence_number, event: JSON.stringify(e) })))
+    .execute();
+}
+
+export async function eventsAfter(db: Db, responseId: string, after: number): Promise<unknown[]> {
+  const rows = await db.selectFrom("response_events").select("event")
+    .where("response_id", "=", responseId).where("sequence_number", ">", after)
+    .orderBy("sequence_number").execute();
+  return rows.map((r) => JSON.parse(r.event));
+}
+
+/** Background responses some process was running (or about to run) whose claim has lapsed. */
+export async function lapsedBackgroundResponses(db: Db, now = seconds()): Promise<ResponseRow[]> {
+  return db.selectFrom("responses").selectAll()
+    .where("background", "=", 1).where("status", "in", ["queued", "in_progress"])
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", now)]))
+    .execute();
+}
+
+/** Fails a response that can no longer finish; only while it is still running. */
+export async function failResponse(db: Db, id: string, body: unknown): Promise<boolean> {
+  const r = await db.updateTable("responses")
+    .set({ status: "failed", body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
+    .where("id", "=", id).where("status", "in", ["queued", "in_progress"])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Keeps a background job's claim alive while its process runs it. */
+export async function renewLease(db: Db, id: string, worker: string, until: number): Promise<void> {
+  await db.updateTable("responses").set({ lease_until: until }).where("id", "=", id).where("worker", "=", worker).execute();
+}

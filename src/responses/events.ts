@@ -1,0 +1,147 @@
+// Chat-completion chunks → Responses stream events (pure). A small state machine, fed one chunk
+// at a time: output indexes handed out in order; a message item opened on its first text, not
+// the first chunk; one function_call item per tool index; every item opened is closed (the
+// `.done` events) by `end()`, before the caller's terminal event. The same machine serves SSE,
+// WebSocket frames and background runs; replays of a finished response come from `replay()`.
+import type { ChatCompletionChunk, FinishReason, Usage } from "../providers/types.ts";
+import { newId } from "./ids.ts";
+import type { FunctionCallItem, MessageItem, OutputItem, OutputTextPart, ResponseEvent, ResponseObject } from "./types.ts";
+
+export interface BridgeOptions {
+  /** Last word on a text-only answer before its `.done` events (managed UI repairs here). */
+  finalizeText?: (text: string) => string;
+}
+
+const emptyPart = (): OutputTextPart => ({ type: "output_text", text: "", annotations: [], logprobs: [] });
+
+export class EventBridge {
+  readonly output: OutputItem[] = [];
+  usage: Usage | null = null;
+  finish: FinishReason | null = null;
+  private message: { item: MessageItem; index: number; text: string } | null = null;
+  private calls = new Map<number, { item: FunctionCallItem; index: number }>();
+  private openCalls: { item: FunctionCallItem; index: number }[] = [];
+
+  constructor(private readonly opts: BridgeOptions = {}) {}
+
+  /** The events one chunk gives. */
+  push(chunk: ChatCompletionChunk): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
+    if (!choice) return events;
+    const text = choice.delta?.content;
+    if (typeof text === "string" && text !== "") {
+      const m = this.message ?? this.openMessage(events);
+      m.text += text;
+      events.push({ type: "response.output_text.delta", item_id: m.item.id, output_index: m.index, content_index: 0, delta: text, logprobs: [] });
+    }
+    for (const tc of choice.delta?.tool_calls ?? []) {
+      let call = this.calls.get(tc.index);
+      if (!call) {
+        // Text that a tool call follows is finished: its item closes before the call's opens.
+        if (this.message) this.closeMessage(events, "completed", false);
+        const item: FunctionCallItem = {
+          type: "function_call", id: newId("functionCall"), call_id: tc.id || newId("callId"),
+          name: tc.function?.name ?? "", arguments: "", status: "in_progress",
+        };
+        call = { item, index: this.output.length };
+        this.output.push(item);
+        this.calls.set(tc.index, call);
+        this.openCalls.push(call);
+        events.push({ type: "response.output_item.added", output_index: call.index, item: { ...item } });
+      } else if (tc.function?.name && !call.item.name) {
+        call.item.name = tc.function.name;
+      }
+      const args = tc.function?.arguments;
+      if (args) {
+        call.item.arguments += args;
+        events.push({ type: "response.function_call_arguments.delta", item_id: call.item.id, output_index: call.index, delta: args });
+      }
+    }
+    if (choice.finish_reason) this.finish = choice.finish_reason;
+    return events;
+  }
+
+  /** Closes every open item; `incomplete` when the answer was cut off. */
+  end(status: "completed" | "incomplete"): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    if (this.message) this.closeMessage(events, status, this.calls.size === 0);
+    for (const call of this.openCalls) {
+      call.item.status = status;
+      events.push({ type: "response.function_call_arguments.done", item_id: call.item.id, output_index: call.index, name: call.item.name, arguments: call.item.arguments });
+      events.push({ type: "response.output_item.done", output_index: call.index, item: { ...call.item } });
+    }
+    this.openCalls = [];
+    return events;
+  }
+
+  /** The text of the whole answer (all message items). */
+  text(): string {
+    return this.output.map((o) => (o.type === "message" ? o.content.map((p) => ("text" in p ? p.text : "")).join("") : "")).join("");
+  }
+
+  private openMessage(events: ResponseEvent[]) {
+    const item: MessageItem = { type: "message", id: newId("message"), role: "assistant", status: "in_progress", content: [] };
+    const m = { item, index: this.output.length, text: "" };
+    this.output.push(item);
+    this.message = m;
+    events.push({ type: "response.output_item.added", output_index: m.index, item: { ...item, content: [] } });
+    events.push({ type: "response.content_part.added", item_id: item.id, output_index: m.index, content_index: 0, part: emptyPart() });
+    return m;
+  }
+
+  private closeMessage(events: ResponseEvent[], status: "completed" | "incomplete", finalize: boolean) {
+    const m = this.message!;
+    this.message = null;
+    const text = finalize && this.opts.finalizeText ? this.opts.finalizeText(m.text) : m.text;
+    const part: OutputTextPart = { ...emptyPart(), text };
+    m.item.content = [part];
+    m.item.status = status;
+    const at = { item_id: m.item.id, output_index: m.index, content_index: 0 };
+    events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
+    events.push({ type: "response.content_part.done", ...at, part: { ...part } });
+    events.push({ type: "response.output_item.done", output_index: m.index, item: structuredClone(m.item) });
+  }
+}
+
+/** How a finished answer ends: `length` is cut off, `content_filter` withheld. */
+export function endStatus(finish: FinishReason | null): { status: "completed" | "incomplete"; reason: string | null } {
+  if (finish === "length") return { status: "incomplete", reason: "max_output_tokens" };
+  if (finish === "content_filter") return { status: "incomplete", reason: "content_filter" };
+  return { status: "completed", reason: null };
+}
+
+/**
+ * The events a stream of this response would have carried: the replay of a stored response
+ * (GET ?stream=true) when its live events were not kept.
+ */
+export function replay(response: ResponseObject): ResponseEvent[] {
+  const start = { ...response, status: response.status === "queued" ? "queued" : "in_progress", output: [], usage: null, completed_at: null, error: null, incomplete_details: null };
+  const events: ResponseEvent[] = [{ type: "response.created", response: start }, { type: "response.in_progress", response: start }];
+  response.output.forEach((item, index) => {
+    if (item.type === "message") {
+      events.push({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", content: [] } });
+      item.content.forEach((part, ci) => {
+        const text = "text" in part ? part.text : "";
+        const at = { item_id: item.id, output_index: index, content_index: ci };
+        events.push({ type: "response.content_part.added", ...at, part: emptyPart() });
+        if (text) events.push({ type: "response.output_text.delta", ...at, delta: text, logprobs: [] });
+        events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
+        events.push({ type: "response.content_part.done", ...at, part });
+      });
+    } else {
+      events.push({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
+      if (item.arguments) events.push({ type: "response.function_call_arguments.delta", item_id: item.id, output_index: index, delta: item.arguments });
+      events.push({ type: "response.function_call_arguments.done", item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    }
+    events.push({ type: "response.output_item.done", output_index: index, item });
+  });
+  const terminal = TERMINAL_EVENT[response.status];
+  if (terminal) events.push({ type: terminal, response });
+  return events;
+}
+
+export const TERMINAL_EVENT: Partial<Record<ResponseObject["status"], string>> = {
+  completed: "response.completed", failed: "response.failed", incomplete: "response.incomplete", cancelled: "response.failed",
+};

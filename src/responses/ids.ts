@@ -1,0 +1,15 @@
+// Ids with the prefixes the OpenAI wire uses (resp_, conv_, msg_, fc_, call_ …): 24 random bytes
+// as hex keep them unguessable, so an id alone never reaches another organization's data.
+const PREFIXES = {
+  response: "resp_", conversation: "conv_", message: "msg_", functionCall: "fc_", callId: "call_",
+  functionCallOutput: "fco_", reasoning: "rs_", compaction: "cmp_",
+} as const;
+
+export type IdKind = keyof typeof PREFIXES;
+
+export function newId(kind: IdKind): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  let hex = "";
+  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
+  return PREFIXES[kind] + hex;
+}

@@ -1,0 +1,168 @@
+// Responses input → a chat-completions request for the provider adapters (pure).
+// `previous_response_id` and `conversation` arrive here already resolved into `history`;
+// the order is the Open Responses rule: earlier input, earlier output, then the new input.
+import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../providers/types.ts";
+import { newId } from "./ids.ts";
+import type { InputItemIn } from "./schema.ts";
+import type { ContentPart, FunctionToolOut, Item, TextFormat } from "./types.ts";
+
+/** An input item once it has an id; item references are left for the caller to resolve. */
+export type NormalizedInput = Item | { type: "item_reference"; id: string };
+
+/** A string is one user message; every item gets an id (the client's own, when it sent one). */
+export function normalizeInput(input: string | InputItemIn[] | undefined): NormalizedInput[] {
+  if (input === undefined) return [];
+  if (typeof input === "string") {
+    return [{ type: "message", id: newId("message"), role: "user", status: "completed", content: [{ type: "input_text", text: input }] }];
+  }
+  return input.map((raw): NormalizedInput => {
+    const it = raw as Record<string, unknown> & { type?: string };
+    const type = it.type ?? (it.role !== undefined ? "message" : "item_reference");
+    switch (type) {
+      case "message": {
+        const m = it as { id?: string; role: "user" | "assistant" | "system" | "developer"; content: string | ContentPart[]; phase?: "commentary" | "final_answer" | null };
+        const textType = m.role === "assistant" ? "output_text" : "input_text";
+        const content: ContentPart[] = typeof m.content === "string"
+          ? [textType === "output_text" ? { type: "output_text", text: m.content, annotations: [], logprobs: [] } : { type: "input_text", text: m.content }]
+          : m.content.map((p) => (p.type === "output_text" ? { annotations: [], logprobs: [], ...(p as object) } : p) as ContentPart);
+        return { type: "message", id: m.id ?? newId("message"), role: m.role, status: "completed", content, ...(m.phase ? { phase: m.phase } : {}) };
+      }
+      case "function_call": {
+        const f = it as unknown as { id?: string; call_id: string; name: string; arguments: string };
+        return { type: "function_call", id: f.id ?? newId("functionCall"), call_id: f.call_id, name: f.name, arguments: f.arguments, status: "completed" };
+      }
+      case "function_call_output": {
+        const f = it as unknown as { id?: string; call_id: string; output: string | ContentPart[] };
+        return { type: "function_call_output", id: f.id ?? newId("functionCallOutput"), call_id: f.call_id, output: f.output, status: "completed" };
+      }
+      case "reasoning":
+        return { type: "reasoning", id: (it.id as string | undefined) ?? newId("reasoning"), summary: (it.summary as unknown[] | undefined) ?? [] };
+      case "compaction":
+        return { type: "compaction", id: (it.id as string | undefined) ?? newId("compaction"), encrypted_content: it.encrypted_content as string };
+      default:
+        return { type: "item_reference", id: it.id as string };
+    }
+  });
+}
+
+export interface ChatOptions {
+  model: string;
+  instructions?: string | null;
+  tools?: FunctionToolOut[];
+  toolChoice?: unknown;
+  parallelToolCalls?: boolean | null;
+  temperature?: number | null;
+  topP?: number | null;
+  maxOutputTokens?: number | null;
+  format?: TextFormat;
+  user?: string | null;
+  /** The text a compaction item stands for (the caller opens its sealed content). */
+  summaryOf: (item: Extract<Item, { type: "compaction" }>) => string;
+}
+
+/** Every item (history then new input) as chat messages, plus the request's parameters. */
+export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
+  const messages: ChatMessage[] = [];
+  if (opts.instructions) messages.push({ role: "system", content: opts.instructions });
+  const calls = new Set<string>();
+  items.forEach((item, i) => {
+    switch (item.type) {
+      case "message": {
+        if (item.role === "assistant") {
+          messages.push({ role: "assistant", content: partsText(item.content) });
+        } else if (item.role === "user") {
+          messages.push({ role: "user", content: item.content.map((p, j) => userPart(p, `input[${i}].content[${j}]`)) });
+        } else {
+          messages.push({ role: item.role, content: partsText(item.content) });
+        }
+        break;
+      }
+      case "function_call": {
+        calls.add(item.call_id);
+        const call = { id: item.call_id, type: "function" as const, function: { name: item.name, arguments: item.arguments } };
+        const last = messages[messages.length - 1];
+        // Parallel calls are one assistant turn on the chat wire.
+        if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
+        else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+        break;
+      }
+      case "function_call_output":
+        if (!calls.has(item.call_id)) {
+          throw new UnsupportedRequestError(`No tool call found for function call output with call_id ${item.call_id}`, "input");
+        }
+        messages.push({ role: "tool", tool_call_id: item.call_id, content: typeof item.output === "string" ? item.output : partsText(item.output) });
+        break;
+      case "compaction":
+        messages.push({ role: "system", content: `Summary of the conversation so far:\n${opts.summaryOf(item)}` });
+        break;
+      case "reasoning":
+        break; // the chat wire has no place for another model's reasoning
+    }
+  });
+  const req: ChatRequest = { model: opts.model, messages, stream: true, stream_options: { include_usage: true } };
+  const tools = toolsFor(opts.tools ?? [], opts.toolChoice);
+  if (tools.tools.length) req.tools = tools.tools;
+  if (tools.choice !== undefined) req.tool_choice = tools.choice;
+  if (opts.parallelToolCalls != null && tools.tools.length) req.parallel_tool_calls = opts.parallelToolCalls;
+  if (opts.temperature != null) req.temperature = opts.temperature;
+  if (opts.topP != null) req.top_p = opts.topP;
+  if (opts.maxOutputTokens != null) req.max_completion_tokens = opts.maxOutputTokens;
+  if (opts.user) req.user = opts.user;
+  if (opts.format && opts.format.type !== "text") {
+    req.response_format = opts.format.type === "json_object"
+      ? { type: "json_object" }
+      : { type: "json_schema", json_schema: { name: opts.format.name, schema: opts.format.schema, ...(opts.format.description ? { description: opts.format.description } : {}), strict: opts.format.strict ?? null } };
+  }
+  return req;
+}
+
+function partsText(parts: ContentPart[]): string {
+  return parts.map((p) => ("text" in p ? p.text : p.type === "refusal" ? p.refusal : "")).join("");
+}
+
+function userPart(p: ContentPart, param: string): ChatPart {
+  switch (p.type) {
+    case "input_text": case "output_text": case "text":
+      return { type: "text", text: p.text };
+    case "refusal":
+      return { type: "text", text: p.refusal };
+    case "input_image":
+      if (!p.image_url) throw new UnsupportedRequestError("input_image needs image_url (a data: or http(s) URL): there is no file store to take a file_id from", param);
+      return { type: "image_url", image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } };
+    case "input_file": {
+      if (p.file_data) {
+        const data = p.file_data.startsWith("data:") ? p.file_data : `data:application/pdf;base64,${p.file_data}`;
+        return { type: "file", file: { file_data: data, filename: p.filename ?? "file.pdf" } };
+      }
+      throw new UnsupportedRequestError("input_file needs file_data (base64): file_id and file_url are not supported", param);
+    }
+  }
+}
+
+/** Function tools on the chat wire; allowed_tools narrows the list and keeps its mode. */
+function toolsFor(tools: FunctionToolOut[], choice: unknown): { tools: FunctionTool[]; choice?: ToolChoice } {
+  let list = tools;
+  let out: ToolChoice | undefined;
+  if (typeof choice === "string") out = choice as ToolChoice;
+  else if (choice && typeof choice === "object") {
+    const c = choice as { type: string; name?: string; mode?: "auto" | "required"; tools?: { name: string }[] };
+    if (c.type === "function") out = { type: "function", function: { name: c.name! } };
+    else if (c.type === "allowed_tools") {
+      const allowed = new Set(c.tools!.map((t) => t.name));
+      list = tools.filter((t) => allowed.has(t.name));
+      out = c.mode;
+    }
+  }
+  return {
+    tools: list.map((t) => ({
+      type: "function",
+      function: {
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+        ...(t.parameters ? { parameters: t.parameters } : {}),
+        ...(t.strict != null ? { strict: t.strict } : {}),
+      },
+    })),
+    choice: out,
+  };
+}
