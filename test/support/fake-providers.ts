@@ -18,6 +18,8 @@ export interface Script {
   usage?: { input: number; output: number };
   /** Pieces the text is streamed in; default: split in words. */
   pieces?: string[];
+  /** Wait this long before answering (a slow model: for background work, cancellation, time-outs). */
+  delayMs?: number;
 }
 
 export interface FakeCall { path: string; url: string; headers: Record<string, string>; body: any }
@@ -78,7 +80,10 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
       let body: any = null;
       try { body = await req.json(); } catch { /* checked by the handler */ }
       fake.calls.push({ path: url.pathname, url: req.url, headers: Object.fromEntries(req.headers), body });
-      return handle(fake, req, url, body);
+      const res = handle(fake, req, url, body);
+      const delay = body && typeof body === "object" ? delays.get(body) : undefined;
+      if (delay) await Bun.sleep(delay);
+      return res;
     },
   });
   const base = `http://127.0.0.1:${server.port}`;
@@ -86,7 +91,14 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
   return fake;
 }
 
-const nextScript = (f: FakeProvider, body: any) => f.queue.shift() ?? f.responder?.(body) ?? f.fallback;
+/** Delays asked for by the script that answers a request, keyed by the request's parsed body. */
+const delays = new WeakMap<object, number>();
+
+function nextScript(f: FakeProvider, body: any): Script {
+  const s = f.queue.shift() ?? f.responder?.(body) ?? f.fallback;
+  if (s.delayMs && body && typeof body === "object") delays.set(body, s.delayMs);
+  return s;
+}
 const now = () => Math.floor(Date.now() / 1000);
 
 // ---------------------------------------------------------------- OpenAI (and the aggregator)
