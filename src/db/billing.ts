@@ -16,7 +16,7 @@ export function canAfford(org: Pick<Organization, "credits" | "suspended">, pric
  * Takes `amount` credits if the organization has them and is not suspended. The check and the
  * decrement are a single statement, so SQLite serializes concurrent holds.
  */
-export async function holdCredits(db: Db, orgId: number, amount: number): Promise<boolean> {
+export async function holdCredits(db: Db, orgId: number, amount: number, _requestId?: string): Promise<boolean> {
   if (amount <= 0) return true;
   const result = await db
     .updateTable("organizations")

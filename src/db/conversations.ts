@@ -3,7 +3,7 @@
 // (frontend tokens see only theirs).
 import type { Selectable } from "kysely";
 import type { Db } from "./connect.ts";
-import { cutPage, type Page, type PageQuery } from "./page.ts";
+import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
 import type { ConversationsTable } from "./schema.ts";
 
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -68,7 +68,7 @@ export async function allConversationItems(db: Db, conversationId: string): Prom
 }
 
 /** One page of items; null when `after` names no item of this conversation. */
-export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<unknown> | null> {
+export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
   let query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
   if (q.after) {
     const at = await db.selectFrom("conversation_items").select("seq")

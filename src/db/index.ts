@@ -8,4 +8,4 @@ export * from "./logs.ts";
 export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";
-export type { Page, PageQuery } from "./page.ts";
+export type { Page, PageQuery, StoredItem } from "./page.ts";

@@ -3,7 +3,7 @@
 import { sql } from "kysely";
 import type { Db } from "./connect.ts";
 import { appendConversationItems } from "./conversations.ts";
-import { cutPage, type Page, type PageQuery } from "./page.ts";
+import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
 import type { Selectable } from "kysely";
 import type { ResponsesTable } from "./schema.ts";
 
@@ -48,9 +48,11 @@ async function insertItems(db: Db, responseId: string, orgId: number, role: "inp
     .execute();
 }
 
-/** Progress of a running response (status and body only). */
-export async function updateResponse(db: Db, id: string, status: string, body: unknown): Promise<void> {
-  await db.updateTable("responses").set({ status, body: JSON.stringify(body), updated_at: seconds() }).where("id", "=", id).execute();
+/** Progress of a running response; false when it is no longer running (cancelled meanwhile). */
+export async function updateResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
+  const r = await db.updateTable("responses").set({ status, body: JSON.stringify(body), updated_at: seconds() })
+    .where("id", "=", id).where("status", "in", ["queued", "in_progress"]).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export interface Finish {
@@ -110,7 +112,7 @@ export async function chainItems(db: Db, orgId: number, id: string): Promise<unk
   return rows.map((r) => JSON.parse(r.item));
 }
 
-export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<unknown> | null> {
+export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
   let query = db.selectFrom("response_items").select(["item", "seq"])
     .where("response_id", "=", responseId).where("organization_id", "=", orgId).where("role", "=", "input");
   if (q.after) {

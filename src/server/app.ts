@@ -1,19 +1,23 @@
 // The whole HTTP surface: one web-standard fetch handler and one visible route table.
 // Bun.serve (main.ts) is only the entry; tests and other runtimes call `createApp(deps)` directly.
 //
-// Adding a surface is one line in ROUTES, e.g. for issue 4:
-//   ["POST", "/v1/embed/chat/completions", embedChatCompletions],
+// A route is [method, path, handler]; a path segment `:name` matches any one segment and reaches
+// the handler as ctx.params.name. Where a literal path and a pattern both match, the literal wins.
 // A handler gets a RequestContext (context.ts) and uses the shared pieces:
 //   errors.ts (errorResponse, HttpError) · body.ts (readBody: 1 MB cap, invalid JSON, valibot)
 //   auth.ts (authenticate → organization) · ../db/billing.ts (holdCredits, settle) · ../db/logs.ts
 import { randomUUID } from "node:crypto";
 import type { AppDeps, Handler, RequestContext } from "./context.ts";
+import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
 import { errorResponse, HttpError } from "./errors.ts";
 import { health } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
 import { reliability } from "./routes/monitoring.ts";
 import { embedChatCompletions } from "./routes/embed.ts";
 import { encryptKey } from "./routes/encryption.ts";
+import * as responses from "./routes/responses.ts";
+import * as conversations from "./routes/conversations.ts";
+import { mintFrontendToken } from "./routes/frontend-tokens.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = readonly [Method, string, Handler];
@@ -25,9 +29,55 @@ export const ROUTES: Route[] = [
   ["GET", "/v1/monitoring/reliability", reliability],
   ["POST", "/v1/embed/chat/completions", embedChatCompletions],
   ["POST", "/encryption/encrypt", encryptKey],
+  ["POST", "/v1/embed/responses", responses.create],
+  ["POST", "/v1/embed/responses/input_tokens", responses.inputTokens],
+  ["POST", "/v1/embed/responses/compact", responses.compact],
+  ["GET", "/v1/embed/responses/:id", responses.retrieve],
+  ["DELETE", "/v1/embed/responses/:id", responses.remove],
+  ["POST", "/v1/embed/responses/:id/cancel", responses.cancel],
+  ["GET", "/v1/embed/responses/:id/input_items", responses.inputItems],
+  ["POST", "/v1/conversations", conversations.create],
+  ["GET", "/v1/conversations", conversations.list],
+  ["GET", "/v1/conversations/:id", conversations.retrieve],
+  ["POST", "/v1/conversations/:id", conversations.update],
+  ["DELETE", "/v1/conversations/:id", conversations.remove],
+  ["POST", "/v1/conversations/:id/items", conversations.addItems],
+  ["GET", "/v1/conversations/:id/items", conversations.listItems],
+  ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
+  ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
+  ["POST", "/v1/frontend-tokens", mintFrontendToken],
 ];
 
 export type FetchHandler = (req: Request) => Promise<Response>;
+
+/** The segments' values when `pattern` matches `path`, else null. */
+function match(pattern: string, path: string): Record<string, string> | null {
+  if (!pattern.includes(":")) return pattern === path ? {} : null;
+  const want = pattern.split("/");
+  const got = path.split("/");
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    if (want[i]!.startsWith(":")) {
+      if (got[i] === "") return null;
+      try {
+        params[want[i]!.slice(1)] = decodeURIComponent(got[i]!);
+      } catch {
+        return null;
+      }
+    } else if (want[i] !== got[i]) return null;
+  }
+  return params;
+}
+
+function findRoutes(routes: Route[], path: string): { route: Route; params: Record<string, string> }[] {
+  const found = routes.flatMap((route) => {
+    const params = match(route[1], path);
+    return params ? [{ route, params }] : [];
+  });
+  const literal = found.filter((f) => !f.route[1].includes(":"));
+  return literal.length ? literal : found;
+}
 
 export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler {
   return async (req) => {
@@ -36,20 +86,25 @@ export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler
     // A trailing slash is the same route: clients built on a base URL sometimes add one.
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
     const requestId = randomUUID();
+    const cors = isCorsPath(path) ? corsHeaders(req, deps.config.corsOrigins ?? []) : null;
     let res: Response;
-    const matches = routes.filter((r) => r[1] === path);
-    const route = matches.find((r) => r[0] === req.method || (req.method === "HEAD" && r[0] === "GET"));
-    if (!route) {
+    const matches = findRoutes(routes, path);
+    const hit = matches.find((m) => m.route[0] === req.method || (req.method === "HEAD" && m.route[0] === "GET"));
+    if (req.method === "OPTIONS" && cors !== null && matches.length) {
+      res = preflight(req, cors, matches.map((m) => m.route[0]));
+    } else if (!hit) {
       res = matches.length
         ? errorResponse(405, `method ${req.method} is not allowed on ${path}`, {
-            headers: { allow: matches.map((r) => r[0]).join(", ") },
+            headers: { allow: matches.map((m) => m.route[0]).join(", ") },
           })
         : errorResponse(404, `no route for ${req.method} ${path}`);
     } else {
-      const ctx: RequestContext = { req, url, deps, requestId, startedAt };
-      res = await run(route[2], ctx);
+      const ctx: RequestContext = { req, url, deps, requestId, startedAt, params: hit.params };
+      res = await run(hit.route[2], ctx);
+      // HEAD answers as GET would, without the body.
+      if (req.method === "HEAD") res = new Response(null, res);
     }
-    res = withHeader(res, "x-request-id", requestId);
+    res = withHeaders(res, { "x-request-id": requestId, ...(cors ?? {}) });
     deps.log(`${req.method} ${path} ${res.status} ${(performance.now() - startedAt).toFixed(1)}ms ${requestId}`);
     return res;
   };
@@ -66,14 +121,14 @@ async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
   }
 }
 
-/** Responses passed through from fetch() have immutable headers; copy those before adding one. */
-function withHeader(res: Response, name: string, value: string): Response {
+/** Responses passed through from fetch() have immutable headers; copy those before adding any. */
+function withHeaders(res: Response, headers: Record<string, string>): Response {
   try {
-    res.headers.set(name, value);
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
     return res;
   } catch {
     const copy = new Response(res.body, res);
-    copy.headers.set(name, value);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
     return copy;
   }
 }

@@ -1,13 +1,51 @@
-// Shared by every authenticated route: Bearer key → organization, or 401 authentication_error.
+// Shared by every authenticated route. An API key (server side) reaches everything of its
+// organization; a frontend token (browser side) reaches only the Conversations routes, and there
+// only its user's conversations: anywhere else it is a 403, never a 401 (it is a valid credential).
 import { findOrganizationById, verifyApiKey, type Db, type Organization } from "../db/index.ts";
 import { HttpError } from "./errors.ts";
+import { TOKEN_PREFIX, verifyToken, type Scope } from "./crypto/frontend-tokens.ts";
 
-export async function authenticate(db: Db, req: Request): Promise<Organization> {
+export type Principal =
+  | { kind: "key"; org: Organization }
+  | { kind: "token"; org: Organization; userId: string; scopes: Scope[] };
+
+function bearer(req: Request): string {
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new HttpError(401, "missing API key: send Authorization: Bearer <key>", { code: "missing_api_key" });
-  const key = await verifyApiKey(db, match[1]);
+  return match[1]!;
+}
+
+/** API key only: the routes a browser must never reach. */
+export async function authenticate(db: Db, req: Request): Promise<Organization> {
+  const principal = await authenticatePrincipal(db, req);
+  if (principal.kind === "token") {
+    throw new HttpError(403, "a frontend token reaches only the Conversations routes; this route needs the API key (server side)", { code: "token_not_allowed" });
+  }
+  return principal.org;
+}
+
+/** An API key or a frontend token. */
+export async function authenticatePrincipal(db: Db, req: Request): Promise<Principal> {
+  const secret = bearer(req);
+  if (secret.startsWith(TOKEN_PREFIX)) {
+    const check = await verifyToken(secret);
+    if (!check.ok) {
+      throw new HttpError(401, check.reason === "expired" ? "the frontend token has expired: mint a new one" : "invalid frontend token", { code: check.reason === "expired" ? "token_expired" : "invalid_token" });
+    }
+    const org = await findOrganizationById(db, check.claims.organizationId);
+    if (!org) throw new HttpError(401, "invalid frontend token", { code: "invalid_token" });
+    return { kind: "token", org, userId: check.claims.userId, scopes: check.claims.scopes };
+  }
+  const key = await verifyApiKey(db, secret);
   const org = key && (await findOrganizationById(db, key.organization_id));
   if (!org) throw new HttpError(401, "invalid or revoked API key", { code: "invalid_api_key" });
-  return org;
+  return { kind: "key", org };
+}
+
+/** A token needs the scope; an API key has every scope. */
+export function requireScope(p: Principal, scope: Scope): void {
+  if (p.kind === "token" && !p.scopes.includes(scope)) {
+    throw new HttpError(403, `this frontend token lacks the ${scope} scope`, { code: "insufficient_scope" });
+  }
 }

@@ -15,6 +15,10 @@ export interface ServerConfig {
   retentionDays: number;
   autofixPrice: number;
   fixingModel: FixingModelConfig | null;
+  /** Credits per response (TESSERA_RESPONSES_PRICE); streamed and background ones included. */
+  responsesPrice?: number;
+  /** Browser origins allowed on the Conversations routes (TESSERA_CORS_ORIGINS). */
+  corsOrigins?: string[];
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -41,5 +45,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     retentionDays: intFrom(env.TESSERA_LOG_RETENTION_DAYS, 30, "TESSERA_LOG_RETENTION_DAYS"),
     autofixPrice: intFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
     fixingModel: fixingModelFromEnv(env),
+    responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
+    corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -19,6 +19,8 @@ export interface RequestContext {
   /** Unique per request; echoed as x-request-id and stored with logs and ledger rows. */
   requestId: string;
   startedAt: number;
+  /** Values of the route's `:name` segments. */
+  params: Record<string, string>;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Response>;

@@ -6,6 +6,7 @@ import { createApp, type FetchHandler } from "./app.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./fixing-model.ts";
+import { startSweeper } from "./responses/background.ts";
 
 export interface RunningServer {
   url: string;
@@ -19,11 +20,13 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   await loadLanguage();
   const db = await openDatabase(config.dbPath);
   const stopRetention = await startRetention(db, config.retentionDays);
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const stopSweeper = await startSweeper(db, log);
   const deps: AppDeps = {
     db,
     config,
     fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
-    log: opts.log ?? ((line) => console.log(line)),
+    log,
   };
   const fetch = createApp(deps);
   // body.ts caps JSON bodies at 1 MB with a wire-format 413 (it stops reading there, so memory
@@ -36,6 +39,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     fetch,
     async stop() {
       stopRetention();
+      stopSweeper();
       await server.stop(true);
       await db.destroy();
     },

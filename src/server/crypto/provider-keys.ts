@@ -96,3 +96,13 @@ export async function decryptProviderKey(orgId: number, provider: string, blob: 
     return null;
   }
 }
+
+/** A key for another purpose (frontend-token signatures), derived from the current master key. */
+export async function derivedHmacKey(purpose: string, env: Env = process.env): Promise<CryptoKey> {
+  const raw = currentRaw(env);
+  const base = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: new TextEncoder().encode(`tessera/${purpose}`) },
+    base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign"],
+  );
+}

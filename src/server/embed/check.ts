@@ -1,7 +1,8 @@
-// Managed UI, non-streaming: the model's program is checked and, when invalid, repaired by the
+// Managed UI (Embed non-streaming, Responses at the end of every answer): the model's program is checked and, when invalid, repaired by the
 // sanitizer (src/repair) before it goes back. The outcome feeds reliability monitoring.
 import { frame, isValid, parse, type Library } from "../../lang/index.ts";
 import type { FixError } from "../../lang/types.ts";
+import { repair } from "../../repair/index.ts";
 
 export interface Checked {
   content: string;
@@ -10,14 +11,9 @@ export interface Checked {
   remaining: FixError[];
 }
 
-type RepairFn = (generation: string, library: Library) => {
-  status: string; content: string | null; fixed_errors: FixError[]; unfixed_errors: FixError[];
-};
-
-export async function checkAndRepair(content: string, library: Library): Promise<Checked> {
+export function checkAndRepair(content: string, library: Library): Checked {
   const result = parse(frame(content).program, library);
   if (isValid(result)) return { content, outcome: "already_valid", corrected: [], remaining: [] };
-  const { repair } = (await import("../../repair/index.ts")) as { repair: RepairFn };
   const fixed = repair(content, library);
   if (fixed.status === "fixed" && fixed.content !== null) {
     return { content: fixed.content, outcome: "fixed", corrected: fixed.fixed_errors.map((e) => e.code), remaining: [] };

@@ -2,6 +2,7 @@
 // A provider that fails after the first byte ends the stream with an explicit error event and
 // no [DONE], so a client can never take a broken answer for a finished one.
 import { errorBody } from "../errors.ts";
+import { SSE_DONE, SSE_HEADERS, sseFrame } from "../sse.ts";
 import { ProviderError, type ChatCompletionChunk, type Usage } from "../../providers/types.ts";
 
 export interface StreamEnd {
@@ -14,8 +15,6 @@ export interface StreamEnd {
   cancelled: boolean;
 }
 
-const enc = new TextEncoder();
-const DONE = enc.encode("data: [DONE]\n\n");
 
 export function sseResponse(
   chunks: AsyncIterable<ChatCompletionChunk>,
@@ -35,7 +34,7 @@ export function sseResponse(
         for (;;) {
           const { value, done } = await it.next();
           if (done) {
-            ctrl.enqueue(DONE);
+            ctrl.enqueue(SSE_DONE);
             ctrl.close();
             await finish();
             return;
@@ -48,13 +47,13 @@ export function sseResponse(
             if (value.choices.length === 0) continue; // the usage-only chunk the client did not ask for
             if ("usage" in value) delete value.usage;
           }
-          ctrl.enqueue(enc.encode(`data: ${JSON.stringify(value)}\n\n`));
+          ctrl.enqueue(sseFrame(null, JSON.stringify(value)));
           return;
         }
       } catch (e) {
         const err = e instanceof ProviderError ? e : new ProviderError("the answer stream failed", 502, null);
         end.error = err;
-        ctrl.enqueue(enc.encode(`data: ${JSON.stringify(errorBody(502, err.message, { code: "upstream_stream_error" }))}\n\n`));
+        ctrl.enqueue(sseFrame(null, JSON.stringify(errorBody(502, err.message, { code: "upstream_stream_error" }))));
         ctrl.close();
         await finish();
       }
@@ -65,7 +64,5 @@ export function sseResponse(
       await finish();
     },
   });
-  return new Response(body, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" },
-  });
+  return new Response(body, { headers: SSE_HEADERS });
 }

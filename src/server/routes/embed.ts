@@ -4,17 +4,16 @@
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
 import { canAfford, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
-import { keyProvider, route, target } from "../../providers/registry.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
 import { authenticate } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler, RequestContext } from "../context.ts";
-import { decryptProviderKey } from "../crypto/provider-keys.ts";
 import { checkAndRepair, checkOnly } from "../embed/check.ts";
 import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
+import { resolveProvider } from "../provider-target.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
@@ -34,22 +33,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     const body = await readBody(ctx.req, EmbedBody);
     conversation = JSON.stringify(body.messages);
     model = body.model;
-    const r = route(body.model);
-    if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
-
-    let byokKey: string | null = null;
-    if (body.byok) {
-      const p = body.byok.provider.toLowerCase();
-      if (p !== r.provider && p !== keyProvider(r)) {
-        throw new HttpError(400, `byok.provider "${body.byok.provider}" does not match the model's provider "${r.provider}"`, { param: "byok.provider" });
-      }
-      byokKey = await decryptProviderKey(org.id, p, body.byok.encryptedApiKey);
-      if (byokKey === null) {
-        throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", { param: "byok.encryptedApiKey" });
-      }
-    }
-    const t = target(r, env, byokKey);
-    if (!t.ok) throw new HttpError(400, t.message, { param: t.param, code: "provider_key_missing" });
+    const { adapter, target } = await resolveProvider(org.id, body.model, body.byok, env);
 
     const mode = await detectMode(body.messages as ChatRequest["messages"]);
     const req = toChatRequest(body, mode);
@@ -60,7 +44,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     if (body.stream) {
       let chunks;
       try {
-        chunks = await openStream(r.adapter, req, t.target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
+        chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
       } catch (e) {
         recorded = true;
         await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
@@ -83,7 +67,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
 
     let completion;
     try {
-      completion = await complete(r.adapter, req, t.target);
+      completion = await complete(adapter, req, target);
     } catch (e) {
       recorded = true;
       await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
@@ -92,7 +76,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     let event: { outcome: string; corrected: string[] } | null = null;
     const message = completion.choices[0]?.message;
     if (mode.kind === "managed" && message && typeof message.content === "string" && !message.tool_calls?.length) {
-      const checked = await checkAndRepair(message.content, mode.library);
+      const checked = checkAndRepair(message.content, mode.library);
       message.content = checked.content;
       event = { outcome: checked.outcome, corrected: checked.corrected };
     }

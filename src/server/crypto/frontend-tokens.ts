@@ -1,0 +1,58 @@
+// Frontend tokens (spec 5.3): what a browser holds instead of the API key. A token names the
+// organization, the application's user, its scopes and its expiry, signed with HMAC-SHA-256
+// under a key derived from the master key (so every replica with the same master key accepts it).
+// `tft_<base64url(JSON payload)>.<base64url(signature)>`; the signature is compared in constant time.
+import { timingSafeEqual } from "node:crypto";
+import { derivedHmacKey } from "./provider-keys.ts";
+
+export const TOKEN_PREFIX = "tft_";
+export const SCOPES = ["conversations:read", "conversations:write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface TokenClaims {
+  organizationId: number;
+  userId: string;
+  scopes: Scope[];
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+function signingKey(): Promise<CryptoKey> {
+  const sig = `${process.env.TESSERA_MASTER_KEY ?? ""}|${process.env.TESSERA_DATA_DIR ?? ""}`;
+  let k = keys.get(sig);
+  if (!k) keys.set(sig, (k = derivedHmacKey("frontend-token/v1")));
+  return k;
+}
+
+async function sign(payload: string): Promise<Buffer> {
+  return Buffer.from(await crypto.subtle.sign("HMAC", await signingKey(), new TextEncoder().encode(payload)));
+}
+
+export async function mintToken(c: TokenClaims): Promise<string> {
+  const payload = Buffer.from(JSON.stringify({ v: 1, o: c.organizationId, u: c.userId, s: c.scopes, e: c.expiresAt })).toString("base64url");
+  return `${TOKEN_PREFIX}${payload}.${(await sign(payload)).toString("base64url")}`;
+}
+
+export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: "malformed" | "signature" | "expired" };
+
+export async function verifyToken(token: string, now = Date.now() / 1000): Promise<TokenCheck> {
+  const body = token.slice(TOKEN_PREFIX.length);
+  const dot = body.indexOf(".");
+  if (!token.startsWith(TOKEN_PREFIX) || dot < 1 || body.length > 4096) return { ok: false, reason: "malformed" };
+  const payload = body.slice(0, dot);
+  const given = Buffer.from(body.slice(dot + 1), "base64url");
+  const expected = await sign(payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature" };
+  let p: { v?: number; o?: unknown; u?: unknown; s?: unknown; e?: unknown };
+  try {
+    p = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (p.v !== 1 || typeof p.o !== "number" || typeof p.u !== "string" || !Array.isArray(p.s) || typeof p.e !== "number") {
+    return { ok: false, reason: "malformed" };
+  }
+  if (p.e <= now) return { ok: false, reason: "expired" };
+  return { ok: true, claims: { organizationId: p.o, userId: p.u, scopes: p.s.filter((s): s is Scope => SCOPES.includes(s)), expiresAt: p.e } };
+}

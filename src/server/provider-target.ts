@@ -1,0 +1,29 @@
+// `{provider}/{model}` plus an optional request-level key (byok) → the adapter and where to call
+// it. Shared by Embed and Responses; every refusal is a 400 that names the field to fix.
+import { keyProvider, route, target } from "../providers/registry.ts";
+import type { ProviderAdapter, Target } from "../providers/types.ts";
+import { decryptProviderKey } from "./crypto/provider-keys.ts";
+import { HttpError } from "./errors.ts";
+
+export interface ProviderCall { adapter: ProviderAdapter; target: Target; provider: string }
+
+export async function resolveProvider(
+  orgId: number, model: string, byok: { provider: string; encryptedApiKey: string } | undefined, env = process.env,
+): Promise<ProviderCall> {
+  const r = route(model);
+  if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
+  let byokKey: string | null = null;
+  if (byok) {
+    const p = byok.provider.toLowerCase();
+    if (p !== r.provider && p !== keyProvider(r)) {
+      throw new HttpError(400, `byok.provider "${byok.provider}" does not match the model's provider "${r.provider}"`, { param: "byok.provider" });
+    }
+    byokKey = await decryptProviderKey(orgId, p, byok.encryptedApiKey);
+    if (byokKey === null) {
+      throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", { param: "byok.encryptedApiKey" });
+    }
+  }
+  const t = target(r, env, byokKey);
+  if (!t.ok) throw new HttpError(400, t.message, { param: t.param, code: "provider_key_missing" });
+  return { adapter: r.adapter, target: t.target, provider: r.provider };
+}

@@ -1,0 +1,147 @@
+// One turn of the Responses API, from the opened provider stream to the stored, billed Response:
+// response.created, the item events of the bridge (src/responses/events.ts), then exactly one
+// terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
+// answers all consume the same generator, so every transport carries the same events.
+import { finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
+import { openStream } from "../../providers/call.ts";
+import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
+import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
+import { newId } from "../../responses/ids.ts";
+import { responseObject } from "../../responses/object.ts";
+import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../responses/types.ts";
+import type { AppDeps } from "../context.ts";
+import { checkAndRepair } from "../embed/check.ts";
+import { HttpError } from "../errors.ts";
+import type { PreparedTurn } from "./prepare.ts";
+
+export const ENDPOINT = "/v1/embed/responses";
+
+export type SequencedEvent = ResponseEvent & { sequence_number: number };
+
+export interface TurnOptions {
+  requestId: string;
+  startedAt: number;
+  /** Credits held for this turn (settled at the end: charged when it completes, else handed back). */
+  held: number;
+  /** Aborts the provider call: the client went away, or the response was cancelled. */
+  signal: AbortSignal;
+  /** Background runs: the row exists already (queued); progress is stored after every finished item. */
+  background?: { onItemDone(response: ResponseObject): Promise<boolean> };
+}
+
+/** The provider stream for a prepared turn; a failure here is an HTTP error (nothing streamed yet). */
+export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+  return openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, signal);
+}
+
+/** A provider failure as the HTTP answer (before the stream): 502, or 429 for the provider's 429. */
+export function providerHttpError(e: ProviderError): HttpError {
+  return new HttpError(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+}
+
+export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | ProviderError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
+  const { db } = deps;
+  const store = t.settings.store;
+  let seq = 0;
+  const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
+  let managed: { outcome: string; corrected: string[] } | null = null;
+  const bridge = new EventBridge({
+    finalizeText: t.library
+      ? (text) => {
+          const checked = checkAndRepair(text, t.library!);
+          managed = { outcome: checked.outcome, corrected: checked.corrected };
+          return checked.content;
+        }
+      : undefined,
+  });
+  const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
+    responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
+
+  const first = snapshot(o.background ? "queued" : "in_progress");
+  if (store && !o.background) {
+    await insertResponse(db, {
+      id: t.settings.id, organizationId: t.org.id, status: "in_progress", model: t.settings.model,
+      previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: false,
+      body: first, request: null, worker: null, leaseUntil: null, input: t.input,
+    });
+  }
+  yield sequenced({ type: "response.created", response: first });
+  yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
+  if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
+
+  let final: ResponseObject;
+  try {
+    if (chunks instanceof ProviderError) throw chunks;
+    for await (const chunk of chunks) {
+      for (const e of bridge.push(chunk)) {
+        yield sequenced(e);
+        if (e.type === "response.output_item.done" && o.background && !(await o.background.onItemDone(snapshot("in_progress")))) {
+          throw new Cancelled();
+        }
+      }
+    }
+    const end = endStatus(bridge.finish);
+    for (const e of bridge.end(end.status)) {
+      yield sequenced(e);
+    }
+    final = snapshot(end.status, { incompleteReason: end.reason, completedAt: end.status === "completed" ? Math.floor(Date.now() / 1000) : null });
+  } catch (e) {
+    if (e instanceof Cancelled || o.signal.aborted) {
+      final = snapshot("cancelled");
+    } else {
+      const message = e instanceof ProviderError ? e.message : "the answer could not be completed";
+      if (!(e instanceof ProviderError)) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+      final = snapshot("failed", { error: { code: "server_error", message } });
+    }
+  }
+
+  const ok = final.status === "completed" || final.status === "incomplete";
+  if (store) {
+    // A failed or cancelled turn appends nothing to its conversation.
+    const appended = ok && t.conversationId
+      ? { id: t.conversationId, items: [...t.input.map((i) => ({ ...i, id: freshId(i) })), ...final.output] }
+      : null;
+    const stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
+    // Cancelled meanwhile (through any server): the stored cancellation stands.
+    if (!stored && final.status !== "cancelled") final = { ...final, status: "cancelled", output: final.output };
+  }
+  await record(deps, t, o, final, ok, managed);
+  yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
+  return final;
+}
+
+class Cancelled extends Error {}
+
+/** A conversation's copy of an input item gets an id of its own (ids are unique there). */
+function freshId(item: Item): string {
+  return newId(item.type === "message" ? "message" : item.type === "function_call" ? "functionCall" : item.type === "function_call_output" ? "functionCallOutput" : item.type === "compaction" ? "compaction" : "reasoning");
+}
+
+async function record(
+  deps: AppDeps, t: PreparedTurn, o: TurnOptions, final: ResponseObject, ok: boolean, managed: { outcome: string; corrected: string[] } | null,
+): Promise<void> {
+  await settle(deps.db, {
+    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: ok ? o.held : 0, reason: "responses",
+    log: {
+      endpoint: ENDPOINT, model: t.settings.model, status: ok ? 200 : final.status === "cancelled" ? 499 : 502,
+      conversation: JSON.stringify(t.input), outcome: final.status,
+      duration_ms: Math.round(performance.now() - o.startedAt),
+      input_tokens: final.usage?.input_tokens ?? null, output_tokens: final.usage?.output_tokens ?? null,
+    },
+    event: managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: managed.outcome, corrected_codes: JSON.stringify(managed.corrected) } : undefined,
+  }).catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+}
+
+/** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
+export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">, status: number): Promise<void> {
+  await settle(deps.db, {
+    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: 0, reason: "responses",
+    log: { endpoint: ENDPOINT, model: t.settings.model, status, conversation: JSON.stringify(t.input), outcome: "upstream_error", duration_ms: Math.round(performance.now() - o.startedAt) },
+  }).catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+}
+
+/** The items a store:false continuation on the same socket starts from. */
+export function contextAfter(t: PreparedTurn, final: ResponseObject): Item[] {
+  return [...t.context, ...(final.output as OutputItem[])];
+}
+
