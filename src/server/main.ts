@@ -7,6 +7,7 @@ import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./fixing-model.ts";
 import { startSweeper } from "./responses/background.ts";
+import { isSocketUpgrade, socketHandler, upgradeSocket } from "./responses/websocket.ts";
 
 export interface RunningServer {
   url: string;
@@ -31,7 +32,13 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   const fetch = createApp(deps);
   // body.ts caps JSON bodies at 1 MB with a wire-format 413 (it stops reading there, so memory
   // stays bounded); Bun's own cap sits far above so that its plain-text 413 is never the answer.
-  const server = Bun.serve({ port: config.port, fetch, maxRequestBodySize: 256 * 1024 * 1024 });
+  const server = Bun.serve({
+    port: config.port,
+    // WebSocket mode of the Responses API needs the server for its upgrade; everything else is the app.
+    fetch: (req, srv) => (isSocketUpgrade(req) ? upgradeSocket(req, srv, deps) : fetch(req)),
+    websocket: socketHandler(deps),
+    maxRequestBodySize: 256 * 1024 * 1024,
+  });
   return {
     url: `http://127.0.0.1:${server.port}`,
     port: server.port!,
