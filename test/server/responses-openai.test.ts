@@ -292,3 +292,160 @@ describe("function-call round trips", () => {
     expect(items[3].content[0].text).toBe("The tool answered: 18 C and sunny");
   });
 });
+
+describe("streams a user relies on", () => {
+  for (const model of PROVIDER_MODELS) {
+    test(`${model}: a message and two tool calls in one turn land at output_index 0, 1, 2`, async () => {
+      H.fakeFor(model).queue.push({
+        text: "Let me check both.",
+        toolCalls: [
+          { id: "call_a", name: "get_weather", arguments: '{"location":"Paris"}' },
+          { id: "call_b", name: "get_weather", arguments: '{"location":"Rome"}' },
+        ],
+      });
+      const stream = client.responses.stream({ model, input: "Weather in Paris and Rome?", tools: [WEATHER_TOOL] });
+      const added: number[] = [];
+      for await (const e of stream) if (e.type === "response.output_item.added") added.push(e.output_index);
+      const final = await stream.finalResponse();
+      expect(added).toEqual([0, 1, 2]);
+      expect(final.output.map((i) => i.type)).toEqual(["message", "function_call", "function_call"]);
+      expect(final.output_text).toBe("Let me check both.");
+      expect(functionCalls(final).map((c) => JSON.parse(c.arguments).location)).toEqual(["Paris", "Rome"]);
+      const stored = await client.responses.retrieve(final.id);
+      expect(stored.output.map((i) => i.type)).toEqual(["message", "function_call", "function_call"]);
+    });
+
+    for (const how of ["close", "event"] as const) {
+      test(`${model}: a provider that fails mid-stream (${how}) gives response.failed, never a silent end`, async () => {
+        H.fakeFor(model).queue.push({ text: "This answer breaks off", failMidStream: how });
+        const stream = client.responses.stream({ model, input: "Tell me something" });
+        const types: string[] = [];
+        for await (const e of stream) types.push(e.type);
+        const final = await stream.finalResponse();
+        expect(types.at(-1)).toBe("response.failed");
+        expect(types.filter((t) => t === "response.completed" || t === "response.failed" || t === "response.incomplete")).toEqual(["response.failed"]);
+        expect(final.status).toBe("failed");
+        expect(final.error?.message).toBeTruthy();
+        expect((await client.responses.retrieve(final.id)).status).toBe("failed");
+      });
+    }
+
+    test(`${model}: a function-call round trip through previous_response_id`, async () => {
+      const first = await client.responses.create({ model, input: "Weather in SF?", tools: [WEATHER_TOOL] });
+      const [call] = functionCalls(first);
+      expect(call!.name).toBe("get_weather");
+      const stream = client.responses.stream({
+        model, previous_response_id: first.id, tools: [WEATHER_TOOL],
+        input: [{ type: "function_call_output", call_id: call!.call_id, output: '{"temperature":18}' }],
+      });
+      const second = await stream.finalResponse();
+      expect(second.status).toBe("completed");
+      expect(second.output_text).toBe('The tool answered: {"temperature":18}');
+      // A third turn on the chain: the model sees all of it (Anthropic's roles still alternate).
+      const third = await client.responses.create({ model, previous_response_id: second.id, input: "And tomorrow?" });
+      expect(third.status).toBe("completed");
+      expect(third.output.filter((i) => i.type === "function_call")).toHaveLength(0);
+    });
+  }
+
+  test("a failed turn in a conversation appends nothing", async () => {
+    const c = await conv.conversations.create();
+    await client.responses.create({ model: MODEL, conversation: c.id, input: "first" });
+    H.E.openai.queue.push({ text: "breaks off here", failMidStream: "close" });
+    const stream = client.responses.stream({ model: MODEL, conversation: c.id, input: "second" });
+    expect((await stream.finalResponse()).status).toBe("failed");
+    const items: any[] = [];
+    for await (const item of conv.conversations.items.list(c.id, { order: "asc" })) items.push(item);
+    expect(items.map((i) => `${i.role}:${i.content[0].text}`)).toEqual(["user:first", "assistant:Stand-in answer to: first"]);
+  });
+
+  test("a background stream is replayed by retrieve(stream) and resumed after starting_after", async () => {
+    const live = await client.responses.create({ model: MODEL, input: "Replay me", background: true, stream: true });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const e of live) events.push(e);
+    expect(events[0]!.type).toBe("response.created");
+    expect(events.at(-1)!.type).toBe("response.completed");
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const id = (events[0] as OpenAI.Responses.ResponseCreatedEvent).response.id;
+
+    const replay: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const e of await client.responses.retrieve(id, { stream: true })) replay.push(e);
+    expect(replay.map((e) => e.type)).toEqual(events.map((e) => e.type));
+
+    const resumed: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const e of await client.responses.retrieve(id, { stream: true, starting_after: 3 })) resumed.push(e);
+    expect(resumed.map((e) => e.sequence_number)).toEqual(events.slice(4).map((e) => e.sequence_number));
+
+    // The client's stream helper resumes by id too.
+    const helper = client.responses.stream({ response_id: id, starting_after: 3 });
+    expect((await helper.finalResponse()).output_text).toBe("Stand-in answer to: Replay me");
+  });
+});
+
+describe("the rest of the surface", () => {
+  test("inputTokens.count gives an estimate", async () => {
+    const small = await client.responses.inputTokens.count({ model: MODEL, input: "Hi" });
+    const big = await client.responses.inputTokens.count({ model: MODEL, input: "Hi ".repeat(500) });
+    expect(small.object).toBe("response.input_tokens");
+    expect(small.input_tokens).toBeGreaterThan(0);
+    expect(big.input_tokens).toBeGreaterThan(small.input_tokens);
+  });
+
+  test("compact, and the compacted output as the input of a later response", async () => {
+    const compacted = await client.responses.compact({
+      model: MODEL,
+      input: [{ role: "user", content: "My name is Ada." }, { role: "assistant", content: "Hello Ada." }],
+    });
+    expect(compacted.object).toBe("response.compaction");
+    const item = compacted.output.find((i) => i.type === "compaction") as { type: "compaction"; id: string; encrypted_content: string } | undefined;
+    expect(typeof item?.encrypted_content).toBe("string");
+    const next = await client.responses.create({ model: MODEL, input: [...(compacted.output as never[]), { role: "user", content: "What is my name?" }] });
+    expect(next.output_text).toBe("Stand-in answer to: What is my name?");
+  });
+
+  test("metadata over the limits is a 400; so are more than 20 items in one conversations call", async () => {
+    const many = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]));
+    expect(await client.responses.create({ model: MODEL, input: "x", metadata: many }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { ["k".repeat(65)]: "v" } }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { k: "v".repeat(513) } }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    const c = await conv.conversations.create();
+    const items = Array.from({ length: 21 }, (_, i) => ({ type: "message" as const, role: "user" as const, content: `m${i}` }));
+    expect(await conv.conversations.items.create(c.id, { items }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(await conv.conversations.create({ items }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
+  test("another organization's ids answer 404, as ids that never existed; each still reaches its own", async () => {
+    const other = await H.E.h.org("someone-else", 1000);
+    const them = new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: other, maxRetries: 0 });
+    const theirConv = new OpenAI({ baseURL: `${H.base}/v1`, apiKey: other, maxRetries: 0 });
+    const r = await client.responses.create({ model: MODEL, input: "mine" });
+    const bg = await client.responses.create({ model: MODEL, input: "mine too", background: true });
+    const c = await conv.conversations.create({ items: [{ type: "message", role: "user", content: "mine" }] });
+    const [item] = (await conv.conversations.items.list(c.id)).data;
+    const refused = [
+      await them.responses.retrieve(r.id).catch((e) => e),
+      await them.responses.inputItems.list(r.id).catch((e) => e),
+      await them.responses.delete(r.id).catch((e) => e),
+      await them.responses.cancel(bg.id).catch((e) => e),
+      await them.responses.create({ model: MODEL, input: "x", conversation: c.id }).catch((e) => e),
+      await theirConv.conversations.retrieve(c.id).catch((e) => e),
+      await theirConv.conversations.update(c.id, { metadata: { x: "y" } }).catch((e) => e),
+      await theirConv.conversations.items.list(c.id).catch((e) => e),
+      await theirConv.conversations.items.create(c.id, { items: [{ type: "message", role: "user", content: "x" }] }).catch((e) => e),
+      await theirConv.conversations.items.retrieve(item!.id!, { conversation_id: c.id }).catch((e) => e),
+      await theirConv.conversations.items.delete(item!.id!, { conversation_id: c.id }).catch((e) => e),
+      await theirConv.conversations.delete(c.id).catch((e) => e),
+    ];
+    expect(refused.map((e) => e?.status ?? e)).toEqual(refused.map(() => 404));
+    // A previous_response_id in a body: the same answer as for an id that never existed.
+    const foreign = await them.responses.create({ model: MODEL, input: "x", previous_response_id: r.id }).catch((e) => e);
+    const never = await them.responses.create({ model: MODEL, input: "x", previous_response_id: "resp_never_existed" }).catch((e) => e);
+    expect([foreign.status, foreign.code]).toEqual([never.status, never.code]);
+    expect(foreign.message).not.toContain("mine");
+    const list = await fetch(`${H.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${other}` } }).then((x) => x.json()) as { data: { id: string }[] };
+    expect(list.data.map((x) => x.id)).not.toContain(c.id);
+    expect((await client.responses.retrieve(r.id)).output_text).toBe("Stand-in answer to: mine");
+    expect((await conv.conversations.items.list(c.id)).data.map((x: any) => x.content[0].text)).toEqual(["mine"]);
+    expect((await conv.conversations.retrieve(c.id)).metadata).toEqual({});
+  });
+});
