@@ -19,7 +19,7 @@ const last = (output: string, re: RegExp) => {
   return all.length ? Number(all[all.length - 1][1]) : 0;
 };
 
-const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/server", "test/db", "test/cli", "test/client", "test/providers"];
+const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
   {

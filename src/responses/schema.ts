@@ -48,7 +48,7 @@ const Compaction = loose({ type: v.literal("compaction"), id: Id, encrypted_cont
 const ItemReference = v.object({ type: v.optional(v.literal("item_reference")), id: v.pipe(v.string(), v.minLength(1)) });
 
 /** One input item: which schema applies is read off `type` (a message may leave it out). */
-const InputItem = v.pipe(
+export const InputItem = v.pipe(
   v.record(v.string(), v.unknown(), "input items must be objects"),
   v.check((o) => o.type === undefined || typeof o.type === "string", "an input item's type must be a string"),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -120,7 +120,7 @@ const TextFormat = v.variant("type", [
   }),
 ], "text.format type must be text, json_object or json_schema");
 
-const Metadata = v.pipe(
+export const Metadata = v.pipe(
   v.record(
     v.pipe(v.string(), v.maxLength(64, "metadata keys are at most 64 characters")),
     v.pipe(v.string("metadata values must be strings"), v.maxLength(512, "metadata values are at most 512 characters")),
@@ -138,7 +138,7 @@ const ConversationRef = v.union([v.string(), v.object({ id: v.string() })], "con
 /** Fields shared by responses.create, input_tokens and compact. */
 const Common = {
   model: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\/\S+$/, "model must look like {provider}/{model}, e.g. openai/gpt-4o")),
-  input: v.optional(v.union([v.string(), v.array(InputItem)], "input must be a string or an array of input items")),
+  input: v.optional(v.union([v.string(), v.array(v.unknown())], "input must be a string or an array of input items")),
   instructions: v.optional(v.nullable(v.string())),
   previous_response_id: v.optional(v.nullable(v.string())),
   conversation: v.optional(v.nullable(ConversationRef)),
@@ -148,7 +148,30 @@ const Common = {
   text: v.optional(v.nullable(loose({ format: v.optional(TextFormat), verbosity: v.optional(v.picklist(["low", "medium", "high"])) }))),
 };
 
-export const CreateBody = v.object({
+/**
+ * Input items checked one by one, so that a refusal names the item and what is wrong with it (a
+ * union of string and array would only say that neither matched).
+ */
+const withItems = <T extends v.GenericSchema<unknown, { input?: string | unknown[] }>>(schema: T) => v.pipe(
+  schema,
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const body = dataset.value;
+    if (!Array.isArray(body.input)) return body as typeof body & { input?: string | InputItemIn[] };
+    const items: InputItemIn[] = [];
+    for (const [i, raw] of body.input.entries()) {
+      const r = v.safeParse(InputItem, raw);
+      if (!r.success) {
+        const where = v.getDotPath(r.issues[0]);
+        addIssue({ message: `input[${i}]${where ? `.${where}` : ""}: ${r.issues[0].message}` });
+        return NEVER;
+      }
+      items.push(r.output);
+    }
+    return { ...body, input: items };
+  }),
+);
+
+const CreateFields = v.object({
   ...Common,
   stream: v.optional(v.nullable(v.boolean())),
   background: v.optional(v.nullable(v.boolean())),
@@ -165,11 +188,15 @@ export const CreateBody = v.object({
   service_tier: v.optional(v.nullable(v.string())),
   byok: v.optional(v.object({ provider: v.pipe(v.string(), v.minLength(1)), encryptedApiKey: v.pipe(v.string(), v.minLength(1)) })),
 });
+/** The create fields without the item check, for frames that add fields of their own (WebSocket). */
+export const CreateEntries = CreateFields.entries;
+export const CreateBody = withItems(CreateFields);
 export type CreateBody = v.InferOutput<typeof CreateBody>;
+export { withItems };
 
 /** input_tokens takes the same fields; model may be left out there (the estimate needs none). */
-export const InputTokensBody = v.object({ ...Common, model: v.optional(Common.model) });
+export const InputTokensBody = withItems(v.object({ ...Common, model: v.optional(Common.model) }));
 export type InputTokensBody = v.InferOutput<typeof InputTokensBody>;
 
-export const CompactBody = v.object({ ...Common, prompt_cache_key: v.optional(v.nullable(v.string())) });
+export const CompactBody = withItems(v.object({ ...Common, prompt_cache_key: v.optional(v.nullable(v.string())) }));
 export type CompactBody = v.InferOutput<typeof CompactBody>;

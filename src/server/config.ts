@@ -19,6 +19,8 @@ export interface ServerConfig {
   responsesPrice?: number;
   /** Browser origins allowed on the Conversations routes (TESSERA_CORS_ORIGINS). */
   corsOrigins?: string[];
+  /** How long a background job's claim holds without renewal (TESSERA_LEASE_SECONDS). */
+  leaseSeconds?: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -46,6 +48,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     autofixPrice: intFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
     fixingModel: fixingModelFromEnv(env),
     responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
+    leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

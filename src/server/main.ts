@@ -6,13 +6,15 @@ import { createApp, type FetchHandler } from "./app.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./fixing-model.ts";
-import { startSweeper } from "./responses/background.ts";
+import { DEFAULT_LEASE_SECONDS, startSweeper } from "./responses/background.ts";
 import { isSocketUpgrade, socketHandler, upgradeSocket } from "./responses/websocket.ts";
 
 export interface RunningServer {
   url: string;
   port: number;
   db: Db;
+  /** The settings it runs with (tests change prices on a running server through this). */
+  config: ServerConfig;
   fetch: FetchHandler;
   stop(): Promise<void>;
 }
@@ -22,7 +24,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   const db = await openDatabase(config.dbPath);
   const stopRetention = await startRetention(db, config.retentionDays);
   const log = opts.log ?? ((line: string) => console.log(line));
-  const stopSweeper = await startSweeper(db, log);
+  const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
   const deps: AppDeps = {
     db,
     config,
@@ -43,6 +45,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     url: `http://127.0.0.1:${server.port}`,
     port: server.port!,
     db,
+    config,
     fetch,
     async stop() {
       stopRetention();

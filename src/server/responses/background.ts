@@ -15,13 +15,18 @@ import { openTurn, runTurn, type SequencedEvent } from "./run.ts";
 
 /** This process, as a holder of job leases. */
 export const WORKER_ID = crypto.randomUUID();
-/** A lease outlives a missed renewal or two, and a dead process's jobs are failed soon after. */
-export const LEASE_SECONDS = 30;
-const RENEW_MS = (LEASE_SECONDS * 1000) / 3;
+/**
+ * How long a claim on a running job holds without renewal (TESSERA_LEASE_SECONDS): renewed three
+ * times per period, so it outlives a missed renewal or two, and a dead process's jobs are failed
+ * about one period after it died.
+ */
+export const DEFAULT_LEASE_SECONDS = 30;
 /** Events reach the database at least this often while a run streams (a replay's lag). */
 const FLUSH_MS = 100;
 
 const running = new Map<string, AbortController>();
+
+const lease = (deps: AppDeps) => deps.config.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -31,7 +36,7 @@ export async function startBackground(deps: AppDeps, t: PreparedTurn, o: { reque
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
-    body: queued, request: t.body, worker: WORKER_ID, leaseUntil: seconds() + LEASE_SECONDS, input: t.input,
+    body: queued, request: t.body, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   void runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`));
   return queued;
@@ -42,7 +47,8 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
   const id = t.settings.id;
   const ac = new AbortController();
   running.set(id, ac);
-  const renew = setInterval(() => void renewLease(db, id, WORKER_ID, seconds() + LEASE_SECONDS).catch(() => {}), RENEW_MS);
+  const period = lease(deps);
+  const renew = setInterval(() => void renewLease(db, id, WORKER_ID, seconds() + period).catch(() => {}), (period * 1000) / 3);
   let pending: SequencedEvent[] = [];
   let flushedAt = Date.now();
   const flush = async () => {
@@ -104,9 +110,9 @@ async function nextSequence(db: Db, id: string): Promise<number> {
 }
 
 /** Sweeps now and then every lease period; the timer never keeps the process alive. */
-export async function startSweeper(db: Db, log: (line: string) => void): Promise<() => void> {
+export async function startSweeper(db: Db, log: (line: string) => void, leaseSeconds: number): Promise<() => void> {
   await sweepLapsed(db, log);
-  const timer = setInterval(() => void sweepLapsed(db, log).catch((e) => log(`background sweep failed: ${String(e)}`)), LEASE_SECONDS * 1000);
+  const timer = setInterval(() => void sweepLapsed(db, log).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -6,7 +6,7 @@ import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import * as v from "valibot";
 import type { Organization } from "../../db/index.ts";
 import { ProviderError } from "../../providers/types.ts";
-import { CreateBody } from "../../responses/schema.ts";
+import { CreateEntries, withItems, type CreateBody } from "../../responses/schema.ts";
 import { authenticate } from "../auth.ts";
 import type { AppDeps } from "../context.ts";
 import { errorBody, errorResponse, HttpError } from "../errors.ts";
@@ -20,12 +20,12 @@ const CACHE_LIMIT = 64;
 
 interface SocketData { org: Organization; cache: TurnCache; turns: Promise<void>; abort: AbortController }
 
-const CreateFrame = v.object({
-  ...CreateBody.entries,
+const CreateFrame = withItems(v.object({
+  ...CreateEntries,
   type: v.literal("response.create", 'frames must be {"type":"response.create", …}'),
   stream: v.optional(v.unknown()),
-  background: v.optional(v.literal(false, "background is not available in WebSocket mode")),
-});
+  background: v.optional(v.nullable(v.literal(false, "background is not available in WebSocket mode"))),
+}));
 
 /** The upgrade of an authenticated request; anything else answers as HTTP. */
 export async function upgradeSocket(req: Request, server: Server<SocketData>, deps: AppDeps): Promise<Response | undefined> {

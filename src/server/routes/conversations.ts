@@ -8,7 +8,7 @@ import {
   type ConversationRow, type Db, type Owner,
 } from "../../db/index.ts";
 import { newId } from "../../responses/ids.ts";
-import { CreateBody } from "../../responses/schema.ts";
+import { InputItem, Metadata } from "../../responses/schema.ts";
 import { normalizeInput } from "../../responses/to-chat.ts";
 import type { Item } from "../../responses/types.ts";
 import { authenticatePrincipal, requireScope, type Principal } from "../auth.ts";
@@ -21,19 +21,15 @@ import { listPage, PageParams } from "../responses/pages.ts";
 const MAX_ITEMS_PER_CALL = 20;
 
 // The create body's own item and metadata checks, reused.
-const Items = v.pipe(
-  v.array(CreateBody.entries.input.wrapped.options[1].item),
-  v.maxLength(MAX_ITEMS_PER_CALL, `at most ${MAX_ITEMS_PER_CALL} items per call`),
-);
-const Metadata = CreateBody.entries.metadata;
+const Items = v.pipe(v.array(InputItem), v.maxLength(MAX_ITEMS_PER_CALL, `at most ${MAX_ITEMS_PER_CALL} items per call`));
 
 const CreateConversation = v.object({
   items: v.optional(v.nullable(Items)),
-  metadata: Metadata,
+  metadata: v.optional(v.nullable(Metadata)),
   /** The application's user this conversation belongs to (API key only; a token sets its own). */
   user: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(256)))),
 });
-const UpdateConversation = v.object({ metadata: v.nullable(v.unwrap(Metadata)) });
+const UpdateConversation = v.object({ metadata: v.nullable(Metadata) });
 const AddItems = v.object({ items: v.pipe(Items, v.minLength(1, "items must not be empty")) });
 
 function ownerOf(p: Principal): Owner {
