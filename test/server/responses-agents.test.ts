@@ -103,3 +103,64 @@ test("an agent with a tool, run twice on the Responses route with a conversation
   const turn = (q: string) => [`user: ${q}`, 'call get_weather {"location":"San Francisco"}', "result 18 C in San Francisco", "assistant: The tool answered: 18 C in San Francisco"];
   expect(items.map(describeItem)).toEqual([...turn("What's the weather in SF?"), ...turn("And in San Francisco tomorrow?")]);
 });
+
+function weatherAgent(calls: string[], model = "openai/gpt-stand-in") {
+  const getWeather = tool({
+    name: "get_weather",
+    description: "The weather now at a place",
+    parameters: z.object({ location: z.string() }),
+    execute: async ({ location }) => { calls.push(location); return `18 C in ${location}`; },
+  });
+  return new Agent({ name: "Weather", instructions: "Answer weather questions.", model, tools: [getWeather] });
+}
+const runnerFor = () => new Runner({ modelProvider: new OpenAIProvider({ baseURL: `${H.base}/v1/embed`, apiKey: H.key, useResponses: true }), tracingDisabled: true });
+
+test("server-managed state: two runs on one conversation id", async () => {
+  const calls: string[] = [];
+  const agent = weatherAgent(calls);
+  const runner = runnerFor();
+  const c = await H.conversations.conversations.create();
+  const first = await runner.run(agent, "What's the weather in SF?", { conversationId: c.id });
+  expect(first.finalOutput).toBe("The tool answered: 18 C in San Francisco");
+  const second = await runner.run(agent, "And in San Francisco tomorrow?", { conversationId: c.id });
+  expect(second.finalOutput).toBe("The tool answered: 18 C in San Francisco");
+  expect(calls).toEqual(["San Francisco", "San Francisco"]);
+  // The second run's first model call carried the first run, read from the conversation.
+  expect(JSON.stringify(H.E.openai.calls.at(-2)!.body.messages)).toContain("What's the weather in SF?");
+  const items: any[] = [];
+  for await (const item of H.conversations.conversations.items.list(c.id, { order: "asc" })) items.push(item);
+  const turn = ["user", "function_call", "function_call_output", "assistant"];
+  expect(items.map((i) => (i.type === "message" ? `${i.role}` : i.type))).toEqual([...turn, ...turn]);
+});
+
+test("server-managed state: a run continued by previousResponseId (lastResponseId)", async () => {
+  const calls: string[] = [];
+  const agent = weatherAgent(calls);
+  const runner = runnerFor();
+  const first = await runner.run(agent, "What's the weather in SF?");
+  expect(first.finalOutput).toBe("The tool answered: 18 C in San Francisco");
+  const next = await runner.run(agent, "And in San Francisco tomorrow?", { previousResponseId: first.lastResponseId });
+  expect(next.finalOutput).toBe("The tool answered: 18 C in San Francisco");
+  expect(calls).toEqual(["San Francisco", "San Francisco"]);
+  // The chain carried the first run: the model saw its question.
+  expect(JSON.stringify(H.E.openai.calls.at(-1)!.body.messages)).toContain("What's the weather in SF?");
+});
+
+for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google/gemini-stand-in"]) {
+  test(`a streamed agent run with a tool on ${model}`, async () => {
+    const calls: string[] = [];
+    const stream = await runnerFor().run(weatherAgent(calls, model), "What's the weather in SF?", { stream: true });
+    const kinds = new Set<string>();
+    let text = "";
+    for await (const event of stream) {
+      kinds.add(event.type);
+      if (event.type === "raw_model_stream_event" && event.data.type === "output_text_delta") text += event.data.delta;
+    }
+    await stream.completed;
+    expect(stream.error ?? null).toBeNull();
+    expect(calls).toEqual(["San Francisco"]);
+    expect(stream.finalOutput).toBe("The tool answered: 18 C in San Francisco");
+    expect(text).toBe("The tool answered: 18 C in San Francisco");
+    expect(kinds.has("raw_model_stream_event") && kinds.has("run_item_stream_event")).toBe(true);
+  });
+}

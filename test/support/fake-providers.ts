@@ -327,6 +327,15 @@ const textOf = (c: unknown): string =>
   : Array.isArray(c) ? c.map((p: any) => typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "").join("")
   : "";
 
+/** A Gemini functionResponse.response: a tool's text comes wrapped as `{ result: "…" }` (or another single key). */
+function unwrapResult(r: unknown): string {
+  if (r && typeof r === "object" && !Array.isArray(r)) {
+    const values = Object.values(r);
+    if (values.length === 1 && typeof values[0] === "string") return values[0];
+  }
+  return JSON.stringify(r);
+}
+
 /** Reads the last turn of a request in any of the three wires. */
 function readTurn(body: any): AgentTurn {
   if (Array.isArray(body?.contents)) {
@@ -340,7 +349,7 @@ function readTurn(body: any): AgentTurn {
     const response = parts.find((p) => p.functionResponse)?.functionResponse;
     return {
       tools, choice, userSpoke: last?.role === "user" && !response,
-      text: response ? JSON.stringify(response.response) : parts.map((p) => p.text ?? "").join(""),
+      text: response ? unwrapResult(response.response) : parts.map((p) => p.text ?? "").join(""),
     };
   }
   const openaiShaped = body?.tools?.some((t: any) => t.function) || body?.messages?.some((m: any) => m.role === "tool" || m.role === "system" || m.role === "developer" || m.tool_calls);
