@@ -225,3 +225,16 @@ test("input_tokens estimates the whole context; compaction seals a summary that 
   const tampered = { ...item, encrypted_content: item.encrypted_content.slice(0, -4) + "AAAA" };
   expect(await fails(client.responses.create({ model: "openai/gpt-x", input: [tampered, { role: "user", content: "x" }] as any }))).toMatchObject({ status: 400 });
 });
+
+test("a PDF to a provider that cannot take one is a 400 naming the provider, nothing charged", async () => {
+  e.h.server.config.responsesPrice = 1;
+  const before = await e.h.credits("resp-acme");
+  const input = [{ role: "user", content: [{ type: "input_file", file_data: "JVBERi0xLjQK", filename: "a.pdf" }] }];
+  const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "anthropic/claude", input }) });
+  expect(res.status).toBe(400);
+  expect((await res.json()).error.message).toContain("anthropic");
+  expect(await e.h.credits("resp-acme")).toBe(before);
+  const ok = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input }) });
+  expect(ok.status).toBe(200);
+  expect(e.openai.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0xLjQK", filename: "a.pdf" } });
+});

@@ -6,7 +6,6 @@
 import {
   appendEvents, failResponse, insertResponse, lapsedBackgroundResponses, renewLease, updateResponse, type Db,
 } from "../../db/index.ts";
-import { ProviderError } from "../../providers/types.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
@@ -58,13 +57,8 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
     await appendEvents(db, id, batch);
   };
   try {
-    let chunks;
-    try {
-      chunks = await openTurn(t, ac.signal);
-    } catch (e) {
-      if (!(e instanceof ProviderError)) throw e;
-      chunks = e; // stored as a failed response, with the provider's message
-    }
+    // A turn that cannot open is stored as a failed response, with the reason.
+    const chunks = await openTurn(t, ac.signal);
     const events = runTurn(deps, t, chunks, {
       ...o, signal: ac.signal,
       background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },

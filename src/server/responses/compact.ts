@@ -3,7 +3,7 @@
 // `compaction` item: opaque to the client, opened again when the item comes back as input.
 import type { Db, Organization } from "../../db/index.ts";
 import { complete } from "../../providers/call.ts";
-import { ProviderError, type ChatMessage } from "../../providers/types.ts";
+import type { ChatMessage } from "../../providers/types.ts";
 import { newId } from "../../responses/ids.ts";
 import { responseUsage } from "../../responses/object.ts";
 import type { CompactBody, CreateBody, InputTokensBody } from "../../responses/schema.ts";
@@ -23,8 +23,7 @@ export async function compactTurn(db: Db, org: Organization, body: CompactBody) 
   try {
     completion = await complete(t.provider!.adapter, chat, t.provider!.target);
   } catch (e) {
-    if (e instanceof ProviderError) throw providerHttpError(e);
-    throw e;
+    throw providerHttpError(e) ?? e;
   }
   const summary = completion.choices[0]?.message.content ?? "";
   if (!summary.trim()) throw new HttpError(502, "the model returned an empty summary", { code: "upstream_error" });

@@ -4,7 +4,7 @@
 // answers all consume the same generator, so every transport carries the same events.
 import { finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
-import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
+import { ProviderError, UnsupportedRequestError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
 import { responseObject } from "../../responses/object.ts";
@@ -29,17 +29,29 @@ export interface TurnOptions {
   background?: { onItemDone(response: ResponseObject): Promise<boolean> };
 }
 
-/** The provider stream for a prepared turn; a failure here is an HTTP error (nothing streamed yet). */
-export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
-  return openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, signal);
+/**
+ * The provider stream for a prepared turn, or the HTTP error that ends it before anything was
+ * streamed: the provider refused or could not be reached (502, or 429 for the provider's 429), or
+ * the request holds what this provider cannot take (400, naming the provider).
+ */
+export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
+  try {
+    return await openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, signal);
+  } catch (e) {
+    const http = providerHttpError(e);
+    if (http) return http;
+    throw e;
+  }
 }
 
-/** A provider failure as the HTTP answer (before the stream): 502, or 429 for the provider's 429. */
-export function providerHttpError(e: ProviderError): HttpError {
-  return new HttpError(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+/** A provider's failure, or a request it cannot take, as the HTTP answer; null for anything else. */
+export function providerHttpError(e: unknown): HttpError | null {
+  if (e instanceof ProviderError) return new HttpError(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+  if (e instanceof UnsupportedRequestError) return new HttpError(400, e.message, { param: e.param, code: "unsupported_by_provider" });
+  return null;
 }
 
-export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | ProviderError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
+export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
   const { db } = deps;
   const store = t.settings.store;
   let seq = 0;
@@ -71,7 +83,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 
   let final: ResponseObject;
   try {
-    if (chunks instanceof ProviderError) throw chunks;
+    if (chunks instanceof HttpError) throw chunks;
     for await (const chunk of chunks) {
       for (const e of bridge.push(chunk)) {
         yield sequenced(e);
@@ -89,8 +101,9 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     if (e instanceof Cancelled || o.signal.aborted) {
       final = snapshot("cancelled");
     } else {
-      const message = e instanceof ProviderError ? e.message : "the answer could not be completed";
-      if (!(e instanceof ProviderError)) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+      const known = e instanceof ProviderError || e instanceof HttpError;
+      const message = known ? (e as Error).message : "the answer could not be completed";
+      if (!known) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
       final = snapshot("failed", { error: { code: "server_error", message } });
     }
   }

@@ -5,14 +5,13 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import * as v from "valibot";
 import type { Organization } from "../../db/index.ts";
-import { ProviderError } from "../../providers/types.ts";
 import { CreateEntries, withItems, type CreateBody } from "../../responses/schema.ts";
 import { authenticate } from "../auth.ts";
 import type { AppDeps } from "../context.ts";
 import { errorBody, errorResponse, HttpError } from "../errors.ts";
 import { holdPrice } from "../paid.ts";
 import { prepareTurn, type TurnCache } from "./prepare.ts";
-import { contextAfter, openTurn, providerHttpError, runTurn, settleUnopened } from "./run.ts";
+import { contextAfter, openTurn, runTurn, settleUnopened } from "./run.ts";
 
 export const SOCKET_PATH = "/v1/embed/responses";
 /** Responses a socket remembers for continuation; the oldest goes first. */
@@ -79,13 +78,10 @@ async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string
     const held = deps.config.responsesPrice ?? 0;
     await holdPrice(deps.db, org, held, requestId, "responses");
     const o = { requestId, startedAt, held };
-    let chunks;
-    try {
-      chunks = await openTurn(t, ws.data.abort.signal);
-    } catch (e) {
-      if (!(e instanceof ProviderError)) throw e;
-      await settleUnopened(deps, t, o, e.status);
-      throw providerHttpError(e);
+    const chunks = await openTurn(t, ws.data.abort.signal);
+    if (chunks instanceof HttpError) {
+      await settleUnopened(deps, t, o, chunks.status);
+      throw chunks;
     }
     const events = runTurn(deps, t, chunks, { ...o, signal: ws.data.abort.signal });
     let r = await events.next();

@@ -5,7 +5,6 @@ import * as v from "valibot";
 import {
   cancelResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Organization,
 } from "../../db/index.ts";
-import { ProviderError } from "../../providers/types.ts";
 import { replay } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../responses/schema.ts";
@@ -19,7 +18,7 @@ import { abortLocal, startBackground } from "../responses/background.ts";
 import { compactTurn, estimateTokens } from "../responses/compact.ts";
 import { listPage, PageParams } from "../responses/pages.ts";
 import { prepareTurn } from "../responses/prepare.ts";
-import { openTurn, providerHttpError, runTurn, settleUnopened, type SequencedEvent } from "../responses/run.ts";
+import { openTurn, runTurn, settleUnopened, type SequencedEvent } from "../responses/run.ts";
 import { sseEvents } from "../sse.ts";
 
 const SURFACE = "responses";
@@ -38,13 +37,10 @@ export const create: Handler = async (ctx) => {
     return body.stream ? sseEvents(tail(ctx.deps.db, org, queued.id, -1)) : Response.json(queued);
   }
   const ac = new AbortController();
-  let chunks;
-  try {
-    chunks = await openTurn(t, ac.signal);
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    await settleUnopened(deps, t, o, e.status);
-    throw providerHttpError(e);
+  const chunks = await openTurn(t, ac.signal);
+  if (chunks instanceof HttpError) {
+    await settleUnopened(deps, t, o, chunks.status);
+    throw chunks;
   }
   const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal });
   if (body.stream) return sseEvents(events, () => ac.abort());
