@@ -90,7 +90,9 @@ export async function sweepLapsed(db: Db, log: (line: string) => void): Promise<
       error: { code: "server_error", message: "the server running this background response stopped before it finished; nothing was charged" },
     };
     if (await failResponse(db, row.id, failed)) {
-      await appendEvents(db, row.id, [{ type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) } as never]);
+      // Replays end as every stream does: with its terminal event.
+      const terminal = { type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) };
+      await appendEvents(db, row.id, [terminal]);
       n++;
     }
   }

@@ -6,7 +6,7 @@ import { finishResponse, insertResponse, settle, updateResponse } from "../../db
 import { openStream } from "../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
-import { newId } from "../../responses/ids.ts";
+import { withFreshId } from "../../responses/ids.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
@@ -112,7 +112,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   if (store) {
     // A failed or cancelled turn appends nothing to its conversation.
     const appended = ok && t.conversationId
-      ? { id: t.conversationId, items: [...t.input.map((i) => ({ ...i, id: freshId(i) })), ...final.output] }
+      ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
       : null;
     const stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
     // Cancelled meanwhile (through any server): the stored cancellation stands.
@@ -124,11 +124,6 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 }
 
 class Cancelled extends Error {}
-
-/** A conversation's copy of an input item gets an id of its own (ids are unique there). */
-function freshId(item: Item): string {
-  return newId(item.type === "message" ? "message" : item.type === "function_call" ? "functionCall" : item.type === "function_call_output" ? "functionCallOutput" : item.type === "compaction" ? "compaction" : "reasoning");
-}
 
 async function record(
   deps: AppDeps, t: PreparedTurn, o: TurnOptions, final: ResponseObject, ok: boolean, managed: { outcome: string; corrected: string[] } | null,

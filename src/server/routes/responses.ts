@@ -3,7 +3,7 @@
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn src/server/responses.
 import * as v from "valibot";
 import {
-  cancelResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Organization,
+  cancelResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
 } from "../../db/index.ts";
 import { replay } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
@@ -72,7 +72,7 @@ export const retrieve: Handler = async (ctx) => {
 };
 
 /** A background response's stored events past `after`, following the run until its terminal event. */
-async function* tail(db: Parameters<typeof eventsAfter>[0], org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
+async function* tail(db: Db, org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
   let last = after;
   for (;;) {
     const events = (await eventsAfter(db, id, last)) as SequencedEvent[];
