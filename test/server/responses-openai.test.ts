@@ -449,3 +449,44 @@ describe("the rest of the surface", () => {
     expect((await conv.conversations.retrieve(c.id)).metadata).toEqual({});
   });
 });
+
+describe("endings and helpers", () => {
+  const LENGTH: Record<string, string> = { openai: "length", anthropic: "max_tokens", google: "MAX_TOKENS", meta: "length", local: "length" };
+  for (const model of PROVIDER_MODELS) {
+    test(`${model}: an answer cut by max_output_tokens ends incomplete, streamed and not`, async () => {
+      const fake = H.fakeFor(model);
+      const finish = LENGTH[model.split("/")[0]!]!;
+      fake.queue.push({ text: "This answer is cut", finish }, { text: "This answer is cut", finish });
+      const whole = await client.responses.create({ model, input: "Write a lot", max_output_tokens: 16 });
+      expect(whole.status).toBe("incomplete");
+      expect(whole.incomplete_details?.reason).toBe("max_output_tokens");
+      expect(whole.output_text).toBe("This answer is cut");
+      const stream = client.responses.stream({ model, input: "Write a lot", max_output_tokens: 16 });
+      const types: string[] = [];
+      for await (const e of stream) types.push(e.type);
+      expect(types.at(-1)).toBe("response.incomplete");
+      const final = await stream.finalResponse();
+      expect(final.status).toBe("incomplete");
+      expect(final.output_text).toBe("This answer is cut");
+    });
+  }
+
+  test("responses.parse with a zod text format", async () => {
+    const { zodTextFormat } = await import("openai/helpers/zod");
+    const { z } = await import("zod");
+    H.E.openai.queue.push({ text: '{"city":"Paris","temperature":21}' });
+    const parsed = await client.responses.parse({
+      model: MODEL, input: "Weather in Paris as JSON",
+      text: { format: zodTextFormat(z.object({ city: z.string(), temperature: z.number() }), "weather") },
+    });
+    expect(parsed.output_parsed).toEqual({ city: "Paris", temperature: 21 });
+  });
+
+  test("inputItems of a turn in a conversation are that turn's own input", async () => {
+    const c = await conv.conversations.create({ items: [{ type: "message", role: "user", content: "earlier" }] });
+    const r = await client.responses.create({ model: MODEL, conversation: c.id, input: "now" });
+    const items = (await client.responses.inputItems.list(r.id)).data as any[];
+    expect(items.map((i) => i.content[0].text)).toEqual(["now"]);
+    expect(JSON.stringify(H.E.openai.calls.at(-1)!.body.messages)).toContain("earlier");
+  });
+});
