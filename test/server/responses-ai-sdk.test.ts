@@ -106,3 +106,24 @@ test("turns kept by Tessera: previousResponseId, and a conversation", async () =
   for await (const item of H.conversations.conversations.items.list(c.id, { order: "asc" })) items.push(item);
   expect(items.map((i) => `${i.role}:${i.content[0].text}`)).toEqual(["user:one", "assistant:Stand-in answer to: one", "user:two", "assistant:Stand-in answer to: two"]);
 });
+
+for (const model of ["anthropic/claude-stand-in", "google/gemini-stand-in", "meta/llama-stand-in", "local/qwen-stand-in"]) {
+  test(`a tool loop on ${model}`, async () => {
+    weatherCalls.length = 0;
+    const result = await generateText({ model: openai(model), maxRetries: 0, tools: { get_weather: getWeather }, stopWhen: stepCountIs(5), prompt: "Weather in SF?" });
+    expect(weatherCalls).toEqual(["San Francisco"]);
+    expect(result.text).toBe('The tool answered: {"location":"San Francisco","temperature":18,"sky":"sunny"}');
+  });
+}
+
+test("a tool loop with store: false (the SDK sends every item itself, no item_reference)", async () => {
+  weatherCalls.length = 0;
+  const result = await generateText({
+    model: openai("openai/gpt-stand-in"), maxRetries: 0, tools: { get_weather: getWeather }, stopWhen: stepCountIs(5),
+    prompt: "Weather in SF?", providerOptions: { openai: { store: false } },
+  });
+  expect(weatherCalls).toEqual(["San Francisco"]);
+  expect(result.text).toBe('The tool answered: {"location":"San Francisco","temperature":18,"sky":"sunny"}');
+  const id = result.providerMetadata?.openai?.responseId as string;
+  expect(await H.responses.responses.retrieve(id).catch((e) => e.status)).toBe(404);
+});

@@ -68,3 +68,12 @@ test("withStructuredOutput (text.format json_schema)", async () => {
   expect(await structured.invoke("Weather in Paris as JSON")).toEqual({ city: "Paris", temperature: 21 });
   expect(H.E.openai.calls.at(-1)!.body.response_format?.type).toBe("json_schema");
 });
+
+test("bindTools round trip with zdrEnabled (store: false: LangChain sends the whole history itself)", async () => {
+  const llm = new ChatOpenAI({ model: "anthropic/claude-stand-in", apiKey: H.key, configuration: { baseURL: `${H.base}/v1/embed` }, useResponsesApi: true, zdrEnabled: true, maxRetries: 0 }).bindTools([getWeather]);
+  const question = new HumanMessage("What's the weather in San Francisco?");
+  const ai = await llm.invoke([question]);
+  expect(ai.tool_calls!.map((c) => c.name)).toEqual(["get_weather"]);
+  const final = await llm.invoke([question, ai, await getWeather.invoke(ai.tool_calls![0]!)]);
+  expect(final.text).toBe("The tool answered: 18 C and sunny in San Francisco");
+});
