@@ -4,7 +4,7 @@
 // reads the database. Cancel is a database write the runner sees at its next item (and, in this
 // process, an abort at once). A server that dies mid-run leaves a lapsed lease: swept as failed.
 import {
-  appendEvents, failResponse, insertResponse, lapsedBackgroundResponses, renewLease, updateResponse, type Db,
+  appendEvents, endResponse, insertResponse, lapsedBackgroundResponses, renewLease, updateResponse, type Db,
 } from "../../db/index.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { ResponseObject } from "../../responses/types.ts";
@@ -89,7 +89,7 @@ export async function sweepLapsed(db: Db, log: (line: string) => void): Promise<
       ...body, status: "failed",
       error: { code: "server_error", message: "the server running this background response stopped before it finished; nothing was charged" },
     };
-    if (await failResponse(db, row.id, failed)) {
+    if (await endResponse(db, row.id, "failed", failed)) {
       // Replays end as every stream does: with its terminal event.
       const terminal = { type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) };
       await appendEvents(db, row.id, [terminal]);
@@ -119,7 +119,7 @@ export async function failOwnRuns(db: Db): Promise<void> {
     const row = await db.selectFrom("responses").select("body").where("id", "=", id).executeTakeFirst();
     if (row) {
       const body = JSON.parse(row.body) as ResponseObject;
-      await failResponse(db, id, { ...body, status: "failed", error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" } });
+      await endResponse(db, id, "failed", { ...body, status: "failed", error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" } });
     }
     // After the write: the run then finds its response ended and only hands back the credits.
     ac.abort();

@@ -3,7 +3,7 @@
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn src/server/responses.
 import * as v from "valibot";
 import {
-  cancelResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
+  endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
 } from "../../db/index.ts";
 import { replay } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
@@ -108,7 +108,7 @@ export const cancel: Handler = async (ctx) => {
   }
   if (response.status !== "queued" && response.status !== "in_progress") return Response.json(response);
   const cancelled: ResponseObject = { ...response, status: "cancelled" };
-  if (await cancelResponse(ctx.deps.db, response.id, cancelled)) {
+  if (await endResponse(ctx.deps.db, response.id, "cancelled", cancelled)) {
     abortLocal(response.id);
     return Response.json(cancelled);
   }
