@@ -21,6 +21,12 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   return m ? { mediaType: m[1]!, data: m[2]! } : null;
 }
 
+/** A chat `file` part's base64 document (a data: URL); null when it carries none. */
+export function fileData(part: { file?: unknown }): { mediaType: string; data: string } | null {
+  const f = part.file as { file_data?: unknown } | undefined;
+  return typeof f?.file_data === "string" ? parseDataUrl(f.file_data) : null;
+}
+
 export function parseArguments(args: string, name: string): Record<string, unknown> {
   if (args.trim() === "") return {};
   try {

@@ -43,11 +43,17 @@ export const create: Handler = async (ctx) => {
     throw chunks;
   }
   const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal });
-  if (body.stream) return sseEvents(events, () => ac.abort());
+  // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
+  // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
+  if (body.stream) return sseEvents(events, () => { ac.abort(); void drain(events); });
+  return Response.json(await drain(events));
+};
+
+async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
   let r = await events.next();
   while (!r.done) r = await events.next();
-  return Response.json(r.value);
-};
+  return r.value;
+}
 
 async function stored(ctx: Parameters<Handler>[0]): Promise<{ org: Organization; response: ResponseObject; background: boolean }> {
   const org = await authenticate(ctx.deps.db, ctx.req);
