@@ -3,7 +3,7 @@
 // way in: the openai client with a frontend token on the Conversations routes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { PROVIDER_MODELS, startResponsesHarness, type ResponsesHarness } from "./responses-harness.ts";
+import { PROVIDER_MODELS, startResponsesHarness, until, type ResponsesHarness } from "./responses-harness.ts";
 
 let H: ResponsesHarness;
 let client: OpenAI;
@@ -59,6 +59,23 @@ describe("images and files on every provider", () => {
       }
     });
   }
+
+  test("what a provider cannot take is the same 400 in the foreground, streamed, and in the background (not queued to fail later)", async () => {
+    // Gemini takes images only as data: URLs.
+    const input = [{ role: "user" as const, content: [{ type: "input_image" as const, detail: "auto" as const, image_url: "https://example.com/cat.png" }] }];
+    const model = "google/gemini-stand-in";
+    const whole = await client.responses.create({ model, input }).catch((e) => e);
+    expect(whole).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(whole.message).toContain("google");
+    const streamed = await (async () => {
+      const s = client.responses.stream({ model, input });
+      for await (const _ of s) { /* drain */ }
+      return s.finalResponse();
+    })().catch((e) => e);
+    expect(streamed).toBeInstanceOf(OpenAI.BadRequestError);
+    const background = await client.responses.create({ model, input, background: true }).catch((e) => e);
+    expect(background instanceof OpenAI.BadRequestError ? "400" : `${background.status}, ends ${JSON.stringify((await until(() => client.responses.retrieve(background.id), (x) => x.status !== "queued" && x.status !== "in_progress")).error)}`).toBe("400");
+  });
 
   test("an http image URL reaches OpenAI as a URL", async () => {
     await client.responses.create({ model: MODEL, input: [{ role: "user", content: [{ type: "input_image", image_url: "https://example.com/cat.png", detail: "low" }, { type: "input_text", text: "Cat?" }] }] });
