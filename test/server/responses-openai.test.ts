@@ -490,3 +490,22 @@ describe("endings and helpers", () => {
     expect(JSON.stringify(H.E.openai.calls.at(-1)!.body.messages)).toContain("earlier");
   });
 });
+
+describe("provider errors as the client's defaults meet them", () => {
+  test("a provider that refuses the request (its 400) is not retried by a client with default retries; its 429 is", async () => {
+    const defaults = new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: H.key }); // maxRetries: 2, as users have it
+    const fake = H.E.anthropic;
+    fake.queue.push({ status: 400, errorMessage: "prompt is too long" }, { status: 400, errorMessage: "prompt is too long" }, { status: 400, errorMessage: "prompt is too long" });
+    const before = fake.calls.length;
+    const refused = await defaults.responses.create({ model: "anthropic/claude-stand-in", input: "x".repeat(100) }).catch((e) => e);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect(refused.message).toContain("prompt is too long");
+    const calls = fake.calls.length - before;
+    fake.queue.length = 0;
+    expect(`${calls} provider call(s), answered ${refused.status} with x-should-retry: ${refused.headers?.get("x-should-retry")}`).toMatch(/^1 provider call\(s\)/);
+
+    fake.queue.push({ status: 429, errorMessage: "slow down" });
+    const retried = await defaults.responses.create({ model: "anthropic/claude-stand-in", input: "again" });
+    expect(retried.output_text).toBe("Stand-in answer to: again");
+  });
+});
