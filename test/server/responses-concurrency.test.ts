@@ -58,3 +58,24 @@ test("2,500 items added 20 at a time page exactly: both orders, odd page sizes, 
   expect(middle.data.map(text)).toEqual(["n999", "n998", "n997", "n996", "n995"]);
   expect(middle.has_more).toBe(true);
 });
+
+test("GET /v1/conversations pages an organization's 45 conversations newest first, each once", async () => {
+  const key = await H.E.h.org("many-conversations", 0);
+  const mine = new OpenAI({ baseURL: `${H.base}/v1`, apiKey: key, maxRetries: 0 });
+  const created: string[] = [];
+  for (let i = 0; i < 45; i++) created.push((await mine.conversations.create({ metadata: { n: String(i) } })).id);
+  const seen: string[] = [];
+  let after = "";
+  for (let pages = 0; pages < 10; pages++) {
+    const res = await fetch(`${H.base}/v1/conversations?limit=20${after}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { data: { id: string; object: string }[]; has_more: boolean; last_id: string | null; first_id: string | null };
+    seen.push(...page.data.map((c) => c.id));
+    expect(page.first_id).toBe(page.data[0]?.id ?? null);
+    if (!page.has_more) break;
+    after = `&after=${page.last_id}`;
+  }
+  expect(seen).toEqual([...created].reverse());
+  const asc = (await fetch(`${H.base}/v1/conversations?limit=100&order=asc`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as { data: { id: string }[] };
+  expect(asc.data.map((c) => c.id)).toEqual(created);
+});
