@@ -509,3 +509,50 @@ describe("provider errors as the client's defaults meet them", () => {
     expect(retried.output_text).toBe("Stand-in answer to: again");
   });
 });
+
+describe("slow models", () => {
+  const slowText = Array.from({ length: 12 }, (_, i) => `word${i} `).join("").trim();
+
+  test("a background stream cancelled mid-answer ends with one terminal event; the response is cancelled and its conversation untouched", async () => {
+    const c = await conv.conversations.create();
+    H.E.openai.queue.push({ text: slowText, pieceDelayMs: 80 });
+    const live = await client.responses.create({ model: MODEL, input: "Write slowly", background: true, stream: true, conversation: c.id });
+    const types: string[] = [];
+    let id = "";
+    let cancelled: OpenAI.Responses.Response | null = null;
+    for await (const e of live) {
+      types.push(e.type);
+      if (e.type === "response.created") id = e.response.id;
+      if (e.type === "response.output_text.delta" && !cancelled) cancelled = await client.responses.cancel(id);
+    }
+    expect(cancelled!.status).toBe("cancelled");
+    expect(types.filter((t) => t === "response.completed" || t === "response.failed" || t === "response.incomplete")).toHaveLength(1);
+    expect(types.at(-1)).not.toBe("response.completed");
+    expect(types.filter((t) => t === "response.output_text.delta").length).toBeLessThan(12);
+    expect((await client.responses.retrieve(id)).status).toBe("cancelled");
+    expect((await conv.conversations.items.list(c.id)).data).toEqual([]);
+  });
+
+  test("a client that stops reading a foreground stream: the turn ends, nothing is appended, a retrieve does not hang", async () => {
+    const c = await conv.conversations.create();
+    H.E.anthropic.queue.push({ text: slowText, pieceDelayMs: 80 });
+    const stream = client.responses.stream({ model: "anthropic/claude-stand-in", input: "Write slowly", conversation: c.id });
+    let id = "";
+    for await (const e of stream) {
+      if (e.type === "response.created") id = e.response.id;
+      if (e.type === "response.output_text.delta") break; // leaves the loop: the helper aborts the request
+    }
+    const ended = await until(() => client.responses.retrieve(id), (r) => r.status !== "in_progress" && r.status !== "queued", 5000);
+    expect(["cancelled", "failed", "incomplete"]).toContain(ended.status!);
+    expect((await conv.conversations.items.list(c.id)).data).toEqual([]);
+  });
+
+  test("GET of a background response in flight shows it in progress, then the whole result", async () => {
+    H.E.gemini.queue.push({ text: slowText, pieceDelayMs: 40 });
+    const r = await client.responses.create({ model: "google/gemini-stand-in", input: "Write slowly", background: true });
+    const during = await until(() => client.responses.retrieve(r.id), (x) => x.status === "in_progress");
+    expect(during.status).toBe("in_progress");
+    const done = await until(() => client.responses.retrieve(r.id), (x) => x.status === "completed");
+    expect(done.output_text).toBe(slowText);
+  });
+});

@@ -20,6 +20,8 @@ export interface Script {
   pieces?: string[];
   /** Wait this long before answering (a slow model: for background work, cancellation, time-outs). */
   delayMs?: number;
+  /** Streamed: wait this long before each frame after the first (a model that writes slowly). */
+  pieceDelayMs?: number;
 }
 
 export interface FakeCall { path: string; url: string; headers: Record<string, string>; body: any }
@@ -51,12 +53,21 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-/** A stream that writes `frames` and then, when `breakAfter` is set, errors out. */
+/** Frame delays asked for by the script that answers a request, keyed by the frames array. */
+const pieceDelays = new WeakMap<string[], number>();
+
+/** A stream that writes `frames` and then, when `fail` is set, errors out. */
 function sse(frames: string[], fail: "close" | null): Response {
+  const gap = pieceDelays.get(frames) ?? 0;
+  let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {
       const f = frames.shift();
-      if (f !== undefined) { ctrl.enqueue(enc.encode(f)); return; }
+      if (f !== undefined) {
+        if (gap && sent++ > 0) await Bun.sleep(gap);
+        ctrl.enqueue(enc.encode(f));
+        return;
+      }
       if (fail === "close") {
         // Let the bytes so far reach the other side first, as a real dropped connection would.
         await Bun.sleep(20);
@@ -138,6 +149,7 @@ export function startFakeOpenAI(): FakeProvider {
     const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ ...base, choices, ...(withUsage ? { usage: null } : {}), ...extra })}\n\n`;
     const frames = [frame([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }])];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     const pieces = s.text ? (s.pieces ?? words(s.text)) : [];
     pieces.forEach((p, i) => {
       frames.push(frame([{ index: 0, delta: { content: p }, logprobs: null, finish_reason: null }]));
@@ -214,6 +226,7 @@ export function startFakeAnthropic(): FakeProvider {
       ev("message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: u.input, output_tokens: 1 } } }),
       ev("ping", { type: "ping" }),
     ];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     let index = 0;
     if (s.text) {
       frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
@@ -288,6 +301,7 @@ export function startFakeGemini(): FakeProvider {
     }
     const frame = (o: unknown) => `data: ${JSON.stringify(o)}\r\n\r\n`;
     const frames: string[] = [];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     const pieces = s.text ? (s.pieces ?? words(s.text)) : [];
     for (const [i, p] of pieces.entries()) {
       frames.push(frame({ candidates: [{ content: { role: "model", parts: [{ text: p }] }, index: 0 }], usageMetadata: { promptTokenCount: u.input, totalTokenCount: u.input }, modelVersion }));
