@@ -45,6 +45,9 @@ for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google
     expect(pieces.join("")).toBe("Stand-in answer to: Stream this sentence to me");
     expect(await result.text).toBe(pieces.join(""));
     expect(await result.finishReason).toBe("stop");
+    const usage = await result.usage;
+    expect(usage.totalTokens).toBeGreaterThan(0);
+    expect(usage.totalTokens).toBe(usage.inputTokens! + usage.outputTokens!);
   });
 }
 

@@ -33,7 +33,12 @@ test("invoke: the answer as an AIMessage with usage", async () => {
 for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google/gemini-stand-in"]) {
   test(`stream on ${model}: chunks that add up to the answer`, async () => {
     const chunks: string[] = [];
-    for await (const chunk of await chat(model).stream("Stream this to LangChain")) chunks.push(chunk.text);
+    let whole: any = null;
+    for await (const chunk of await chat(model).stream("Stream this to LangChain")) {
+      chunks.push(chunk.text);
+      whole = whole ? whole.concat(chunk) : chunk;
+    }
+    expect(whole.usage_metadata.total_tokens).toBeGreaterThan(0);
     expect(chunks.filter((c) => c !== "").length).toBeGreaterThan(1);
     expect(chunks.join("")).toBe("Stand-in answer to: Stream this to LangChain");
   });

@@ -242,6 +242,15 @@ describe("conversations.*", () => {
     expect(left.map(textOfItem)).toEqual(texts.filter((_, i) => i !== 5));
   });
 
+  test("list parameters out of range are 400s", async () => {
+    const c = await conv.conversations.create();
+    for (const q of [{ limit: 0 }, { limit: 101 }, { order: "sideways" as never }]) {
+      expect(await conv.conversations.items.list(c.id, q).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    }
+    const r = await client.responses.create({ model: MODEL, input: "x" });
+    expect(await client.responses.inputItems.list(r.id, { limit: 101 }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+
   test("GET /v1/conversations lists the organization's conversations, newest first", async () => {
     const a = await conv.conversations.create({ metadata: { n: "a" } });
     const b = await conv.conversations.create({ metadata: { n: "b" } });
