@@ -26,8 +26,8 @@ test("invoke: the answer as an AIMessage with usage", async () => {
   expect(out.text).toBe("Stand-in answer to: Hello from LangChain");
   expect(out.usage_metadata!.total_tokens).toBeGreaterThan(0);
   // Stored by Tessera: the response's id is in the message's metadata and can be read back.
-  const id = out.response_metadata.id ?? out.id;
-  expect((await H.responses.responses.retrieve(id!)).output_text).toBe(out.text);
+  const id = String(out.response_metadata.id ?? out.id);
+  expect((await H.responses.responses.retrieve(id)).output_text).toBe(out.text);
 });
 
 for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google/gemini-stand-in"]) {
