@@ -565,3 +565,26 @@ describe("slow models", () => {
     expect(done.output_text).toBe(slowText);
   });
 });
+
+describe("usable the moment it is announced", () => {
+  for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in"]) {
+    test(`${model}: continued, retrieved and listed from inside the response.completed handler, before the stream closes`, async () => {
+      const c = await conv.conversations.create();
+      const raw = await client.responses.create({ model, input: "First", stream: true, conversation: c.id });
+      let checked: { retrieved: string; items: number; continued: string } | null = null;
+      for await (const e of raw) {
+        if (e.type !== "response.completed") continue;
+        // A client reacts to the event at once, while the server may still be writing the stream.
+        const [retrieved, items, next] = await Promise.all([
+          client.responses.retrieve(e.response.id),
+          conv.conversations.items.list(c.id),
+          client.responses.create({ model, input: "Second", conversation: c.id }),
+        ]);
+        checked = { retrieved: retrieved.status!, items: items.data.length, continued: next.output_text };
+        const chained = await client.responses.create({ model, input: "Third", previous_response_id: e.response.id, store: false });
+        expect(chained.status).toBe("completed");
+      }
+      expect(checked).toEqual({ retrieved: "completed", items: 2, continued: "Stand-in answer to: Second" });
+    });
+  }
+});
