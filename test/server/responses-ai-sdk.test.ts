@@ -130,3 +130,22 @@ test("a tool loop with store: false (the SDK sends every item itself, no item_re
   const id = result.providerMetadata?.openai?.responseId as string;
   expect(await H.responses.responses.retrieve(id).catch((e) => e.status)).toBe(404);
 });
+
+test("history kept by the app: the SDK refers to the stored assistant message by item_reference", async () => {
+  const sent: any[] = [];
+  const spying = createOpenAI({
+    baseURL: `${H.base}/v1/embed`, apiKey: H.key,
+    fetch: (async (url: string, init: RequestInit) => { sent.push(JSON.parse(String(init.body))); return fetch(url, init); }) as typeof fetch,
+  });
+  const first = await generateText({ model: spying("openai/gpt-stand-in"), maxRetries: 0, messages: [{ role: "user", content: "My name is Ada" }] });
+  const second = await generateText({
+    model: spying("openai/gpt-stand-in"), maxRetries: 0,
+    messages: [{ role: "user", content: "My name is Ada" }, ...first.response.messages, { role: "user", content: "What is my name?" }],
+  });
+  expect(second.text).toBe("Stand-in answer to: What is my name?");
+  expect(sent[1].input.map((i: any) => i.type ?? i.role)).toEqual(["user", "item_reference", "user"]);
+  // Tessera resolved the reference: the model saw its own earlier answer.
+  const messages = H.E.openai.calls.at(-1)!.body.messages;
+  expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
+  expect(JSON.stringify(messages[1].content)).toContain("Stand-in answer to: My name is Ada");
+});
