@@ -82,3 +82,14 @@ test("bindTools round trip with zdrEnabled (store: false: LangChain sends the wh
   const final = await llm.invoke([question, ai, await getWeather.invoke(ai.tool_calls![0]!)]);
   expect(final.text).toBe("The tool answered: 18 C and sunny in San Francisco");
 });
+
+test("a second turn by previous_response_id (a call option): only the new message is sent, the model sees both", async () => {
+  const model = chat("google/gemini-stand-in");
+  const first = await model.invoke("My name is Ada");
+  const id = String(first.response_metadata.id ?? first.id);
+  const second = await model.invoke("What is my name?", { previous_response_id: id });
+  expect(second.text).toBe("Stand-in answer to: What is my name?");
+  const contents = H.E.gemini.calls.at(-1)!.body.contents;
+  expect(contents.map((c: any) => c.role)).toEqual(["user", "model", "user"]);
+  expect(JSON.stringify(contents[0])).toContain("My name is Ada");
+});
