@@ -32,7 +32,8 @@ export type FetchHandler = (req: Request) => Promise<Response>;
 export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler {
   return async (req) => {
     const startedAt = performance.now();
-    const url = new URL(req.url);
+    const url = requestUrl(req);
+    if (!url) return errorResponse(400, "the Host header is not a valid host", { code: "invalid_host" });
     // A trailing slash is the same route: clients built on a base URL sometimes add one.
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
     const requestId = randomUUID();
@@ -53,6 +54,19 @@ export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler
     deps.log(`${req.method} ${path} ${res.status} ${(performance.now() - startedAt).toFixed(1)}ms ${requestId}`);
     return res;
   };
+}
+
+/**
+ * Bun gives a relative req.url when Host is missing (HTTP/1.0 allows that: served as usual) or not a
+ * host at all (`Host: a b`, a port past 65535: null, answered 400 as HTTP/1.1 requires).
+ */
+function requestUrl(req: Request): URL | null {
+  try {
+    return new URL(req.url);
+  } catch {
+    if (req.headers.has("host") || !req.url.startsWith("/")) return null;
+    return URL.parse(req.url, "http://localhost");
+  }
 }
 
 async function run(handler: Handler, ctx: RequestContext): Promise<Response> {

@@ -11,6 +11,8 @@ export interface FixingModelConfig {
 
 export interface ServerConfig {
   port: number;
+  /** Bind address (HOST); 127.0.0.1 unless set, so nothing is exposed by accident. */
+  host?: string;
   dbPath: string;
   retentionDays: number;
   autofixPrice: number;
@@ -37,6 +39,7 @@ export function fixingModelFromEnv(env: Record<string, string | undefined>): Fix
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
   return {
     port: intFrom(env.PORT, 8787, "PORT"),
+    host: env.HOST || "127.0.0.1",
     dbPath: env.TESSERA_DB || "./data/tessera.db",
     retentionDays: intFrom(env.TESSERA_LOG_RETENTION_DAYS, 30, "TESSERA_LOG_RETENTION_DAYS"),
     autofixPrice: intFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
