@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { AppDeps, Handler, RequestContext } from "./context.ts";
 import { errorResponse, HttpError } from "./errors.ts";
+import { RequestAborted } from "./body.ts";
 import { health } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
 import { reliability } from "./routes/monitoring.ts";
@@ -73,6 +74,7 @@ async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
   try {
     return await handler(ctx);
   } catch (e) {
+    if (e instanceof RequestAborted) ctx.deps.log(`aborted request ${ctx.req.method} ${ctx.url.pathname} ${ctx.requestId}: ${e.message}`);
     if (e instanceof HttpError) return e.toResponse();
     // A bug, not a bad request: say so without leaking internals to the caller.
     ctx.deps.log(`unhandled error in ${ctx.url.pathname} ${ctx.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
