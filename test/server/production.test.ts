@@ -107,3 +107,17 @@ test("HOST decides the bind address (default 127.0.0.1) and the log line says wh
   expect(all.line).toContain(`listening on http://0.0.0.0:${all.port} (every interface)`);
   expect(await raw(all.port, "GET /health HTTP/1.0\r\n\r\n", "127.0.0.2")).toContain('{"status":"ok"}');
 });
+
+test("a price that is not a whole number of credits within 10^15 stops the server at start, naming the variable", () => {
+  for (const price of ["1e20", "99999999999999999999", "1.5"]) {
+    const dir = mkdtempSync(join(tmpdir(), "tessera-main-"));
+    dirs.push(dir);
+    const r = Bun.spawnSync([process.execPath, MAIN], {
+      cwd: dir,
+      env: { ...process.env, PORT: "0", TESSERA_DB: join(dir, "t.db"), TESSERA_AUTOFIX_PRICE: price },
+      timeout: 10_000,
+    });
+    expect([price, r.exitCode === 0]).toEqual([price, false]);
+    expect(r.stderr.toString()).toContain("TESSERA_AUTOFIX_PRICE");
+  }
+});

@@ -2,7 +2,7 @@
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
-import { canAfford, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { canAfford, creditAmountProblem, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
 import { keyProvider, route, target } from "../../providers/registry.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
@@ -20,7 +20,7 @@ const ENDPOINT = "/v1/embed/chat/completions";
 
 function embedPrice(env: Record<string, string | undefined>): number {
   const n = Number(env.TESSERA_EMBED_PRICE ?? "0");
-  return Number.isInteger(n) && n >= 0 ? n : 0;
+  return n >= 0 && creditAmountProblem(n) === null ? n : 0;
 }
 
 export const embedChatCompletions: Handler = async (ctx) => {
