@@ -53,54 +53,141 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Checks and compiles a library; throws a LibraryError listing every problem. */
+/** How many arrays and objects a library may nest inside one another (its own object included). */
+export const MAX_LIBRARY_DEPTH = 64;
+
+const TYPES = new Set(["string", "number", "integer", "boolean", "null", "array", "object"]);
+
+/**
+ * The path of the first value nested deeper than MAX_LIBRARY_DEPTH, or null. A loop, not recursion:
+ * it must answer for a library nested 20,000 deep, and every walk after it may then recurse.
+ */
+function tooDeep(config: Record<string, unknown>): string | null {
+  type Entry = { value: unknown; depth: number; parent: Entry | null; key: string };
+  const stack: Entry[] = [{ value: config, depth: 1, parent: null, key: "" }];
+  while (stack.length) {
+    const entry = stack.pop()!;
+    const { value, depth } = entry;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_LIBRARY_DEPTH) {
+      const keys: string[] = [];
+      for (let e: Entry | null = entry; e?.parent; e = e.parent) keys.push(e.key);
+      return pathOf(keys.reverse());
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, depth: depth + 1, parent: entry, key: `[${i}]` }));
+    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, depth: depth + 1, parent: entry, key: k });
+  }
+  return null;
+}
+
+function pathOf(keys: string[]): string {
+  return keys.map((k, i) => (k.startsWith("[") || i === 0 ? k : `.${k}`)).join("");
+}
+
+/**
+ * Checks one property schema against the subset the checker, the prompt and the repairs read:
+ * every keyword of that subset must have the shape they assume; other keywords are left alone.
+ */
+function checkSchema(schema: unknown, path: string, problems: string[]): void {
+  if (!isObject(schema)) {
+    problems.push(`\`${path}\` must be a JSON Schema object, got ${describe(schema)}`);
+    return;
+  }
+  const { type, enum: members, items, properties, required, anyOf, oneOf } = schema;
+  if (type !== undefined) {
+    const names = Array.isArray(type) ? type : [type];
+    if (names.length === 0 || !names.every((t) => typeof t === "string" && TYPES.has(t))) {
+      problems.push(`\`${path}.type\` must be one of ${[...TYPES].join(", ")} or a non-empty array of them, got ${describe(type)}`);
+    }
+  }
+  if (members !== undefined && !Array.isArray(members)) problems.push(`\`${path}.enum\` must be an array, got ${describe(members)}`);
+  if (items !== undefined) checkSchema(items, `${path}.items`, problems);
+  if (properties !== undefined) {
+    if (!isObject(properties)) problems.push(`\`${path}.properties\` must be an object, got ${describe(properties)}`);
+    else for (const [key, sub] of Object.entries(properties)) checkSchema(sub, `${path}.properties.${key}`, problems);
+  }
+  if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === "string"))) {
+    problems.push(`\`${path}.required\` must be an array of property names, got ${describe(required)}`);
+  }
+  for (const [keyword, branches] of [["anyOf", anyOf], ["oneOf", oneOf]] as const) {
+    if (branches === undefined) continue;
+    if (!Array.isArray(branches) || branches.length === 0) problems.push(`\`${path}.${keyword}\` must be a non-empty array of schemas, got ${describe(branches)}`);
+    else branches.forEach((b, i) => checkSchema(b, `${path}.${keyword}[${i}]`, problems));
+  }
+}
+
+/** A JSON value as it appears in a message: never longer than a line, whatever was sent. */
+function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** What kind of JSON value this is, for "must be …, got …" messages. */
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return value.length ? "an array" : "an empty array";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return `the ${typeof value} ${short(value)}`;
+}
+
+/** Checks and compiles a library; throws a LibraryError listing every problem, for any value at all. */
 export function compileLibrary(config: unknown): Library {
   const problems: string[] = [];
   if (!isObject(config)) throw new LibraryError(["the library must be a JSON object"]);
+  const deep = tooDeep(config);
+  if (deep !== null) throw new LibraryError([`\`${deep}\` nests arrays and objects more than ${MAX_LIBRARY_DEPTH} deep`]);
   const schema = config.schema;
   const defs = isObject(schema) ? schema.$defs : undefined;
   if (!isObject(schema)) problems.push("`schema` must be an object");
   else if (!isObject(defs) || Object.keys(defs).length === 0) problems.push("`schema.$defs` must be a non-empty object");
-  const components = new Map<string, Component>();
+  const checked: [string, Record<string, unknown>, Record<string, unknown>, string[]][] = [];
   if (isObject(defs)) {
     for (const [name, def] of Object.entries(defs)) {
       if (!/^[A-Z][A-Za-z0-9_]*$/.test(name)) problems.push(`component name \`${name}\` must start with an upper-case letter and be a name`);
       if (!isObject(def)) {
-        problems.push(`\`$defs.${name}\` must be a JSON Schema object`);
+        problems.push(`\`$defs.${name}\` must be a JSON Schema object, got ${describe(def)}`);
         continue;
       }
-      const properties = def.properties ?? {};
-      if (!isObject(properties)) {
-        problems.push(`\`$defs.${name}.properties\` must be an object`);
-        continue;
-      }
-      const required = Array.isArray(def.required) ? def.required : [];
+      const before = problems.length;
+      checkSchema(def, `$defs.${name}`, problems);
+      if (problems.length > before) continue;
+      const properties = (def.properties ?? {}) as Record<string, unknown>;
+      const required = (def.required ?? []) as string[];
       for (const r of required) {
-        if (typeof r !== "string" || !(r in properties)) problems.push(`\`$defs.${name}.required\` names \`${String(r)}\`, which is not a property`);
+        if (!Object.hasOwn(properties, r)) problems.push(`\`$defs.${name}.required\` names \`${r}\`, which is not a property`);
       }
-      const props: Prop[] = Object.entries(properties).map(([prop, s]) => {
-        const schema = (isObject(s) ? s : {}) as PropSchema;
-        return { name: prop, schema, shape: shapeOf(schema), required: required.includes(prop), hasDefault: "default" in schema };
-      });
-      components.set(name, { name, props, description: typeof def.description === "string" ? def.description : undefined });
+      checked.push([name, def, properties, required]);
     }
     // Every $ref, at any depth, must point at a component.
+    const names = new Set(Object.keys(defs));
     const visit = (node: unknown, where: string) => {
       if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${where}/${i}`));
       else if (isObject(node)) {
         for (const [key, value] of Object.entries(node)) {
           if (key === "$ref") {
             const target = typeof value === "string" ? refTarget(value) : null;
-            if (target === null || !components.has(target)) problems.push(`\`${where}\` has $ref ${JSON.stringify(value)}, which is not #/$defs/<a component>`);
+            if (target === null || !names.has(target) || !isObject(defs[target])) problems.push(`\`${where}\` has $ref ${short(value)}, which is not #/$defs/<a component>`);
           } else visit(value, `${where}/${key}`);
         }
       }
     };
     visit(defs, "$defs");
   }
+  // Shapes are compiled only from schemas that passed every check above.
+  const components = new Map<string, Component>();
+  if (!problems.length) {
+    for (const [name, def, properties, required] of checked) {
+      const props: Prop[] = Object.entries(properties).map(([prop, s]) => {
+        const schema = s as PropSchema;
+        return { name: prop, schema, shape: shapeOf(schema), required: required.includes(prop), hasDefault: "default" in schema };
+      });
+      components.set(name, { name, props, description: typeof def.description === "string" ? def.description : undefined });
+    }
+  }
+  const known = (c: unknown) => typeof c === "string" && isObject(defs) && Object.hasOwn(defs, c);
   const root = config.root;
-  if (root !== undefined && (typeof root !== "string" || !components.has(root))) {
-    problems.push(`\`root\` ${JSON.stringify(root)} is not a component of \`schema.$defs\``);
+  if (root !== undefined && !known(root)) {
+    problems.push(`\`root\` ${short(root)} is not a component of \`schema.$defs\``);
   }
   const groups: Library["groups"] = [];
   if (config.componentGroups !== undefined) {
@@ -112,7 +199,7 @@ export function compileLibrary(config: unknown): Library {
           return;
         }
         for (const c of g.components) {
-          if (typeof c !== "string" || !components.has(c)) problems.push(`\`componentGroups[${i}]\` names ${JSON.stringify(c)}, which is not a component`);
+          if (!known(c)) problems.push(`\`componentGroups[${i}]\` names ${short(c)}, which is not a component`);
         }
         groups.push({
           name: typeof g.name === "string" ? g.name : `Group ${i + 1}`,
