@@ -59,23 +59,23 @@ export const MAX_LIBRARY_DEPTH = 64;
 const TYPES = new Set(["string", "number", "integer", "boolean", "null", "array", "object"]);
 
 /**
- * The path of the first value nested deeper than MAX_LIBRARY_DEPTH, or null. A loop, not recursion:
- * it must answer for a library nested 20,000 deep, and every walk after it may then recurse.
+ * The keys down to the first value nested deeper than MAX_LIBRARY_DEPTH, or null. The walk turns
+ * back at that depth, so it never recurses deeper than that, whatever it is given (a library
+ * nested 20,000 deep included), and every walk after it may recurse freely.
  */
-function tooDeep(config: Record<string, unknown>): string | null {
-  type Entry = { value: unknown; depth: number; parent: Entry | null; key: string };
-  const stack: Entry[] = [{ value: config, depth: 1, parent: null, key: "" }];
-  while (stack.length) {
-    const entry = stack.pop()!;
-    const { value, depth } = entry;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > MAX_LIBRARY_DEPTH) {
-      const keys: string[] = [];
-      for (let e: Entry | null = entry; e?.parent; e = e.parent) keys.push(e.key);
-      return pathOf(keys.reverse());
+function tooDeep(value: unknown, depth: number): string[] | null {
+  if (typeof value !== "object" || value === null) return null;
+  if (depth > MAX_LIBRARY_DEPTH) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const keys = tooDeep(value[i], depth + 1);
+      if (keys) return [`[${i}]`, ...keys];
     }
-    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, depth: depth + 1, parent: entry, key: `[${i}]` }));
-    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, depth: depth + 1, parent: entry, key: k });
+  } else {
+    for (const key in value) {
+      const keys = tooDeep((value as Record<string, unknown>)[key], depth + 1);
+      if (keys) return [key, ...keys];
+    }
   }
   return null;
 }
@@ -85,35 +85,58 @@ function pathOf(keys: string[]): string {
 }
 
 /**
- * Checks one property schema against the subset the checker, the prompt and the repairs read:
- * every keyword of that subset must have the shape they assume; other keywords are left alone.
+ * Checks a schema (a component's or a property's) against the subset the checker, the prompts and
+ * the repairs read: each keyword of that subset must have the shape they assume; other keywords
+ * are left alone. `at` is the path as segments, joined only for a problem (this runs on every
+ * schema of every library compiled).
  */
-function checkSchema(schema: unknown, path: string, problems: string[]): void {
+function checkSchema(schema: unknown, at: string[], problems: string[]): void {
+  const fail = (what: string, value: unknown, ...tail: string[]) => problems.push(`\`${pathOf([...at, ...tail])}\` ${what}, got ${describe(value)}`);
   if (!isObject(schema)) {
-    problems.push(`\`${path}\` must be a JSON Schema object, got ${describe(schema)}`);
+    fail("must be a JSON Schema object", schema);
     return;
   }
-  const { type, enum: members, items, properties, required, anyOf, oneOf } = schema;
-  if (type !== undefined) {
-    const names = Array.isArray(type) ? type : [type];
-    if (names.length === 0 || !names.every((t) => typeof t === "string" && TYPES.has(t))) {
-      problems.push(`\`${path}.type\` must be one of ${[...TYPES].join(", ")} or a non-empty array of them, got ${describe(type)}`);
+  const type = schema.type;
+  if (type !== undefined && !(typeof type === "string" ? TYPES.has(type) : Array.isArray(type) && type.length > 0 && type.every((t) => TYPES.has(t)))) {
+    fail(`must be one of ${[...TYPES].join(", ")} or a non-empty array of them`, type, "type");
+  }
+  if (schema.enum !== undefined && !Array.isArray(schema.enum)) fail("must be an array", schema.enum, "enum");
+  if (schema.items !== undefined) {
+    at.push("items");
+    checkSchema(schema.items, at, problems);
+    at.pop();
+  }
+  const properties = schema.properties;
+  if (properties !== undefined) {
+    if (!isObject(properties)) fail("must be an object", properties, "properties");
+    else {
+      at.push("properties", "");
+      for (const key in properties) {
+        at[at.length - 1] = key;
+        checkSchema(properties[key], at, problems);
+      }
+      at.length -= 2;
     }
   }
-  if (members !== undefined && !Array.isArray(members)) problems.push(`\`${path}.enum\` must be an array, got ${describe(members)}`);
-  if (items !== undefined) checkSchema(items, `${path}.items`, problems);
-  if (properties !== undefined) {
-    if (!isObject(properties)) problems.push(`\`${path}.properties\` must be an object, got ${describe(properties)}`);
-    else for (const [key, sub] of Object.entries(properties)) checkSchema(sub, `${path}.properties.${key}`, problems);
-  }
+  const required = schema.required;
   if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === "string"))) {
-    problems.push(`\`${path}.required\` must be an array of property names, got ${describe(required)}`);
+    fail("must be an array of property names", required, "required");
   }
-  for (const [keyword, branches] of [["anyOf", anyOf], ["oneOf", oneOf]] as const) {
-    if (branches === undefined) continue;
-    if (!Array.isArray(branches) || branches.length === 0) problems.push(`\`${path}.${keyword}\` must be a non-empty array of schemas, got ${describe(branches)}`);
-    else branches.forEach((b, i) => checkSchema(b, `${path}.${keyword}[${i}]`, problems));
+  if (schema.anyOf !== undefined) checkBranches(schema.anyOf, "anyOf", at, problems, fail);
+  if (schema.oneOf !== undefined) checkBranches(schema.oneOf, "oneOf", at, problems, fail);
+}
+
+function checkBranches(branches: unknown, keyword: string, at: string[], problems: string[], fail: (what: string, value: unknown, ...tail: string[]) => void): void {
+  if (!Array.isArray(branches) || branches.length === 0) {
+    fail("must be a non-empty array of schemas", branches, keyword);
+    return;
   }
+  at.push(keyword, "");
+  for (let i = 0; i < branches.length; i++) {
+    at[at.length - 1] = `[${i}]`;
+    checkSchema(branches[i], at, problems);
+  }
+  at.length -= 2;
 }
 
 /** A JSON value as it appears in a message: never longer than a line, whatever was sent. */
@@ -134,8 +157,8 @@ function describe(value: unknown): string {
 export function compileLibrary(config: unknown): Library {
   const problems: string[] = [];
   if (!isObject(config)) throw new LibraryError(["the library must be a JSON object"]);
-  const deep = tooDeep(config);
-  if (deep !== null) throw new LibraryError([`\`${deep}\` nests arrays and objects more than ${MAX_LIBRARY_DEPTH} deep`]);
+  const deep = tooDeep(config, 1);
+  if (deep !== null) throw new LibraryError([`\`${pathOf(deep)}\` nests arrays and objects more than ${MAX_LIBRARY_DEPTH} deep`]);
   const schema = config.schema;
   const defs = isObject(schema) ? schema.$defs : undefined;
   if (!isObject(schema)) problems.push("`schema` must be an object");
@@ -149,7 +172,7 @@ export function compileLibrary(config: unknown): Library {
         continue;
       }
       const before = problems.length;
-      checkSchema(def, `$defs.${name}`, problems);
+      checkSchema(def, ["$defs", name], problems);
       if (problems.length > before) continue;
       const properties = (def.properties ?? {}) as Record<string, unknown>;
       const required = (def.required ?? []) as string[];
