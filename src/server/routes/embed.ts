@@ -18,9 +18,13 @@ import { errorResponse, HttpError } from "../errors.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
+/** Read per request (tests change it); a value that is not a credit amount is the operator's error. */
 function embedPrice(env: Record<string, string | undefined>): number {
-  const n = Number(env.TESSERA_EMBED_PRICE ?? "0");
-  return n >= 0 && creditAmountProblem(n) === null ? n : 0;
+  const text = env.TESSERA_EMBED_PRICE?.trim() || "0";
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  const problem = creditAmountProblem(n);
+  if (problem) throw new HttpError(500, `the server's TESSERA_EMBED_PRICE ${problem}, got ${JSON.stringify(text)}`, { code: "server_misconfigured" });
+  return n;
 }
 
 export const embedChatCompletions: Handler = async (ctx) => {
