@@ -1,6 +1,9 @@
 // Request-level keys, refused early: a blob that is not exactly what /encryption/encrypt wrote,
 // and a plain key that could not travel in an HTTP header.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { post } from "./harness.ts";
 
@@ -47,4 +50,21 @@ test("encrypt refuses CR, LF, NUL and every other control character in apiKey, n
     expect(error.message).toContain("control character");
   }
   expect((await encrypt("sk-proj-AbC_123-xyz.456 ok")).status).toBe(200);
+});
+
+test("a generated master key is 0600 in a folder made 0700", async () => {
+  const saved = process.env.TESSERA_DATA_DIR;
+  const parent = mkdtempSync(join(tmpdir(), "tessera-master-"));
+  const old = process.umask(0o022);
+  try {
+    process.env.TESSERA_DATA_DIR = join(parent, "made", "here");
+    expect((await encrypt("sk-any")).status).toBe(200);
+    expect(statSync(join(parent, "made")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(parent, "made", "here")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(parent, "made", "here", "master.key")).mode & 0o777).toBe(0o600);
+  } finally {
+    process.umask(old);
+    process.env.TESSERA_DATA_DIR = saved;
+    rmSync(parent, { recursive: true, force: true });
+  }
 });

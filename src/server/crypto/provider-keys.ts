@@ -28,7 +28,7 @@ function currentRaw(env: Env): Bytes {
   const dir = env.TESSERA_DATA_DIR || "./data";
   const file = join(dir, "master.key");
   if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // like the database's folder (src/db/connect.ts)
     const fresh = crypto.getRandomValues(new Uint8Array(32));
     try {
       // `wx`: if another process made it first, use theirs.
