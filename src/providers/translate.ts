@@ -1,6 +1,7 @@
 // Small pieces shared by the adapters that do not speak the OpenAI wire (Anthropic, Gemini).
 
 import { UnsupportedRequestError, type ChatMessage, type ContentPart, type FinishReason, type Usage } from "./types.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../client/json-depth.ts";
 
 /** All text of a message's content; non-text parts are the caller's business. */
 export function textOf(content: ChatMessage["content"]): string {
@@ -29,6 +30,9 @@ export function fileData(part: { file?: unknown }): { mediaType: string; data: s
 
 export function parseArguments(args: string, name: string): Record<string, unknown> {
   if (args.trim() === "") return {};
+  if (nestsDeeperThan(args)) {
+    throw new UnsupportedRequestError(`arguments of tool call "${name}" nest arrays and objects more than ${MAX_JSON_DEPTH} deep`, "messages");
+  }
   try {
     const v = JSON.parse(args);
     if (v && typeof v === "object" && !Array.isArray(v)) return v;

@@ -1,6 +1,7 @@
-// Shared by every route with a JSON body: reads it with a 1 MB cap (413) and checks it with a
-// valibot schema (400), so past this edge the handler works with trusted, typed data.
+// Shared by every route with a JSON body: reads it with a 1 MB cap (413), bounds its nesting before
+// parsing (400) and checks it with a valibot schema (400), so past this edge the handler works with trusted, typed data.
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../client/json-depth.ts";
 import { HttpError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,7 +15,15 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // Bun rejects the read with an AbortError when the client closes mid-body or sends a
+      // malformed chunked body: the request ended on the client's side, not in our code.
+      throw new RequestAborted();
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -26,12 +35,22 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/** The body never arrived whole. app.ts logs it as an aborted request, not as an error of ours. */
+export class RequestAborted extends HttpError {
+  constructor() {
+    super(400, "the request body ended early: the connection closed or the chunked encoding was malformed", { code: "request_aborted" });
+  }
+}
+
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `request body is larger than ${limit} bytes`, { code: "request_too_large" });
 }
 
 export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const bytes = await readLimited(req, limit);
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
+    throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
+  }
   const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text);
