@@ -47,13 +47,16 @@ function tooLarge(limit: number): HttpError {
 }
 
 export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const bytes = await readLimited(req, limit);
+  return parseJson(await readLimited(req, limit));
+}
+
+/** A body (or a WebSocket frame) as JSON: nesting bounded before the parse, 400s for both. */
+export function parseJson(bytes: Uint8Array | string): unknown {
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
     throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
   }
-  const text = new TextDecoder().decode(bytes);
   try {
-    return JSON.parse(text);
+    return JSON.parse(typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes));
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { code: "invalid_json" });
   }
@@ -61,7 +64,10 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<un
 
 /** Reads and validates; the first problem becomes a 400 naming the offending field. */
 export async function readBody<S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> {
-  const json = await readJson(req);
+  return checkBody(await readJson(req), schema);
+}
+
+export function checkBody<S extends v.GenericSchema>(json: unknown, schema: S): v.InferOutput<S> {
   const result = v.safeParse(schema, json);
   if (!result.success) {
     const issue = result.issues[0];
