@@ -129,7 +129,7 @@ export function createStreamParser(library: Library): StreamParser {
       length += chunk.length;
       tail += chunk;
       scanLines();
-      if (programStart === -1) return (last = result([], []));
+      if (programStart === -1) return (last = result([], [], 0));
       const to = programEnd === -1 ? length : programEnd;
       const from = Math.min(Math.max(openStart, programStart), to);
       const parts = splitProgram(tail, tailBase, from, to);
@@ -152,7 +152,7 @@ export function createStreamParser(library: Library): StreamParser {
         tail = tail.slice(keepFrom - tailBase);
         tailBase = keepFrom;
       }
-      return (last = result(open, openBroken));
+      return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
       if (ended) return last!;
@@ -181,8 +181,18 @@ export function createStreamParser(library: Library): StreamParser {
     return { get, has: (id) => get(id) !== undefined };
   }
 
+  // Whether the line of an open statement ending at `end` has ended before `to`: then it is final
+  // for what results report (an orphan is one at once, the element is no longer partial). It stays
+  // in the open region, read again with each chunk, until a statement follows: a following line
+  // that starts with `?` or `:` may still make it a ternary. A line with a ternary still open
+  // (`x = c ? a` and a newline) is not a statement yet, and waits as a broken line.
+  function lineEnded(end: number, to: number): boolean {
+    const nl = tail.indexOf("\n", end - tailBase);
+    return nl !== -1 && nl + tailBase < to;
+  }
+
   // The best result so far: final statements' errors plus the open statement's own.
-  function result(open: Statement[], openBroken: BrokenLine[]): ParseResult {
+  function result(open: Statement[], openBroken: BrokenLine[], to: number): ParseResult {
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
     const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
@@ -206,7 +216,17 @@ export function createStreamParser(library: Library): StreamParser {
     }
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
-    const orphanedNow = unreferenced.except(openRefs);
+    let orphanedNow = unreferenced.except(openRefs);
+    // Open statements whose line has ended are orphans at once when nothing refers to them.
+    const endedOpen = new Set<string>();
+    for (const stmt of open) {
+      if (!lineEnded(stmt.end, to)) continue;
+      endedOpen.add(stmt.id);
+      if (stmt.id === "root" || (stmt.kind !== "component" && stmt.kind !== "value")) continue;
+      if (referenced.has(stmt.id) || orphanedNow.includes(stmt.id)) continue;
+      if (open.some((other) => other !== stmt && openChecker.refsOf(other.id).includes(stmt.id))) continue;
+      orphanedNow = orphanedNow.concat(stmt.id);
+    }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
     // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
@@ -231,7 +251,9 @@ export function createStreamParser(library: Library): StreamParser {
         const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
         const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
-        return materializeRoot(() => chunks.join(""), view, library, new Set(shown.keys()));
+        const partial = new Set<string>();
+        for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
+        return materializeRoot(() => chunks.join(""), view, library, partial);
       },
     );
   }

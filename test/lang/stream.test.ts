@@ -158,3 +158,32 @@ test("a statement cut mid-stream is shown with its strings and brackets closed, 
   assert.deepEqual(children.map((c) => c.props.text), ["a"]);
   assert.deepEqual(stream.end().errors.map((e) => e.code), ["incomplete"]);
 });
+
+test("a statement is final once its line ends: an orphan is reported then, not one statement later; an open ternary waits", () => {
+  const stream = createStreamParser(small);
+  stream.push('root = Stack([a])\na = Text("a")\n');
+  assert.deepEqual(stream.push('x = Text("x")').orphaned, []); // the line may still go on
+  const ended = stream.push("\n");
+  assert.deepEqual(ended.orphaned, ["x"]);
+  assert.deepEqual(ended.errors, []); // while streaming, orphans are listed; end() reports them
+  // The last statement, its line ended, is shown final (not partial).
+  const last = stream.push('b = Text("b")\n');
+  assert.deepEqual(last.orphaned, ["x", "b"]);
+  // A ternary still open at the end of its line is not a statement yet: its `:` line may follow.
+  assert.deepEqual(stream.push("c = $on ? 1\n").orphaned, ["x", "b"]);
+  assert.deepEqual(stream.push("  : 2\n").orphaned, ["x", "b", "c"]);
+  // A `?` line continues a statement whose line had ended; it stays what parse() reads.
+  assert.deepEqual(stream.push("  ? 3\n  : 4\n").orphaned, ["x", "b", "c"]);
+  const final = stream.end();
+  const whole = parse('root = Stack([a])\na = Text("a")\nx = Text("x")\nb = Text("b")\nc = $on ? 1\n  : 2\n  ? 3\n  : 4\n', small);
+  assert.deepEqual(final.orphaned, ["x", "b", "c"]);
+  assert.equal(json(final), json(whole));
+});
+
+test("the statement whose line ended is shown final in the display tree", () => {
+  const stream = createStreamParser(small);
+  const open = stream.push('root = Stack([a])\na = Text("a")');
+  const child = (r: ParseResult) => (r.root!.props.children as { partial: boolean }[])[0];
+  assert.equal(child(open).partial, true);
+  assert.equal(child(stream.push("\n")).partial, false);
+});
