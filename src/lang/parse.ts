@@ -58,7 +58,7 @@ export function lazyResult(parts: ResultParts, buildRoot: () => ElementNode | nu
 
 /** Checks a whole program already split into statements; `text` is the whole input. */
 export function finishProgram(text: string, statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): ParseResult {
-  const checked = checkProgram(statements, broken, library, programEnd);
+  const checked = checkProgram(statements, broken, library, programEnd, text);
   return lazyResult(
     {
       errors: checked.errors.map(publicError),
@@ -129,6 +129,6 @@ export interface Inspection {
 export function inspect(generation: string, library: Library): Inspection {
   const { framed, from, to } = read(generation);
   const parts = splitProgram(generation, 0, from, to);
-  const checked = checkProgram(parts.statements, parts.broken, library, to);
+  const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
 }

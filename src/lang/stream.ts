@@ -200,12 +200,15 @@ export function createStreamParser(library: Library): StreamParser {
     for (const stmt of open) openChecker.statement(stmt);
     // Ended statements come before the open ones, so their errors come first in source order.
     if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
-      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken)), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
+      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
       for (const error of added) finalErrorsPublic.push(publicError(error));
       publishedErrors = checker.errors.length;
       publishedBroken = finalBroken.length;
     }
-    const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
+    // Built when read: a cut statement's message reads the statement to say what it still needs.
+    const openCheckErrors = openChecker.errors;
+    const openSource = { text: tail, base: tailBase };
+    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
     const key = open.map((stmt) => stmt.id).join("\n");
@@ -239,7 +242,7 @@ export function createStreamParser(library: Library): StreamParser {
     const endedThen = endedAt(finals.length);
     return lazyResult(
       {
-        errors: () => finalErrors.slice(0, errorCount).concat(openErrors),
+        errors: () => finalErrors.slice(0, errorCount).concat(openErrors()),
         incomplete: openBroken.some((b) => b.incomplete),
         unresolved: () => base.concat(openUnresolved),
         orphaned: () => orphanedNow.slice(),
