@@ -24,8 +24,12 @@ export function createStreamParser(library: Library): StreamParser {
   let length = 0; // of the text so far
   // Framing, decided line by line as lines complete.
   let programStart = -1; // -1: not known yet (the first line may be an envelope header)
-  let programEnd = -1; // -1: open
-  let mode: "bare" | "fence" | "envelope" = "bare";
+  let programEnd = -1; // -1: open (an envelope's end marker sets it)
+  // "between": after a fenced block closed, before the next opens (prose: no program).
+  let mode: "bare" | "fence" | "between" | "envelope" = "bare";
+  let blockStart = 0; // where the open block's program starts
+  let closed: { start: number; end: number }[] = []; // blocks closed since their lines were read
+  let lastEnd = -1; // where the last closed block ended
   let scanned = 0; // lines before this offset have been looked at
   // The open region [openStart, …) and its text.
   let openStart = 0;
@@ -90,12 +94,44 @@ export function createStreamParser(library: Library): StreamParser {
       const lineStart = scanned;
       scanned = Math.min(tailBase + nl + 1, length);
       const isFence = FENCE.test(line);
-      if ((mode === "fence" && isFence) || (mode === "envelope" && line.startsWith(MARKER))) {
+      if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
+      } else if (mode === "fence" && isFence) {
+        // The block ends: several blocks are one program, each a run of whole statements.
+        closed.push({ start: blockStart, end: lineStart });
+        lastEnd = lineStart;
+        mode = "between";
+      } else if (mode === "between" && isFence) {
+        mode = "fence";
+        blockStart = scanned;
       } else if (mode === "bare" && isFence) {
         mode = "fence";
         resetProgram(scanned); // prose before the fence was not program
+        blockStart = scanned;
       }
+    }
+  };
+
+  // Every statement and broken line of the blocks closed since last time has ended.
+  const finishClosed = (text: string, base: number) => {
+    for (const block of closed) {
+      const from = Math.max(openStart, block.start);
+      if (from < block.end) {
+        const parts = splitProgram(text, base, from, block.end);
+        for (const stmt of parts.statements) addFinal(stmt);
+        for (const line of parts.broken) finalBroken.push(line);
+      }
+      openStart = Math.max(openStart, block.end);
+    }
+    closed = [];
+  };
+
+  // Keep only the text still needed: the open region and lines not yet scanned.
+  const trimTail = () => {
+    const keepFrom = Math.min(openStart, scanned);
+    if (keepFrom > tailBase) {
+      tail = tail.slice(keepFrom - tailBase);
+      tailBase = keepFrom;
     }
   };
 
@@ -130,8 +166,15 @@ export function createStreamParser(library: Library): StreamParser {
       tail += chunk;
       scanLines();
       if (programStart === -1) return (last = result([], [], 0));
+      finishClosed(tail, tailBase);
+      if (mode === "between") {
+        // Prose between blocks: nothing is open.
+        openStart = Math.max(openStart, lastEnd);
+        trimTail();
+        return (last = result([], [], openStart));
+      }
       const to = programEnd === -1 ? length : programEnd;
-      const from = Math.min(Math.max(openStart, programStart), to);
+      const from = Math.min(Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
       const parts = splitProgram(tail, tailBase, from, to);
       // Everything before the last statement has ended, except from a broken line whose reading
       // looked at the end of the text: a bracket opened on it may close in a later chunk and take
@@ -146,12 +189,7 @@ export function createStreamParser(library: Library): StreamParser {
       openStart = openFrom;
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
-      // Keep only the text still needed: the open region and lines not yet scanned.
-      const keepFrom = Math.min(openStart, scanned);
-      if (keepFrom > tailBase) {
-        tail = tail.slice(keepFrom - tailBase);
-        tailBase = keepFrom;
-      }
+      trimTail();
       return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
@@ -161,8 +199,10 @@ export function createStreamParser(library: Library): StreamParser {
       const text = chunks.join("");
       setInput(text);
       if (programStart === -1) programStart = 0;
+      finishClosed(text, 0);
+      if (mode === "between") return (last = finishProgram(text, finals, finalBroken, library, lastEnd));
       const to = programEnd === -1 ? text.length : programEnd;
-      const parts = splitProgram(text, 0, Math.max(openStart, programStart), to);
+      const parts = splitProgram(text, 0, Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
       return (last = finishProgram(text, [...finals, ...parts.statements], [...finalBroken, ...parts.broken], library, to));
     },
   };

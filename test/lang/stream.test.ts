@@ -187,3 +187,36 @@ test("the statement whose line ended is shown final in the display tree", () => 
   assert.equal(child(open).partial, true);
   assert.equal(child(stream.push("\n")).partial, false);
 });
+
+test("several fenced blocks stream to what parse() gives, for any chunking; a closed block's statements are final", () => {
+  const texts = [
+    'Layout:\n```ui\nroot = Stack([card])\n```\nThe card:\n```\ncard = Card("T", [Text("a"), more])\n```\nand\n```ui\nmore = Button("Go")\nx = Text("orphan")\n```\nDone.',
+    'A\n```\nroot = Stack([a,\n```\nroot = nonsense(\n```\na = Text("x")\nb = Nope(\n```\nB',
+    "```\nroot = Stack([a])\n```\n```\na = Text(1)\n```\n```\nb = [a",
+    "x\n```ui\n```\n```\n```\n",
+  ];
+  for (const text of texts) {
+    const whole = json(parse(text, small));
+    for (let size = 1; size <= 17; size += 2) {
+      const cuts = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => i * size);
+      assert.equal(json(streamIn(text, cuts)), whole, `chunks of ${size}: ${JSON.stringify(text)}`);
+    }
+  }
+  const stream = createStreamParser(small);
+  stream.push('```\nroot = Stack([a])\n```\nprose\n```\na = Text("a")\nx = Text("x")\n```\n');
+  const between = stream.push("More prose");
+  assert.deepEqual(between.orphaned, ["x"]);
+  assert.deepEqual(between.errors, []);
+  assert.equal(between.statements, 3);
+});
+
+test("random texts with fences stream to what parse() gives", () => {
+  const pieces = fc.constantFrom("```\n", "```ui\n", "prose\n", "root = Stack([a, b])\n", 'a = Text("x")\n', "b = [a", "]\n", "\n", "c = Nope()\n");
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 20 }), (parts, cuts) => {
+      const text = parts.join("");
+      assert.equal(json(streamIn(text, cuts.map((c) => c % (text.length + 1)))), json(parse(text, small)));
+    }),
+    { numRuns: 400 },
+  );
+});
