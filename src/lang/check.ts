@@ -5,6 +5,7 @@ import { CALL, kindBit, refTarget, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 import { balance } from "./balance.ts";
 import { closest, someOf } from "./suggest.ts";
+import { MAX_NESTING } from "./generated/rules.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
 export const ACTION_STEPS = new Set(["Run", "Set", "Reset", "ToAssistant", "OpenUrl"]);
@@ -537,7 +538,11 @@ export function brokenLineErrors(broken: BrokenLine[], library?: Library, source
     const excerpt = JSON.stringify(line.excerpt ?? "");
     let error: PlacedError;
     if (line.tooDeep) {
-      error = { code: "syntax", message: `not a statement of the language: nested too deep for the parser: ${excerpt}`, at: line.start };
+      error = {
+        code: "syntax",
+        message: `nested too deep: expected at most ${MAX_NESTING} levels of brackets, calls, prefix operators and ternaries inside one another, got more: ${excerpt}`,
+        at: line.start,
+      };
     } else if (line.incomplete) {
       const needs = source ? `expected ${stillNeeded(source.text.slice(line.start - source.base, line.end - source.base))}, got the end of the input` : "";
       error = { code: "incomplete", message: `the input stops in the middle of a statement${needs ? `: ${needs}` : ""}: ${excerpt}`, at: line.start };

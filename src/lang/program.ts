@@ -67,7 +67,8 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   let openFrom = from;
   if (tree.overflow) {
     // Nesting deeper than the parser allows: the rest cannot be read as statements.
-    broken.push({ start: from, end: to, incomplete: false, excerpt: text.slice(from - base, from - base + 60), tooDeep: true });
+    const excerpt = text.slice(from - base, from - base + 60);
+    broken.push({ start: from, end: to, incomplete: false, excerpt, tooDeep: true, id: NAME_EQUALS.exec(excerpt)?.[1] });
     return { statements, broken, openFrom };
   }
   const reader = new TreeReader(tree, text, base);
