@@ -351,8 +351,8 @@ export function compileGrammar(
   // nesting, is therefore a function of its own, exported so that Binaryen keeps it out of line
   // (it inlines any function with one caller): its locals are on the stack only while it runs.
   // With the chain's upper tails split off (chainFn) and Items and Primary inlined, 600 nested
-  // calls went from overflowing to fitting (JavaScriptCore's baseline tier held 302 before, 774
-  // after; V8's Liftoff 292 and 866), for about 5% more parse time on the 100k program.
+  // calls went from overflowing to fitting (JavaScriptCore's baseline tier held 302 before, 812
+  // after; V8's Liftoff 292 and 916), for about 5% more parse time on the 100k program.
   function spineLeaf(e: any, ctx: Ctx, code: string): boolean {
     if (!ctx.spine) return false;
     if (/\bwhile \(/.test(code)) return true;
