@@ -46,6 +46,42 @@ function describeStop(text: string, base: number, line: BrokenLine, stop: number
   else line.expected = "an operator or the end of the statement";
 }
 
+// Nesting deeper than the parser allows somewhere in [from, to), near `farthest`, where the parse
+// stopped. The statement that holds it (from the `name =` line at or before that point to the next
+// line that starts a statement) is one broken line, "nested too deep"; the text before and after
+// it is read as usual (again in parts, if it nests too deep as well).
+function splitDeep(text: string, base: number, from: number, to: number, farthest: number): ProgramParts {
+  const at = Math.min(Math.max(farthest, from), to);
+  const startsStatement = (lineStart: number) => NAME_EQUALS.test(text.slice(lineStart - base, lineStart - base + 200));
+  let start = from;
+  for (let s = at; s > from; ) {
+    const lineStart = Math.max(from, text.lastIndexOf("\n", s - base - 1) + 1 + base);
+    if (lineStart === from || startsStatement(lineStart)) {
+      start = lineStart;
+      break;
+    }
+    s = lineStart - 1;
+  }
+  let end = to;
+  for (let nl = text.indexOf("\n", at - base); nl !== -1 && nl + 1 + base < to; nl = text.indexOf("\n", nl + 1)) {
+    if (startsStatement(nl + 1 + base)) {
+      end = nl + 1 + base;
+      break;
+    }
+  }
+  const before = start > from ? splitProgram(text, base, from, start) : null;
+  const after = end < to ? splitProgram(text, base, end, to) : null;
+  const excerpt = text.slice(start - base, start - base + 60);
+  const deep: BrokenLine = { start, end, incomplete: false, excerpt, tooDeep: true };
+  const id = NAME_EQUALS.exec(excerpt)?.[1];
+  if (id !== undefined) deep.id = id;
+  return {
+    statements: [...(before?.statements ?? []), ...(after?.statements ?? [])],
+    broken: [...(before?.broken ?? []), deep, ...(after?.broken ?? [])],
+    openFrom: after?.statements.length ? after.openFrom : before?.statements.length ? before.openFrom : from,
+  };
+}
+
 export function statementKind(id: string, expr: Expr): StatementKind {
   if (id.startsWith("$")) return "state";
   if (expr.k === "call") {
@@ -65,12 +101,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;
-  if (tree.overflow) {
-    // Nesting deeper than the parser allows: the rest cannot be read as statements.
-    const excerpt = text.slice(from - base, from - base + 60);
-    broken.push({ start: from, end: to, incomplete: false, excerpt, tooDeep: true, id: NAME_EQUALS.exec(excerpt)?.[1] });
-    return { statements, broken, openFrom };
-  }
+  if (tree.overflow) return splitDeep(text, base, from, to, tree.farthest);
   const reader = new TreeReader(tree, text, base);
   const top = tree.count - 1;
   const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];

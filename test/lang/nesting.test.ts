@@ -64,3 +64,19 @@ test("the checker, the display tree, the stream, inspect and the sanitizer read 
   }
   assert.equal(repair(calls(600).replace("Stack([Stack([Stack([", "Stack([Stack([Stak(["), lib).status, "fixed");
 });
+
+test("a statement nested too deep is one broken line: the statements around it are read, in parse() and in the stream", () => {
+  const text = 'root = Stack([a, b])\na = Text("x")\n' + calls(700).replace("root", "deep") + '\nb = Text("y")\n' + arrays(MAX_NESTING + 5).replace("root", "also") + "\n";
+  const result = parse(text, lib);
+  assert.deepEqual(
+    result.errors.map((e) => `${e.code}:${e.statementId}`),
+    ["syntax:deep", "syntax:also"],
+  );
+  assert.match(result.errors[0].message, /^nested too deep/);
+  assert.equal(result.statements, 3);
+  for (const size of [64, 500, 4000]) {
+    const stream = createStreamParser(lib);
+    for (let i = 0; i < text.length; i += size) stream.push(text.slice(i, i + size));
+    assert.equal(JSON.stringify(stream.end()), JSON.stringify(result), `chunks of ${size}`);
+  }
+});
