@@ -2,8 +2,6 @@
 // language (that is the parser's). Used to close a cut statement for display, to say what a cut
 // statement expects in its message, and by the sanitizer.
 
-const CLOSER: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
-
 export interface Balance {
   /** What closes everything still open at the end, innermost first (a quote, then brackets). */
   closers: string;
@@ -17,26 +15,51 @@ export interface Balance {
  * statements with it too.
  */
 export function balance(text: string): Balance {
-  const open: string[] = [];
+  const open: number[] = []; // the closers wanted, as code units
   const commas: number[] = [];
-  let quote = "";
+  let quote = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote || c === "\n") quote = ""; // strings hold no raw newline
+      if (c === 92) i++; // a backslash escapes the next unit
+      else if (c === quote || c === 10) quote = 0; // strings hold no raw newline
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
-    else if (c in CLOSER) open.push(CLOSER[c]);
-    else if ((c === ")" || c === "]" || c === "}") && open[open.length - 1] === c) open.pop();
-    else if (c === ",") commas.push(i);
-    else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
-      const nl = text.indexOf("\n", i);
-      i = nl === -1 ? text.length : nl;
+    switch (c) {
+      case 34: // "
+      case 39: // '
+        quote = c;
+        break;
+      case 40: // (
+        open.push(41);
+        break;
+      case 91: // [
+        open.push(93);
+        break;
+      case 123: // {
+        open.push(125);
+        break;
+      case 41:
+      case 93:
+      case 125:
+        if (open[open.length - 1] === c) open.pop();
+        break;
+      case 44: // ,
+        commas.push(i);
+        break;
+      case 47: // a comment from `//`
+        if (text.charCodeAt(i + 1) !== 47) break;
+      // falls through
+      case 35: {
+        // a comment from `#`, to the end of the line
+        const nl = text.indexOf("\n", i);
+        i = nl === -1 ? text.length : nl;
+        break;
+      }
     }
   }
   // A dangling escape at the very end would swallow the closing quote.
-  const closeQuote = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + quote : "";
-  return { closers: closeQuote + open.reverse().join(""), commas };
+  let closers = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(quote) : "";
+  for (let k = open.length - 1; k >= 0; k--) closers += String.fromCharCode(open[k]);
+  return { closers, commas };
 }

@@ -521,11 +521,14 @@ const BUILTIN_LIST = [...BUILTINS, ...ACTION_STEPS].map((n) => `@${n}`).join(", 
 
 // What a statement cut at the end of the input still needs: a value after a trailing operator,
 // comma or `=`, or the closers of what is open.
+const TRAILING = new Set(["||", "&&", "==", "!=", "<=", ">=", "=", ",", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":"]);
 function stillNeeded(text: string): string {
-  const body = text.replace(/\s+$/, "");
-  const trailing = /(\|\||&&|==|!=|<=|>=|[=,+\-*/%<>!?:])$/.exec(body);
-  if (trailing) return `a value after \`${trailing[1]}\``;
-  const closers = balance(body).closers;
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
+  const two = text.slice(Math.max(0, end - 2), end);
+  const trailing = TRAILING.has(two) ? two : TRAILING.has(two.slice(-1)) ? two.slice(-1) : null;
+  if (trailing) return `a value after \`${trailing}\``;
+  const closers = balance(end === text.length ? text : text.slice(0, end)).closers;
   return closers ? `\`${closers}\` to close what is open` : "the rest of the statement";
 }
 

@@ -259,16 +259,18 @@ export function createStreamParser(library: Library): StreamParser {
     }
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
-    let orphanedNow = unreferenced.except(openRefs);
-    // Open statements whose line has ended are orphans at once when nothing refers to them.
+    const orphanedNow = unreferenced.except(openRefs);
+    // Open statements whose line has ended are orphans at once when nothing refers to them
+    // (appended when the list is read).
     const endedOpen = new Set<string>();
+    let orphanedOpen: string[] | null = null;
     for (const stmt of open) {
       if (!lineEnded(stmt.end, to)) continue;
       endedOpen.add(stmt.id);
       if (stmt.id === "root" || (stmt.kind !== "component" && stmt.kind !== "value")) continue;
-      if (referenced.has(stmt.id) || orphanedNow.includes(stmt.id)) continue;
-      if (open.some((other) => other !== stmt && openChecker.refsOf(other.id).includes(stmt.id))) continue;
-      orphanedNow = orphanedNow.concat(stmt.id);
+      if (referenced.has(stmt.id) || (unreferenced.has(stmt.id) && !openRefs.has(stmt.id))) continue; // listed already
+      if (open.length > 1 && open.some((other) => other !== stmt && openChecker.refsOf(other.id).includes(stmt.id))) continue;
+      (orphanedOpen ??= []).push(stmt.id);
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
@@ -285,7 +287,7 @@ export function createStreamParser(library: Library): StreamParser {
         errors: () => finalErrors.slice(0, errorCount).concat(openErrors()),
         incomplete: openBroken.some((b) => b.incomplete),
         unresolved: () => base.concat(openUnresolved),
-        orphaned: () => orphanedNow.slice(),
+        orphaned: () => (orphanedOpen ? orphanedNow.concat(orphanedOpen) : orphanedNow.slice()),
         statements: defs.size + added,
       },
       () => {
