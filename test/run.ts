@@ -2,7 +2,8 @@
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL
 //             (TESSERA_SKIP_POSTGRES=1 skips them, saying so; missing binaries fail, naming the package)
-//   Node 20:  the built bundle (test/node) and headless Chromium parity (test/browser)
+//   Node 20:  the built bundle and the package entry points with the README's examples (test/node),
+//             and headless Chromium parity (test/browser)
 //   Deno:     the conformance suite (deno task test)
 import { fileURLToPath } from "node:url";
 import { postgresBinaries, SKIP_POSTGRES } from "./support/postgres.ts";
@@ -49,6 +50,8 @@ const steps: Step[] = [
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
+  // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
+  { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "node",
     cmd: ["node", "--test", "test/node/", "test/browser/"],

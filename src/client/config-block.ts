@@ -1,6 +1,7 @@
 // The config block wire format (first system message): marker line, one JSON line, free instructions.
 // Pure; shared by the client helper (writes it) and the server (reads it: Autofix, Embed).
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 
 export const CONFIG_MARKER = "]]>service:config";
 export const BUILTIN_LIBRARY_VERSION = "0.1.0";
@@ -36,6 +37,9 @@ export function readConfigBlock(text: string): ReadResult {
   }
   if (lines.length < 2 || lines[1].trim() === "") {
     return { ok: false, problem: "the config block needs one line of JSON after the marker" };
+  }
+  if (nestsDeeperThan(lines[1], MAX_JSON_DEPTH)) {
+    return { ok: false, problem: `the config JSON nests arrays and objects more than ${MAX_JSON_DEPTH} deep` };
   }
   let json: unknown;
   try {

@@ -9,19 +9,26 @@ export const END_MARKER = "]]>service:end";
 export interface SplitGeneration {
   /** Everything before the program: prose and opening fence, or the envelope header line. */
   head: string;
+  /** The program; with several fenced blocks (one program), their texts joined. */
   program: string;
   /** Everything after: closing fence and prose, or context section and end marker. */
   tail: string;
+  /** With several fenced blocks: the text between consecutive blocks (fences and prose). */
+  between?: string[];
 }
 
-/** head + program + tail === text, byte for byte. */
+/** head + program + tail === text, byte for byte (with one fenced block, or none). */
 export function splitGeneration(text: string): SplitGeneration {
   return frame(text);
 }
 
-/** Puts a (corrected) program back into the wrapping it came from. */
-export function rebuildGeneration(split: Pick<SplitGeneration, "head" | "tail">, program: string): string {
-  return split.head + program + split.tail;
+/**
+ * Puts a (corrected) program back into the wrapping it came from. With several fenced blocks
+ * the program goes into the first and the later blocks are left empty; the prose and fences
+ * between them stay as they were.
+ */
+export function rebuildGeneration(split: Pick<SplitGeneration, "head" | "tail" | "between">, program: string): string {
+  return split.head + program + (split.between?.join("") ?? "") + split.tail;
 }
 
 /** Writes a stored assistant turn: header (with attributes), program, optional form context, end. */

@@ -3,6 +3,7 @@ export { openDatabase, migrate, type Db } from "./connect.ts";
 export { capabilities, describeTarget, isPostgresTarget, type Capabilities } from "./dialect.ts";
 export type * from "./schema.ts";
 export * from "./orgs.ts";
+export { MAX_CREDITS, creditAmountProblem } from "./credits.ts";
 export * from "./keys.ts";
 export * from "./billing.ts";
 export * from "./logs.ts";

@@ -1,9 +1,12 @@
 // Organizations and their credit balance; every balance movement is ledgered in the same transaction.
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
+import { assertCreditAmount, MAX_CREDITS } from "./credits.ts";
 import type { Organization } from "./schema.ts";
 
 export async function createOrganization(db: Db, name: string, credits = 0): Promise<Organization> {
+  assertCreditAmount(credits, "starting credits");
+  if (credits < 0) throw new RangeError(`starting credits must not be negative, got ${credits}`);
   return db.transaction().execute(async (tx) => {
     const org = await tx
       .insertInto("organizations")
@@ -28,19 +31,25 @@ export async function findOrganizationById(db: Db, id: number): Promise<Organiza
   return db.selectFrom("organizations").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** Adds (or with a negative amount removes) credits; the balance never goes below zero. */
+/**
+ * Adds (or with a negative amount removes) credits; the balance never goes below zero nor above
+ * MAX_CREDITS (`ok: false`: too few credits to remove, or too many to add). `delta` must be a
+ * whole number within ±MAX_CREDITS (a RangeError otherwise).
+ */
 export async function adjustCredits(
   db: Db,
   orgId: number,
   delta: number,
   reason: string,
 ): Promise<{ ok: true; credits: number } | { ok: false; credits: number }> {
+  assertCreditAmount(delta, "a credit change");
   return db.transaction().execute(async (tx) => {
     const updated = await tx
       .updateTable("organizations")
       .set((eb) => ({ credits: eb("credits", "+", delta) }))
       .where("id", "=", orgId)
       .where("credits", ">=", delta < 0 ? -delta : 0)
+      .$if(delta > 0, (q) => q.where("credits", "<=", MAX_CREDITS - delta))
       .returning("credits")
       .executeTakeFirst();
     if (!updated) {

@@ -72,12 +72,7 @@ export interface Finish {
  */
 export async function finishResponse(db: Db, f: Finish): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    const done = await tx.updateTable("responses")
-      .set({ status: f.status, body: JSON.stringify(f.body), updated_at: seconds(), worker: null, lease_until: null })
-      .where("id", "=", f.id)
-      .where("status", "in", ["queued", "in_progress"])
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return false;
+    if (!(await endResponse(tx, f.id, f.status, f.body))) return false;
     await insertItems(tx, f.id, f.organizationId, "output", f.output);
     if (f.conversation && f.conversation.items.length) await appendConversationItems(tx, f.conversation.id, f.organizationId, f.conversation.items);
     return true;
@@ -144,10 +139,13 @@ export async function deleteResponse(db: Db, orgId: number, id: string): Promise
   });
 }
 
-/** Marks a running background response cancelled; false when it had already ended. */
-export async function cancelResponse(db: Db, id: string, body: unknown): Promise<boolean> {
+/**
+ * Ends a response that is still running (queued or in progress) with its final status and body,
+ * releasing its lease; false when it had ended already (cancelled, failed or finished meanwhile).
+ */
+export async function endResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
   const r = await db.updateTable("responses")
-    .set({ status: "cancelled", body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
+    .set({ status, body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
     .where("id", "=", id).where("status", "in", ["queued", "in_progress"])
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
@@ -187,15 +185,6 @@ export async function claimLapsedResponses(db: Db, worker: string, until: number
     .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
     .returningAll()
     .execute();
-}
-
-/** Fails a response that can no longer finish; only while it is still running. */
-export async function failResponse(db: Db, id: string, body: unknown): Promise<boolean> {
-  const r = await db.updateTable("responses")
-    .set({ status: "failed", body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
-    .where("id", "=", id).where("status", "in", ["queued", "in_progress"])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
 }
 
 /**

@@ -1,6 +1,6 @@
 // SQLite: one file, WAL, a busy timeout; kysely over bun:sqlite. The embedded default.
 import { Database as SqliteDatabase } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely } from "kysely";
 import { BunSqliteDialect } from "kysely-bun-sqlite";
@@ -8,7 +8,7 @@ import { registerCapabilities } from "./dialect.ts";
 import type { Database } from "./schema.ts";
 
 export function openSqlite(path: string): Kysely<Database> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") createPrivately(path);
   const sqlite = new SqliteDatabase(path, { create: true });
   // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -19,4 +19,15 @@ export function openSqlite(path: string): Kysely<Database> {
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
   registerCapabilities(db, { label: "sqlite", skipLocked: false, autoincrement: true });
   return db;
+}
+
+/**
+ * The file holds conversations: only its owner may read it. A folder we create is 0700 (one that
+ * exists is the operator's to set); the file is 0600 however it came to be. SQLite gives its -wal
+ * and -shm files the mode of the database file.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, "a", 0o600));
+  chmodSync(path, 0o600);
 }

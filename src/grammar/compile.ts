@@ -25,7 +25,13 @@ export interface CompiledGrammar {
   grammarName: string;
 }
 
-export const MAX_DEPTH = 3000;
+/**
+ * How deep constructs may nest: every application of a nesting rule (see `nestRules`: a bracket,
+ * a prefix operator, a ternary's tail) counts one. Past it the parse stops with `overflow` (the
+ * language core says "nested too deep"). Chosen below what the native stack holds on the
+ * engines the core runs on (measured in the baseline tiers, whose frames are the largest).
+ */
+export const MAX_DEPTH = 1200;
 // Functions compiled from expressions have one caller each: AssemblyScript inlines them there, so
 // that only rule applications (and probes) are calls. V8 does not inline WebAssembly calls.
 const INL = "@inline ";
@@ -41,7 +47,13 @@ export function isSyntactic(ruleName: string): boolean {
  * (lexical rules only) are remembered per position, as Ohm remembers every application: without
  * it a rule that retries at every position after a failure takes exponential time.
  */
-export function compileGrammar(grammarSource: string, startRules: string[], memoRules: string[] = []): CompiledGrammar {
+export function compileGrammar(
+  grammarSource: string,
+  startRules: string[],
+  memoRules: string[] = [],
+  nestRules: string[] = [],
+  inlineRules: string[] = [],
+): CompiledGrammar {
   const grammar = ohm.grammar(grammarSource) as any;
   const ruleNames = Object.keys(grammar.rules).filter((name) => grammar.rules[name].source);
   // Only rules of this grammar (and `space`, which it overrides) get ids; built-ins it uses are
@@ -266,6 +278,21 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     collect(grammar.rules[name].body, into);
     calls.set(name, into);
   }
+  // The nesting depth counts applications of `nestRules`; every way a rule can apply itself must
+  // pass through one of them, or nesting there would be unbounded.
+  const nests = (rule: string) => nestRules.includes(rule);
+  for (const rule of calls.keys()) {
+    if (nests(rule)) continue;
+    const seen = new Set<string>();
+    const stack = [...(calls.get(rule) ?? [])];
+    while (stack.length) {
+      const next = stack.pop()!;
+      if (next === rule) throw new Error(`${rule} can apply itself without a nesting rule (${nestRules.join(", ")}) between`);
+      if (seen.has(next) || nests(next)) continue;
+      seen.add(next);
+      stack.push(...(calls.get(next) ?? []));
+    }
+  }
   const recursiveMemo = new Map<string, boolean>();
   function recursive(rule: string): boolean {
     let known = recursiveMemo.get(rule);
@@ -296,7 +323,46 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     syntactic: boolean; // the rule whose body this is
     lexified: boolean;
     actuals: any[]; // concrete pexprs for the rule's parameters
+    // The rule can apply itself: its function stays on the native stack while what is nested
+    // in it is read (see `spineLeaf`).
+    spine?: boolean;
   }
+
+  // Whether applying `rule` can lead back to a recursive rule (and so deeper into nesting).
+  const reachMemo = new Map<string, boolean>();
+  function reaches(rule: string): boolean {
+    let known = reachMemo.get(rule);
+    if (known !== undefined) return known;
+    const seen = new Set<string>([rule]);
+    const stack = [rule];
+    known = false;
+    while (stack.length && !known) {
+      const next = stack.pop()!;
+      if (recursive(next)) known = true;
+      for (const callee of calls.get(next) ?? []) if (!seen.has(callee)) (seen.add(callee), stack.push(callee));
+    }
+    reachMemo.set(rule, known);
+    return known;
+  }
+  // Nesting depth is bounded by the native stack, which holds the frames of the recursive rules'
+  // functions, each as large as every local of the code inlined into it (the engines' baseline
+  // tiers give every local a slot). Code in such a function that loops (scans of names, numbers,
+  // strings, white space; the later items of a list), or that is large and never leads back into
+  // nesting, is therefore a function of its own, exported so that Binaryen keeps it out of line
+  // (it inlines any function with one caller): its locals are on the stack only while it runs.
+  // With the chain's upper tails split off (chainFn) and Items and Primary inlined, 600 nested
+  // calls went from overflowing to fitting (JavaScriptCore's baseline tier held 302 before, 812
+  // after; V8's Liftoff 292 and 916), for about 5% more parse time on the 100k program.
+  function spineLeaf(e: any, ctx: Ctx, code: string): boolean {
+    if (!ctx.spine) return false;
+    if (/\bwhile \(/.test(code)) return true;
+    if (code.length < 160) return false;
+    const apps = new Set<string>();
+    collect(e, apps);
+    for (const a of ctx.actuals) collect(a, apps);
+    return ![...apps].some(reaches);
+  }
+  const keepOut = new Set<string>(); // functions of leaf rules applied from a recursive rule's code
 
   const skips = (ctx: Ctx) => ctx.syntactic && !ctx.lexified;
   // A compiled expression: given the variable holding the position, the AssemblyScript
@@ -316,7 +382,7 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     fns.set(key, name);
     const info = grammar.rules[ruleName];
     if (!info) throw new Error(`unknown rule ${ruleName}`);
-    const ctx: Ctx = { syntactic: isSyntactic(ruleName), lexified: false, actuals: args };
+    const ctx: Ctx = { syntactic: isSyntactic(ruleName), lexified: false, actuals: args, spine: recursive(ruleName) };
     if (record && ctx.syntactic) {
       const levels = chainOf(ruleName, args);
       if (levels.length > 1) {
@@ -329,11 +395,11 @@ export function compileGrammar(grammarSource: string, startRules: string[], memo
     const label = `// ${key.slice(key.indexOf(":") + 1)}`;
     // The nesting depth is a parameter, as the position is (kept in a register, not in memory):
     // what a rule passes on is its own, so there is nothing to undo when it returns.
-    const guard = recursive(ruleName) ? `if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; } depth++;` : "";
+    const guard = nests(ruleName) ? `if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; } depth++;` : "";
     if (record) {
       const id = idOf(ruleName);
       out.push(`${label}
-function ${name}(pos: i32, depth: i32): i32 {
+${inlineRules.includes(ruleName) ? INL : ""}function ${name}(pos: i32, depth: i32): i32 {
   ${guard}
   const mark = count;
   const q = ${body("pos")};
@@ -383,7 +449,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     key: string; // W's body: rules with the same body behave the same
     firstW: First;
     rest: First; // what must follow W
-    enters: number; // recursive rules entered before W (their depth checks)
+    enters: number; // nesting rules entered before W (their depth checks)
   }
   function pastW(e: any, actuals: any[], enters = 0, seen = new Set<string>()): PastW | null {
     if (e instanceof pexprs.Param) return pastW(actuals[e.index], actuals, enters, seen);
@@ -415,7 +481,7 @@ function ${name}(pos: i32, depth: i32): i32 {
       const key = `${e.ruleName}<${args.map((a: any) => a.toString()).join(",")}>`;
       if (seen.has(key)) return null;
       seen.add(key);
-      return pastW(grammar.rules[e.ruleName].body, args, enters + (recursive(e.ruleName) ? 1 : 0), seen);
+      return pastW(grammar.rules[e.ruleName].body, args, enters + (nests(e.ruleName) ? 1 : 0), seen);
     }
     if (e instanceof pexprs.Alt && e.terms.length > 0) {
       const terms = e.terms.map((t: any) => pastW(t, actuals, enters, new Set(seen)));
@@ -480,7 +546,7 @@ function ${name}(pos: i32, depth: i32): i32 {
       const key = `${rule}<${actuals.map((a) => a.toString()).join(",")}>`;
       if (seen.has(key)) break;
       seen.add(key);
-      const ctx: Ctx = { syntactic: true, lexified: false, actuals };
+      const ctx: Ctx = { syntactic: true, lexified: false, actuals, spine: recursive(rule) };
       const body = grammar.rules[rule].body;
       const level: Level = { rule, args: actuals, ctx, rest: [] };
       levels.push(level);
@@ -520,7 +586,7 @@ function ${name}(pos: i32, depth: i32): i32 {
   function chainFn(name: string, levels: Level[], skipped: boolean): string {
     const k = levels.length - 1;
     const inner = applyFn(levels[k].rule, levels[k].args, true, true);
-    const guarded = levels.slice(0, k).map((l) => recursive(l.rule));
+    const guarded = levels.slice(0, k).map((l) => nests(l.rule));
     // depthAt[i]: the depth while level i's tail runs (levels 0..i entered).
     const depthAt: number[] = [];
     let g = 0;
@@ -630,15 +696,33 @@ function ${name}(pos: i32, depth: i32): i32 {
       const one = t instanceof pexprs.Apply && t.ruleName !== "spaces";
       return `if (${test === null ? "" : `(${test}) && `}(q = ${expr(t, level.ctx, true, true)("pos")}) >= 0) { pos = q; e1 = ${one ? "pos" : "-1"}; }`;
     });
-    lines.push(`if (!ok) {\n    ${others.join("\n    else ")}\n    else { miss(pos); ${fail.slice(2)}\n  }`);
-    lines.push(finishOf(a));
-    if (a > 0) {
-      if (guarded[a]) lines.push(setDepth(depthAt[a - 1]));
-      const p = probe(0, a, `${finishes(a - 1)} return pos;`);
-      if (p) lines.push(p);
-      lines.push(...tailsDown(0, a, fail));
+    if (a === 0) {
+      lines.push(`if (!ok) {\n    ${others.join("\n    else ")}\n    else { miss(pos); ${fail.slice(2)}\n  }`);
+      lines.push(finishOf(a));
+      lines.push("return pos;");
+      return `function ${name}(start0: i32, depth: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
     }
-    lines.push("return pos;");
+    // The tails of the levels above the choice run in a function of their own, called from the
+    // two ways the choice can end (so that Binaryen does not inline it back): their locals are
+    // then not in this function's frame, which stays on the native stack while the innermost
+    // rule reads what is nested in it (`[[[...]]]`, `Stack([Stack([...])])`).
+    const up: string[] = [];
+    up.push("let depth = base; let q = 0;");
+    if (guarded[a]) up.push(setDepth(depthAt[a - 1]));
+    else up.push(setDepth(depthAt[a]));
+    const p = probe(0, a, `${finishes(a - 1)} return pos;`);
+    if (p) up.push(p);
+    up.push(...tailsDown(0, a, fail));
+    up.push("return pos;");
+    const upName = `${name}_up`;
+    const state = "pos, start0, start1, mark, e1, base, sAt, sTo, sC";
+    out.push(
+      `function ${upName}(pos: i32, start0: i32, start1: i32, mark: i32, e1: i32, base: i32, sAt: i32, sTo: i32, sC: i32): i32 {\n  ${up.join("\n  ")}\n}`,
+    );
+    lines.push(`if (ok) { ${finishOf(a)} return ${upName}(${state}); }`);
+    lines.push(`${others.join("\n  else ")}\n  else { miss(pos); ${fail.slice(2)}`);
+    lines.push(finishOf(a));
+    lines.push(`return ${upName}(${state});`);
     return `function ${name}(start0: i32, depth: i32): i32 {\n  ${lines.join("\n  ")}\n}`;
   }
 
@@ -720,7 +804,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     }
     const repeated = plain && (e instanceof pexprs.Star || e instanceof pexprs.Plus) ? charTest(e.expr, ctx.actuals) : null;
     if (repeated) {
-      out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {
+      out.push(`${spineLeaf(e, ctx, "while (") ? "export " : INL}function ${name}(pos: i32, depth: i32): i32 {
   ${scan(repeated, "pos")}
   miss(q);
   ${e instanceof pexprs.Plus ? "if (q == pos) return -1;\n  " : ""}return q;
@@ -757,6 +841,7 @@ function ${name}(pos: i32, depth: i32): i32 {
       } else {
         const args = e.args.map((a: any) => a.substituteParams(ctx.actuals));
         const fn = applyFn(e.ruleName, args, record, skips(ctx));
+        if (ctx.spine && !reaches(e.ruleName)) keepOut.add(fn);
         const empty = emptyAt(e.ruleName, args);
         const body = grammar.rules[e.ruleName]?.body;
         if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
@@ -851,7 +936,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     } else {
       throw new Error(`the grammar compiler does not support ${e.constructor.name}`);
     }
-    out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {\n  ${code}\n}`);
+    out.push(`${spineLeaf(e, ctx, code) ? "export " : INL}function ${name}(pos: i32, depth: i32): i32 {\n  ${code}\n}`);
     return call(name);
   }
 
@@ -885,7 +970,9 @@ function ${name}(pos: i32, depth: i32): i32 {
     const sites = text.match(new RegExp(`\\b${fn}\\(`, "g"))?.length ?? 0;
     if (sites !== 2) continue; // the definition and one call
     const at = out.findIndex((f) => f.includes(`\nfunction ${fn}(`));
-    out[at] = out[at].replace(`\nfunction ${fn}(`, `\n${INL}function ${fn}(`);
+    // A leaf rule applied from a recursive rule's code, that loops: kept out of line (spineLeaf).
+    const inline = keepOut.has(fn) ? "export " : INL;
+    out[at] = out[at].replace(`\nfunction ${fn}(`, `\n${inline}function ${fn}(`);
   }
   const source = `// Generated by src/grammar/compile.ts from grammar/ui.ohm. Do not edit.
 // The position is no global: every parsing function takes it and returns where it got to (or -1).

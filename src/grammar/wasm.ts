@@ -2,12 +2,18 @@
 // TypeScript modules that carry the result. Deterministic: the same grammar gives the same bytes.
 import asc from "assemblyscript/asc";
 import { readFileSync } from "node:fs";
-import { compileGrammar } from "./compile.ts";
+import { compileGrammar, MAX_DEPTH } from "./compile.ts";
 
 // brokenLine: the stream asks whether reading a broken line looked at the end of its text.
 export const START_RULES = ["Program", "Line_statement", "brokenLine"];
 // Rules that retry at every position after a failure (an unclosed bracket in a broken line).
 export const MEMO_RULES = ["bracketed"];
+// Rules that nest what they hold, each application one level of the nesting depth (MAX_DEPTH in
+// compile.ts): brackets, calls, a prefix operator, a ternary's tail; `bracketed` in broken lines.
+export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
+// Recursive rules whose code is inlined where they are applied, one native frame fewer per level
+// of nesting (the recursion still goes through the functions of the others).
+export const INLINE_RULES = ["Items", "Primary", "Entries", "Entry"];
 
 export interface BuiltGrammar {
   wasm: Uint8Array;
@@ -19,7 +25,7 @@ export interface BuiltGrammar {
 }
 
 export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar> {
-  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES);
+  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES, NEST_RULES, INLINE_RULES);
   // The verdict (verdict.as) reads the parser's tree: it follows the parser in one module, with
   // the rule ids as constants.
   const ruleIds = compiled.rules.map((rule, id) => `const RULE_${rule}: i32 = ${id};`).join("\n");
@@ -48,6 +54,8 @@ export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar>
     header +
     `export const RULE_NAMES = ${JSON.stringify(compiled.rules)} as const;\n` +
     `export const START_RULES = ${JSON.stringify(START_RULES)} as const;\n` +
+    `/** How deep brackets, calls, prefix operators and ternaries may nest (each counts one level). */\n` +
+    `export const MAX_NESTING = ${MAX_DEPTH};\n` +
     `export const RULE: Record<string, number> = Object.fromEntries(RULE_NAMES.map((name, id) => [name, id]));\n`;
   return { wasm, rules: compiled.rules, wasmModule, rulesModule };
 }

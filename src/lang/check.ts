@@ -3,6 +3,9 @@
 import type { Library, Prop, PropSchema } from "./library.ts";
 import { CALL, kindBit, refTarget, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
+import { balance } from "./balance.ts";
+import { closest, someOf } from "./suggest.ts";
+import { MAX_NESTING } from "./generated/rules.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
 export const ACTION_STEPS = new Set(["Run", "Set", "Reset", "ToAssistant", "OpenUrl"]);
@@ -66,7 +69,7 @@ function expected(schema: PropSchema): string {
   }
   if (schema.enum) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
   if (schema.type === "array" && schema.items) return `an array of ${expected(schema.items)}`;
-  if (schema.type) return Array.isArray(schema.type) ? schema.type.join(" or ") : `a ${schema.type}`;
+  if (schema.type) return Array.isArray(schema.type) ? schema.type.join(" or ") : `${/^[aeiou]/.test(schema.type) ? "an" : "a"} ${schema.type}`;
   return "a value";
 }
 
@@ -127,7 +130,13 @@ export class Checker {
         return;
       case "builtin": {
         if (!BUILTINS.has(e.name) && !ACTION_STEPS.has(e.name)) {
-          this.report("unknown-component", `@${e.name} is not a builtin or an action step`, e.start, { component: `@${e.name}`, statementId: stmt.id });
+          const hint = closest(e.name, [...BUILTINS, ...ACTION_STEPS]);
+          this.report(
+            "unknown-component",
+            `@${e.name} is neither a builtin nor an action step: expected one of ${BUILTIN_LIST}, got @${e.name}${hint ? ` (did you mean @${hint}?)` : ""}`,
+            e.start,
+            { component: `@${e.name}`, statementId: stmt.id },
+          );
         }
         if (e.name === "Each" && e.args.length >= 3 && e.args[1].k === "str") {
           // The loop variable is in scope inside the template only.
@@ -169,7 +178,7 @@ export class Checker {
   private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean, scope: Set<string> | null): void {
     if (reserved(e.name)) {
       if (!whole) {
-        this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement, not part of an expression`, e.start, {
+        this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement (\`name = ${e.name}(...)\`), got it inside an expression`, e.start, {
           component: e.name,
           statementId: stmt.id,
         });
@@ -178,13 +187,19 @@ export class Checker {
     }
     const component = this.library.components.get(e.name);
     if (!component) {
-      this.report("unknown-component", `${e.name} is not a component of the library`, e.start, { component: e.name, statementId: stmt.id });
+      this.report("unknown-component", this.unknownMessage(e.name), e.start, {
+        component: e.name,
+        statementId: stmt.id,
+      });
       return;
     }
     if (e.args.length > component.props.length) {
+      const most = component.props.length;
+      const excess = e.args.length - most;
+      const takes = most === 0 ? "takes no arguments" : `takes at most ${plural(most, "argument")} (${component.props.map((p) => p.name).join(", ")})`;
       this.report(
         "excess-args",
-        `${e.name} takes at most ${component.props.length} arguments (${component.props.map((p) => p.name).join(", ")}), got ${e.args.length}`,
+        `${e.name} ${takes}, got ${e.args.length}: ${plural(excess, "excess argument")} dropped`,
         e.args[component.props.length].start,
         { component: e.name, statementId: stmt.id },
       );
@@ -196,8 +211,10 @@ export class Checker {
       if (arg === undefined || arg.k === "null") {
         if (!prop.required || prop.hasDefault) continue;
         const path = `/${prop.name}`;
-        if (arg === undefined) this.report("missing-required", `${e.name} needs \`${prop.name}\` (argument ${i + 1})`, e.end, { component: e.name, statementId: stmt.id, path });
-        else this.report("null-required", `${e.name}'s \`${prop.name}\` (argument ${i + 1}) is required and cannot be null`, arg.start, { component: e.name, statementId: stmt.id, path });
+        const want = `${e.name} \`${prop.name}\` (argument ${i + 1}) is required and has no default: expected ${expected(prop.schema)}`;
+        const given = e.args.length === 0 ? "a call without arguments" : `only ${plural(e.args.length, "argument")}`;
+        if (arg === undefined) this.report("missing-required", `${want}, got ${given}`, e.end, { component: e.name, statementId: stmt.id, path });
+        else this.report("null-required", `${want}, got null`, arg.start, { component: e.name, statementId: stmt.id, path });
         continue;
       }
       this.check(arg, prop, e.name, stmt.id, scope);
@@ -293,6 +310,28 @@ export class Checker {
     return this.refNames.slice(this.refStart[i], i + 1 < this.refStart.length ? this.refStart[i + 1] : this.refNames.length);
   }
 
+  // Messages for unknown component names, once per name (a program may repeat a misspelling).
+  private unknown: Map<string, string> | null = null;
+  private unknownMessage(name: string): string {
+    this.unknown ??= new Map();
+    let message = this.unknown.get(name);
+    if (message === undefined) {
+      const hint = closest(name, this.library.components.keys());
+      const names = someOf([...this.library.components.keys()]);
+      message = `${name} is not a component of the library: expected one of ${names}, got ${name}${hint ? ` (did you mean ${hint}?)` : ""}`;
+      this.unknown.set(name, message);
+    }
+    return message;
+  }
+
+  // " (did you mean `x`?)" for a name referenced and never defined, when a defined one is close.
+  // Looked for among a bounded number of statements, so that many unresolved names stay cheap.
+  private suggestName(name: string): string {
+    if (this.order.length === 0 || this.order.length > 2000) return "";
+    const hint = closest(name, this.order);
+    return hint && hint !== name && this.defs.has(hint) ? ` (did you mean \`${hint}\`?)` : "";
+  }
+
   /** Names referenced and never defined, plus names that stand on a reference cycle. */
   unresolved(): string[] {
     const missing = new Set<string>();
@@ -302,12 +341,16 @@ export class Checker {
       const name = this.refNames[i];
       if (this.defs.has(name) || this.brokenNames.has(name)) continue;
       missing.add(name);
-      this.report("unresolved", `\`${name}\` is referenced but never defined`, this.refAts[i], { statementId: this.order[this.refFrom[i]] });
+      this.report("unresolved", `\`${name}\` is referenced but never defined: expected a statement \`${name} = ...\`, got none${this.suggestName(name)}`, this.refAts[i], {
+        statementId: this.order[this.refFrom[i]],
+      });
     }
     for (const name of this.cycles()) {
       missing.add(name);
       const stmt = this.defs.get(name)!;
-      this.report("unresolved", `\`${name}\` is defined only through a reference cycle`, stmt.start, { statementId: name });
+      this.report("unresolved", `\`${name}\` is defined only through a reference cycle: expected its references to end at a value, got a loop back to \`${name}\``, stmt.start, {
+        statementId: name,
+      });
     }
     return [...missing];
   }
@@ -428,7 +471,9 @@ export class Checker {
       const i = this.index.get(name);
       if (i !== undefined && seen[i]) continue;
       out.push(name);
-      this.report("orphaned", `\`${name}\` is defined but not reachable from root`, stmt.start, { statementId: name });
+      this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, stmt.start, {
+        statementId: name,
+      });
     }
     return out;
   }
@@ -436,19 +481,28 @@ export class Checker {
   /** `root` must exist and be an element (of the library's root component, when it names one). */
   root(programEnd: number): void {
     const stmt = this.defs.get("root");
+    const want = this.library.root;
     if (!stmt) {
-      this.report("missing-root", "the program has no `root` statement", programEnd);
+      const names = this.order;
+      const got = this.brokenNames.has("root")
+        ? "got a `root` line that does not read as a statement"
+        : names.length
+          ? `got only ${someOf(names.map((n) => `\`${n}\``), 6)}`
+          : "got no statement";
+      this.report("missing-root", `the program has no \`root\` statement: expected \`root = ${want ?? "Component"}(...)\`, ${got}`, programEnd);
       return;
     }
     const value = this.resolve(stmt.expr);
     if (value === null || value.k !== "call") {
       if (stmt.expr.k === "call" && !reserved(stmt.expr.name)) return; // unknown component: reported already
-      this.report("missing-root", "`root` does not produce a component element", stmt.start, { statementId: "root" });
+      const got = value === null ? (stmt.expr.k === "call" ? `a ${stmt.expr.name}(...)` : "a value known only at run time") : describe(value);
+      this.report("missing-root", `\`root\` does not produce a component element: expected ${want ? `a ${want}` : "a component call"}, got ${got}`, stmt.start, {
+        statementId: "root",
+      });
       return;
     }
-    const want = this.library.root;
     if (want && value.name !== want) {
-      this.report("type-mismatch", `root must be a ${want}, got a ${value.name}`, stmt.start, { component: value.name, statementId: "root" });
+      this.report("type-mismatch", `root: expected a ${want}, got a ${value.name}`, stmt.start, { component: value.name, statementId: "root" });
     }
   }
 }
@@ -459,13 +513,52 @@ function miss(out: Mismatch[] | null, path: string, shape: Shape, raw: Expr, val
   return false;
 }
 
-/** Syntax and incomplete errors of broken lines. */
-export function brokenLineErrors(broken: BrokenLine[]): PlacedError[] {
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+const BUILTIN_LIST = [...BUILTINS, ...ACTION_STEPS].map((n) => `@${n}`).join(", ");
+
+// What a statement cut at the end of the input still needs: a value after a trailing operator,
+// comma or `=`, or the closers of what is open.
+const TRAILING = new Set(["||", "&&", "==", "!=", "<=", ">=", "=", ",", "+", "-", "*", "/", "%", "<", ">", "!", "?", ":"]);
+function stillNeeded(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
+  const two = text.slice(Math.max(0, end - 2), end);
+  const trailing = TRAILING.has(two) ? two : TRAILING.has(two.slice(-1)) ? two.slice(-1) : null;
+  if (trailing) return `a value after \`${trailing}\``;
+  const closers = balance(end === text.length ? text : text.slice(0, end)).closers;
+  return closers ? `\`${closers}\` to close what is open` : "the rest of the statement";
+}
+
+/**
+ * Syntax and incomplete errors of broken lines. `source` (the text from offset `base` on) lets
+ * a cut statement's message say what it still needs.
+ */
+export function brokenLineErrors(broken: BrokenLine[], library?: Library, source?: { text: string; base: number }): PlacedError[] {
   return broken.map((line) => {
-    const excerpt = line.excerpt ?? "";
-    const error: PlacedError = line.incomplete
-      ? { code: "incomplete", message: `the input stops in the middle of a statement: ${JSON.stringify(excerpt)}`, at: line.start }
-      : { code: "syntax", message: `not a statement of the language: ${JSON.stringify(excerpt)}`, at: line.start };
+    const excerpt = JSON.stringify(line.excerpt ?? "");
+    let error: PlacedError;
+    if (line.tooDeep) {
+      error = {
+        code: "syntax",
+        message: `nested too deep: expected at most ${MAX_NESTING} levels of brackets, calls, prefix operators and ternaries inside one another, got more: ${excerpt}`,
+        at: line.start,
+      };
+    } else if (line.incomplete) {
+      const needs = source ? `expected ${stillNeeded(source.text.slice(line.start - source.base, line.end - source.base))}, got the end of the input` : "";
+      error = { code: "incomplete", message: `the input stops in the middle of a statement${needs ? `: ${needs}` : ""}: ${excerpt}`, at: line.start };
+    } else {
+      let found = line.found ?? "";
+      if (line.lowerCall !== undefined && library) {
+        const lower = line.lowerCall.toLowerCase();
+        const named = [...library.components.keys()].find((c) => c.toLowerCase() === lower) ?? closest(line.lowerCall, library.components.keys());
+        if (named) found += ` (did you mean ${named}?)`;
+      }
+      const why = line.expected ? `expected ${line.expected}, got ${found}: ` : "";
+      error = { code: "syntax", message: `not a statement of the language: ${why}${excerpt}`, at: line.start };
+    }
     if (line.id !== undefined) error.statementId = line.id;
     return error;
   });
@@ -482,7 +575,7 @@ export function definitions(statements: Statement[]): Map<string, Statement> {
 }
 
 /** Runs every check over a parsed program. */
-export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): Checked {
+export function checkProgram(statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number, text?: string): Checked {
   const defs = definitions(statements);
   const brokenNames = new Set<string>();
   for (const line of broken) if (line.id !== undefined && !defs.has(line.id)) brokenNames.add(line.id);
@@ -493,7 +586,7 @@ export function checkProgram(statements: Statement[], broken: BrokenLine[], libr
   const hasRoot = defs.has("root");
   if (hasRoot) orphaned = checker.orphaned(defs);
   checker.root(programEnd);
-  const errors = [...brokenLineErrors(broken), ...checker.errors];
+  const errors = [...brokenLineErrors(broken, library, text === undefined ? undefined : { text, base: 0 }), ...checker.errors];
   errors.sort((a, b) => a.at - b.at);
   return { errors, unresolved, orphaned, defs };
 }

@@ -1,8 +1,8 @@
 // One-shot parsing: frame, split, check, and a ParseResult whose display tree is built on read.
 import { fastVerdict, parseTree, setInput } from "./engine.ts";
 import { verdictTable } from "./verdict-table.ts";
-import { frame } from "./frame.ts";
-import { splitProgram } from "./program.ts";
+import { frame, type Block } from "./frame.ts";
+import { splitProgram, type ProgramParts } from "./program.ts";
 import { checkProgram, definitions, type PlacedError } from "./check.ts";
 import { materializeRoot } from "./materialize.ts";
 import type { Library } from "./library.ts";
@@ -58,7 +58,7 @@ export function lazyResult(parts: ResultParts, buildRoot: () => ElementNode | nu
 
 /** Checks a whole program already split into statements; `text` is the whole input. */
 export function finishProgram(text: string, statements: Statement[], broken: BrokenLine[], library: Library, programEnd: number): ParseResult {
-  const checked = checkProgram(statements, broken, library, programEnd);
+  const checked = checkProgram(statements, broken, library, programEnd, text);
   return lazyResult(
     {
       errors: checked.errors.map(publicError),
@@ -71,13 +71,30 @@ export function finishProgram(text: string, statements: Statement[], broken: Bro
   );
 }
 
-// Frames a generation and splits its program, with offsets into the whole generation.
+// Frames a generation and puts it in the parser's buffer; `from`, `to`: where its program (its
+// first and last block) starts and ends in the generation.
 function read(generation: string) {
   const framed = frame(generation);
-  const from = framed.head.length;
-  const to = from + framed.program.length;
+  const from = framed.blocks[0].start;
+  const to = framed.blocks[framed.blocks.length - 1].end;
   setInput(generation);
   return { framed, from, to };
+}
+
+/** Splits the program of each block (several fenced blocks are one program), offsets into `text`. */
+export function splitBlocks(text: string, blocks: Block[]): ProgramParts {
+  if (blocks.length === 1) return splitProgram(text, 0, blocks[0].start, blocks[0].end);
+  const statements: Statement[] = [];
+  const broken: BrokenLine[] = [];
+  let openFrom = blocks[0].start;
+  for (const block of blocks) {
+    // A block ends its last statement: a statement never runs on past a fence.
+    const parts = splitProgram(text, 0, block.start, block.end);
+    statements.push(...parts.statements);
+    broken.push(...parts.broken);
+    openFrom = parts.openFrom;
+  }
+  return { statements, broken, openFrom };
 }
 
 // The Program tree of the input just read, and the fast verdict on it (src/grammar/verdict.as).
@@ -88,12 +105,15 @@ function verdictOn(from: number, to: number, library: Library) {
 
 /** What parse() asks first: the statement count when `generation` is certainly valid, else -1. */
 export function quickVerdict(generation: string, library: Library): number {
-  const { from, to } = read(generation);
+  const { framed, from, to } = read(generation);
+  if (framed.blocks.length > 1) return -1;
   return verdictOn(from, to, library).statements;
 }
 
 export function parse(generation: string, library: Library): ParseResult {
-  const { from, to } = read(generation);
+  const { framed, from, to } = read(generation);
+  // Several fenced blocks: each is split on its own, and the checker decides.
+  if (framed.blocks.length > 1) return checkedParse(generation, library);
   const { tree, statements } = verdictOn(from, to, library);
   if (statements >= 0) {
     // Certainly valid: nothing to report. The display tree, if read, needs the statements built.
@@ -109,8 +129,8 @@ export function parse(generation: string, library: Library): ParseResult {
 
 /** What parse() gives, found without the fast verdict: every statement built and checked. */
 export function checkedParse(generation: string, library: Library): ParseResult {
-  const { from, to } = read(generation);
-  const parts = splitProgram(generation, 0, from, to);
+  const { framed, to } = read(generation);
+  const parts = splitBlocks(generation, framed.blocks);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }
 
@@ -118,6 +138,9 @@ export interface Inspection {
   head: string;
   program: string;
   tail: string;
+  /** Where each fenced block's program stands in the generation (one for a bare or enveloped program). */
+  blocks: Block[];
+  between: string[];
   /** Statements and broken lines with offsets into the whole generation. */
   statements: Statement[];
   broken: BrokenLine[];
@@ -127,8 +150,8 @@ export interface Inspection {
 
 /** What `parse` sees, with positions: for tools that edit the text (the sanitizer). */
 export function inspect(generation: string, library: Library): Inspection {
-  const { framed, from, to } = read(generation);
-  const parts = splitProgram(generation, 0, from, to);
-  const checked = checkProgram(parts.statements, parts.broken, library, to);
+  const { framed, to } = read(generation);
+  const parts = splitBlocks(generation, framed.blocks);
+  const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
 }

@@ -2,6 +2,7 @@
 import { parseTree, type Tree } from "./engine.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { RULE } from "./generated/rules.ts";
+import { balance } from "./balance.ts";
 import type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
 
 export interface ProgramParts {
@@ -12,6 +13,74 @@ export interface ProgramParts {
 }
 
 const NAME_EQUALS = /^[ \t]*(\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
+
+// Reading a line as a statement stopped at `stop`: what it expected there and what it found, in
+// words (the parser records where, not what; the brackets open at that point tell the rest).
+const WORD = /^(?:[A-Za-z_$@][A-Za-z0-9_]*|-?\d+(?:\.\d+)?|"[^"\n]{0,20}"?|'[^'\n]{0,20}'?|\S)/;
+const MAX_SCAN = 20_000;
+
+function describeStop(text: string, base: number, line: BrokenLine, stop: number, named: boolean): void {
+  const at = stop - base;
+  const head = text.slice(line.start - base, at);
+  const rest = text.slice(at, at + 40);
+  const word = at >= text.length || rest[0] === "\n" || rest[0] === "\r" ? "" : (WORD.exec(rest)?.[0] ?? "");
+  line.found = word === "" ? "the end of the line" : `\`${word}\``;
+  if (!named) {
+    line.expected = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*:/.test(head + rest) ? "`name = value` (a statement), not `name: value`" : "a statement `name = value`";
+    return;
+  }
+  const call = /([A-Za-z_][A-Za-z0-9_]*)[ \t]*$/.exec(head);
+  if (word === "(" && call && /^[a-z_]/.test(call[1])) {
+    line.lowerCall = call[1];
+    line.expected = "a component call, whose name starts with an upper-case letter";
+    line.found = `\`${call[1]}(\``;
+    return;
+  }
+  const closers = head.length <= MAX_SCAN ? balance(head).closers : "";
+  const inner = closers[0];
+  if (inner === '"' || inner === "'") line.expected = `a closing ${inner} before the end of the line`;
+  else if (inner === ")" && word === ":" && call) {
+    line.expected = "positional arguments (named arguments are not part of the language)";
+    line.found = `\`${call[1]}:\``;
+  } else if (inner) line.expected = `\`,\`, an operator or \`${inner}\``;
+  else line.expected = "an operator or the end of the statement";
+}
+
+// Nesting deeper than the parser allows somewhere in [from, to), near `farthest`, where the parse
+// stopped. The statement that holds it (from the `name =` line at or before that point to the next
+// line that starts a statement) is one broken line, "nested too deep"; the text before and after
+// it is read as usual (again in parts, if it nests too deep as well).
+function splitDeep(text: string, base: number, from: number, to: number, farthest: number): ProgramParts {
+  const at = Math.min(Math.max(farthest, from), to);
+  const startsStatement = (lineStart: number) => NAME_EQUALS.test(text.slice(lineStart - base, lineStart - base + 200));
+  let start = from;
+  for (let s = at; s > from; ) {
+    const lineStart = Math.max(from, text.lastIndexOf("\n", s - base - 1) + 1 + base);
+    if (lineStart === from || startsStatement(lineStart)) {
+      start = lineStart;
+      break;
+    }
+    s = lineStart - 1;
+  }
+  let end = to;
+  for (let nl = text.indexOf("\n", at - base); nl !== -1 && nl + 1 + base < to; nl = text.indexOf("\n", nl + 1)) {
+    if (startsStatement(nl + 1 + base)) {
+      end = nl + 1 + base;
+      break;
+    }
+  }
+  const before = start > from ? splitProgram(text, base, from, start) : null;
+  const after = end < to ? splitProgram(text, base, end, to) : null;
+  const excerpt = text.slice(start - base, start - base + 60);
+  const deep: BrokenLine = { start, end, incomplete: false, excerpt, tooDeep: true };
+  const id = NAME_EQUALS.exec(excerpt)?.[1];
+  if (id !== undefined) deep.id = id;
+  return {
+    statements: [...(before?.statements ?? []), ...(after?.statements ?? [])],
+    broken: [...(before?.broken ?? []), deep, ...(after?.broken ?? [])],
+    openFrom: after?.statements.length ? after.openFrom : before?.statements.length ? before.openFrom : from,
+  };
+}
 
 export function statementKind(id: string, expr: Expr): StatementKind {
   if (id.startsWith("$")) return "state";
@@ -32,11 +101,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;
-  if (tree.overflow) {
-    // Nesting deeper than the parser allows: the rest cannot be read as statements.
-    broken.push({ start: from, end: to, incomplete: false, excerpt: text.slice(from - base, from - base + 60) });
-    return { statements, broken, openFrom };
-  }
+  if (tree.overflow) return splitDeep(text, base, from, to, tree.farthest);
   const reader = new TreeReader(tree, text, base);
   const top = tree.count - 1;
   const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];
@@ -63,6 +128,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     if (named) line.id = named[1];
     line.excerpt = lineText.trim().split("\n")[0].slice(0, 60);
     const attempt = parseTree("Line_statement", line.start, to);
+    if (attempt.overflow) line.tooDeep = true;
     if (attempt.farthest >= to && to > line.start) {
       line.incomplete = true;
       line.end = to;
@@ -70,6 +136,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
       while (statements.length && statements[statements.length - 1].start > line.start) statements.pop();
       break;
     }
+    if (!line.tooDeep) describeStop(text, base, line, attempt.farthest, named !== null);
   }
   // A stream keeps the last statement open, with the lines after it: a following line may still
   // continue it (`?` and `:` lines of a ternary), or it may be cut. Broken lines count as ended

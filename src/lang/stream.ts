@@ -24,8 +24,12 @@ export function createStreamParser(library: Library): StreamParser {
   let length = 0; // of the text so far
   // Framing, decided line by line as lines complete.
   let programStart = -1; // -1: not known yet (the first line may be an envelope header)
-  let programEnd = -1; // -1: open
-  let mode: "bare" | "fence" | "envelope" = "bare";
+  let programEnd = -1; // -1: open (an envelope's end marker sets it)
+  // "between": after a fenced block closed, before the next opens (prose: no program).
+  let mode: "bare" | "fence" | "between" | "envelope" = "bare";
+  let blockStart = 0; // where the open block's program starts
+  let closed: { start: number; end: number }[] = []; // blocks closed since their lines were read
+  let lastEnd = -1; // where the last closed block ended
   let scanned = 0; // lines before this offset have been looked at
   // The open region [openStart, …) and its text.
   let openStart = 0;
@@ -90,12 +94,44 @@ export function createStreamParser(library: Library): StreamParser {
       const lineStart = scanned;
       scanned = Math.min(tailBase + nl + 1, length);
       const isFence = FENCE.test(line);
-      if ((mode === "fence" && isFence) || (mode === "envelope" && line.startsWith(MARKER))) {
+      if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
+      } else if (mode === "fence" && isFence) {
+        // The block ends: several blocks are one program, each a run of whole statements.
+        closed.push({ start: blockStart, end: lineStart });
+        lastEnd = lineStart;
+        mode = "between";
+      } else if (mode === "between" && isFence) {
+        mode = "fence";
+        blockStart = scanned;
       } else if (mode === "bare" && isFence) {
         mode = "fence";
         resetProgram(scanned); // prose before the fence was not program
+        blockStart = scanned;
       }
+    }
+  };
+
+  // Every statement and broken line of the blocks closed since last time has ended.
+  const finishClosed = (text: string, base: number) => {
+    for (const block of closed) {
+      const from = Math.max(openStart, block.start);
+      if (from < block.end) {
+        const parts = splitProgram(text, base, from, block.end);
+        for (const stmt of parts.statements) addFinal(stmt);
+        for (const line of parts.broken) finalBroken.push(line);
+      }
+      openStart = Math.max(openStart, block.end);
+    }
+    closed = [];
+  };
+
+  // Keep only the text still needed: the open region and lines not yet scanned.
+  const trimTail = () => {
+    const keepFrom = Math.min(openStart, scanned);
+    if (keepFrom > tailBase) {
+      tail = tail.slice(keepFrom - tailBase);
+      tailBase = keepFrom;
     }
   };
 
@@ -129,9 +165,16 @@ export function createStreamParser(library: Library): StreamParser {
       length += chunk.length;
       tail += chunk;
       scanLines();
-      if (programStart === -1) return (last = result([], []));
+      if (programStart === -1) return (last = result([], [], 0));
+      finishClosed(tail, tailBase);
+      if (mode === "between") {
+        // Prose between blocks: nothing is open.
+        openStart = Math.max(openStart, lastEnd);
+        trimTail();
+        return (last = result([], [], openStart));
+      }
       const to = programEnd === -1 ? length : programEnd;
-      const from = Math.min(Math.max(openStart, programStart), to);
+      const from = Math.min(Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
       const parts = splitProgram(tail, tailBase, from, to);
       // Everything before the last statement has ended, except from a broken line whose reading
       // looked at the end of the text: a bracket opened on it may close in a later chunk and take
@@ -146,13 +189,8 @@ export function createStreamParser(library: Library): StreamParser {
       openStart = openFrom;
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
-      // Keep only the text still needed: the open region and lines not yet scanned.
-      const keepFrom = Math.min(openStart, scanned);
-      if (keepFrom > tailBase) {
-        tail = tail.slice(keepFrom - tailBase);
-        tailBase = keepFrom;
-      }
-      return (last = result(open, openBroken));
+      trimTail();
+      return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
       if (ended) return last!;
@@ -161,8 +199,10 @@ export function createStreamParser(library: Library): StreamParser {
       const text = chunks.join("");
       setInput(text);
       if (programStart === -1) programStart = 0;
+      finishClosed(text, 0);
+      if (mode === "between") return (last = finishProgram(text, finals, finalBroken, library, lastEnd));
       const to = programEnd === -1 ? text.length : programEnd;
-      const parts = splitProgram(text, 0, Math.max(openStart, programStart), to);
+      const parts = splitProgram(text, 0, Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
       return (last = finishProgram(text, [...finals, ...parts.statements], [...finalBroken, ...parts.broken], library, to));
     },
   };
@@ -181,8 +221,18 @@ export function createStreamParser(library: Library): StreamParser {
     return { get, has: (id) => get(id) !== undefined };
   }
 
+  // Whether the line of an open statement ending at `end` has ended before `to`: then it is final
+  // for what results report (an orphan is one at once, the element is no longer partial). It stays
+  // in the open region, read again with each chunk, until a statement follows: a following line
+  // that starts with `?` or `:` may still make it a ternary. A line with a ternary still open
+  // (`x = c ? a` and a newline) is not a statement yet, and waits as a broken line.
+  function lineEnded(end: number, to: number): boolean {
+    const nl = tail.indexOf("\n", end - tailBase);
+    return nl !== -1 && nl + tailBase < to;
+  }
+
   // The best result so far: final statements' errors plus the open statement's own.
-  function result(open: Statement[], openBroken: BrokenLine[]): ParseResult {
+  function result(open: Statement[], openBroken: BrokenLine[], to: number): ParseResult {
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
     const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
@@ -190,12 +240,15 @@ export function createStreamParser(library: Library): StreamParser {
     for (const stmt of open) openChecker.statement(stmt);
     // Ended statements come before the open ones, so their errors come first in source order.
     if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
-      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken)), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
+      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
       for (const error of added) finalErrorsPublic.push(publicError(error));
       publishedErrors = checker.errors.length;
       publishedBroken = finalBroken.length;
     }
-    const openErrors = [...brokenLineErrors(openBroken), ...openChecker.errors].sort((a, b) => a.at - b.at).map(publicError);
+    // Built when read: a cut statement's message reads the statement to say what it still needs.
+    const openCheckErrors = openChecker.errors;
+    const openSource = { text: tail, base: tailBase };
+    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
     const key = open.map((stmt) => stmt.id).join("\n");
@@ -207,6 +260,18 @@ export function createStreamParser(library: Library): StreamParser {
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
     const orphanedNow = unreferenced.except(openRefs);
+    // Open statements whose line has ended are orphans at once when nothing refers to them
+    // (appended when the list is read).
+    const endedOpen = new Set<string>();
+    let orphanedOpen: string[] | null = null;
+    for (const stmt of open) {
+      if (!lineEnded(stmt.end, to)) continue;
+      endedOpen.add(stmt.id);
+      if (stmt.id === "root" || (stmt.kind !== "component" && stmt.kind !== "value")) continue;
+      if (referenced.has(stmt.id) || (unreferenced.has(stmt.id) && !openRefs.has(stmt.id))) continue; // listed already
+      if (open.length > 1 && open.some((other) => other !== stmt && openChecker.refsOf(other.id).includes(stmt.id))) continue;
+      (orphanedOpen ??= []).push(stmt.id);
+    }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
     // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
@@ -219,10 +284,10 @@ export function createStreamParser(library: Library): StreamParser {
     const endedThen = endedAt(finals.length);
     return lazyResult(
       {
-        errors: () => finalErrors.slice(0, errorCount).concat(openErrors),
+        errors: () => finalErrors.slice(0, errorCount).concat(openErrors()),
         incomplete: openBroken.some((b) => b.incomplete),
         unresolved: () => base.concat(openUnresolved),
-        orphaned: () => orphanedNow.slice(),
+        orphaned: () => (orphanedOpen ? orphanedNow.concat(orphanedOpen) : orphanedNow.slice()),
         statements: defs.size + added,
       },
       () => {
@@ -231,7 +296,9 @@ export function createStreamParser(library: Library): StreamParser {
         const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
         const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
-        return materializeRoot(() => chunks.join(""), view, library, new Set(shown.keys()));
+        const partial = new Set<string>();
+        for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
+        return materializeRoot(() => chunks.join(""), view, library, partial);
       },
     );
   }

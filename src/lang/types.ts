@@ -80,4 +80,11 @@ export interface BrokenLine {
   id?: string;
   /** The line's first characters, for messages. */
   excerpt?: string;
+  /** What the parser expected where reading the line as a statement stopped, and what it found there. */
+  expected?: string;
+  found?: string;
+  /** A call whose name starts with a lower-case letter stands where reading stopped (`text(`). */
+  lowerCall?: string;
+  /** Nesting went deeper than the parser allows. */
+  tooDeep?: boolean;
 }

@@ -4,7 +4,7 @@
 
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
 import {
-  callId, chunkOf, jsonInstruction, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, usage,
+  callId, chunkOf, fileData, jsonInstruction, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, usage,
 } from "./translate.ts";
 import {
   ProviderError, UnsupportedRequestError,
@@ -99,8 +99,16 @@ function toBlock(p: Block): Block {
       ? { type: "image", source: { type: "base64", media_type: data.mediaType, data: data.data } }
       : { type: "image", source: { type: "url", url } };
   }
+  if (p.type === "file") {
+    const doc = fileData(p);
+    // The Messages API reads PDFs (and plain text) as document blocks.
+    if (doc && DOCUMENT_TYPES.has(doc.mediaType)) return { type: "document", source: { type: "base64", media_type: doc.mediaType, data: doc.data } };
+    throw new UnsupportedRequestError(`anthropic takes files only as base64 PDF or plain text (data: URLs in file_data)`, "messages");
+  }
   throw new UnsupportedRequestError(`content part type "${String(p.type)}" cannot be sent to anthropic`, "messages");
 }
+
+const DOCUMENT_TYPES = new Set(["application/pdf", "text/plain"]);
 
 const STOP: Record<string, FinishReason> = {
   end_turn: "stop", stop_sequence: "stop", pause_turn: "stop",

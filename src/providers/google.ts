@@ -3,7 +3,7 @@
 // functionCall parts and tool messages functionResponse parts (named after the call they answer).
 
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
-import { callId, chunkOf, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, textOf, usage } from "./translate.ts";
+import { callId, chunkOf, fileData, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, textOf, usage } from "./translate.ts";
 import {
   ProviderError, UnsupportedRequestError,
   type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type FinishReason, type ProviderAdapter,
@@ -118,6 +118,11 @@ function toPart(p: Part): Part | null {
     const data = parseDataUrl(url);
     if (!data) throw new UnsupportedRequestError("google takes images only as data: URLs (base64)", "messages");
     return { inlineData: { mimeType: data.mediaType, data: data.data } };
+  }
+  if (p.type === "file") {
+    const doc = fileData(p);
+    if (!doc) throw new UnsupportedRequestError("google takes files only as base64 data: URLs in file_data", "messages");
+    return { inlineData: { mimeType: doc.mediaType, data: doc.data } };
   }
   throw new UnsupportedRequestError(`content part type "${String(p.type)}" cannot be sent to google`, "messages");
 }

@@ -1,6 +1,7 @@
 // Small pieces shared by the adapters that do not speak the OpenAI wire (Anthropic, Gemini).
 
 import { UnsupportedRequestError, type ChatMessage, type ContentPart, type FinishReason, type Usage } from "./types.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../client/json-depth.ts";
 
 /** All text of a message's content; non-text parts are the caller's business. */
 export function textOf(content: ChatMessage["content"]): string {
@@ -21,8 +22,17 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   return m ? { mediaType: m[1]!, data: m[2]! } : null;
 }
 
+/** A chat `file` part's base64 document (a data: URL); null when it carries none. */
+export function fileData(part: { file?: unknown }): { mediaType: string; data: string } | null {
+  const f = part.file as { file_data?: unknown } | undefined;
+  return typeof f?.file_data === "string" ? parseDataUrl(f.file_data) : null;
+}
+
 export function parseArguments(args: string, name: string): Record<string, unknown> {
   if (args.trim() === "") return {};
+  if (nestsDeeperThan(args)) {
+    throw new UnsupportedRequestError(`arguments of tool call "${name}" nest arrays and objects more than ${MAX_JSON_DEPTH} deep`, "messages");
+  }
   try {
     const v = JSON.parse(args);
     if (v && typeof v === "object" && !Array.isArray(v)) return v;

@@ -2,6 +2,7 @@
 // rewrap. Pure: the fixing model arrives as an injected `complete` function. Used by the server
 // route and by `tessera fix`.
 import { frame, isValid, parse, type Library } from "../lang/index.ts";
+import { reframe, type Framed } from "../lang/frame.ts";
 import type { FixError, ParseResult } from "../lang/types.ts";
 import { repair } from "./index.ts";
 import { modelFix, type CompleteFn, type TokenUsage } from "./model-fix.ts";
@@ -26,16 +27,17 @@ export interface FixOutcome {
 export const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 export interface Checked {
-  framed: { head: string; program: string; tail: string };
+  generation: string;
+  framed: Framed;
   result: ParseResult;
   valid: boolean;
 }
 
-/** Checks only the program inside the fence or envelope. */
+/** Checks only the program inside the fence(s) or envelope. */
 export function checkGeneration(generation: string, library: Library): Checked {
   const framed = frame(generation);
-  const result = parse(framed.program, library);
-  return { framed, result, valid: isValid(result) };
+  const result = parse(generation, library);
+  return { generation, framed, result, valid: isValid(result) };
 }
 
 export function alreadyValid(generation: string): FixOutcome {
@@ -53,15 +55,16 @@ export interface FixInput {
 }
 
 export async function runFix(input: FixInput): Promise<FixOutcome> {
-  const { framed, result } = input.checked;
-  const wrap = (program: string) => framed.head + program + framed.tail;
+  const { generation, framed, result } = input.checked;
 
-  // Attempt 1: the deterministic sanitizer. Its result is re-checked rather than trusted.
-  const sanitized = repair(framed.program, input.library);
+  // Attempt 1: the deterministic sanitizer, on the whole generation: it edits the program where
+  // it stands (in each fenced block), so the wrapping comes back byte for byte. Its result is
+  // re-checked rather than trusted.
+  const sanitized = repair(generation, input.library);
   if (sanitized.status === "fixed" && sanitized.content !== null && isValid(parse(sanitized.content, input.library))) {
     return {
       status: "fixed",
-      content: wrap(sanitized.content),
+      content: sanitized.content,
       fixed_errors: sanitized.fixed_errors,
       unfixed_errors: [],
       usage: NO_USAGE,
@@ -86,7 +89,7 @@ export async function runFix(input: FixInput): Promise<FixOutcome> {
       const trailing = /\s*$/.exec(framed.program)?.[0] ?? "";
       return {
         status: "fixed",
-        content: wrap(fixed.program + trailing),
+        content: reframe(framed, fixed.program + trailing),
         fixed_errors: result.errors,
         unfixed_errors: [],
         usage: fixed.usage,

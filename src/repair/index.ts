@@ -1,6 +1,8 @@
 // The repair API (Autofix attempt 1): `repair` decides the outcome, `sanitize` does the edits.
-import { inspect, isValid, parse, type FixError, type Library } from "../lang/index.ts";
+import { inspect, isValid, parse, type FixError, type Inspection, type Library } from "../lang/index.ts";
 import { calls } from "./exprs.ts";
+import { nearest } from "./nearest.ts";
+import { callName, lowerCaseCalls } from "./rename.ts";
 import { sanitize } from "./sanitize.ts";
 
 export { sanitize } from "./sanitize.ts";
@@ -28,8 +30,31 @@ function componentsKept(result: string, original: string, library: Library): Set
 }
 
 /**
- * Repairs a bare, fenced or enveloped generation. `fixed` only when the result is valid and keeps
- * at least one component of the generation; its content is the whole generation in its wrapping.
+ * Whether the result lost a statement of the generation that held a call a rename would have
+ * made a component: a line `t = text()` dropped because `Text()` still missed its text. Such a
+ * result reads valid but has thrown away what the model wrote; it is not a fix.
+ */
+function lostToRename(generation: string, original: Inspection, result: Inspection, library: Library): boolean {
+  const kept = new Set(result.statements.map((s) => s.id));
+  const text = generation;
+  for (const line of original.broken) {
+    if (line.id === undefined || kept.has(line.id)) continue;
+    if (lowerCaseCalls(text.slice(line.start, line.end)).some((c) => callName(c.name, library) !== null)) return true;
+  }
+  for (const stmt of original.statements) {
+    if (kept.has(stmt.id)) continue;
+    for (const call of calls(stmt.expr)) {
+      if (!library.components.has(call.name) && nearest(call.name, library.components.keys()) !== null) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Repairs a bare, fenced or enveloped generation. `fixed` only when the result is valid, keeps
+ * at least one component of the generation and has not dropped a statement a rename could have
+ * kept; its content is the whole generation in its wrapping. Otherwise `fix_failed` with the
+ * errors left (or the generation's own): the fixing model, when there is one, gets the original.
  */
 export function repair(generation: string, library: Library): RepairOutcome {
   if (isValid(parse(generation, library))) {
@@ -37,7 +62,7 @@ export function repair(generation: string, library: Library): RepairOutcome {
   }
   const result = sanitize(generation, library);
   const kept = componentsKept(result.content, generation, library);
-  if (result.remaining.length === 0 && kept.size > 0) {
+  if (result.remaining.length === 0 && kept.size > 0 && !lostToRename(generation, inspect(generation, library), inspect(result.content, library), library)) {
     return { status: "fixed", content: result.content, fixed_errors: result.fixed, unfixed_errors: [] };
   }
   const unfixed = result.remaining.length ? result.remaining : result.original;

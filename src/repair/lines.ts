@@ -5,6 +5,7 @@ import { removeLines, type Edit } from "./edits.ts";
 import { closings } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
+import { renameLowerCaseCalls } from "./rename.ts";
 import { parsesAsStatement, trial, type Round } from "./round.ts";
 
 // Errors that make a closed statement no better than dropping it.
@@ -49,10 +50,14 @@ export function brokenLines(round: Round): Edit[] {
       continue;
     }
     const candidates: string[] = [];
-    const named = positional(body, round.library);
+    // A call written in lower case (`text("Hello")`) is renamed first: the rest reads the renamed line.
+    const renamed = renameLowerCaseCalls(body, round.library);
+    const base = renamed ?? body;
+    if (renamed !== null) candidates.push(renamed);
+    const named = positional(base, round.library);
     if (named !== null) candidates.push(named, named + balance(named).closers);
-    const closers = balance(body).closers;
-    if (closers) candidates.push(body + closers);
+    const closers = balance(base).closers;
+    if (closers) candidates.push(base + closers);
     const edit = firstThatParses(round, line, candidates);
     if (edit) edits.push(edit);
   }

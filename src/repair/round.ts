@@ -7,7 +7,7 @@ export interface Round {
   text: string;
   ins: Inspection;
   library: Library;
-  /** The program's span in the generation (between head and tail). */
+  /** The program's span in the generation (between head and tail; its blocks and what is between them). */
   from: number;
   to: number;
   /** The effective statement of each name (a later one replaces an earlier one). */
@@ -21,7 +21,9 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
     defs.delete(s.id);
     defs.set(s.id, s);
   }
-  return { text, ins, library, from, to: from + ins.program.length, defs };
+  // The program runs from its first block to its last (fenced blocks with prose between them):
+  // every edit falls inside a block, since no statement or broken line crosses a fence.
+  return { text, ins, library, from, to: ins.blocks[ins.blocks.length - 1].end, defs };
 }
 
 /** The statement whose span holds offset `at`. */

@@ -13,3 +13,12 @@ export function newId(kind: IdKind): string {
   for (const b of bytes) hex += b.toString(16).padStart(2, "0");
   return PREFIXES[kind] + hex;
 }
+
+const KIND_OF_ITEM: Record<string, IdKind> = {
+  message: "message", function_call: "functionCall", function_call_output: "functionCallOutput", reasoning: "reasoning", compaction: "compaction",
+};
+
+/** The item under an id of its own (a conversation's copy: ids are unique there). */
+export function withFreshId<T extends { type: string; id: string }>(item: T): T {
+  return { ...item, id: newId(KIND_OF_ITEM[item.type] ?? "message") };
+}

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { AppDeps, Handler, RequestContext } from "./context.ts";
 import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
 import { errorResponse, HttpError } from "./errors.ts";
+import { RequestAborted } from "./body.ts";
 import { health } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
 import { reliability } from "./routes/monitoring.ts";
@@ -82,7 +83,8 @@ function findRoutes(routes: Route[], path: string): { route: Route; params: Reco
 export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler {
   return async (req) => {
     const startedAt = performance.now();
-    const url = new URL(req.url);
+    const url = requestUrl(req);
+    if (!url) return errorResponse(400, "the Host header is not a valid host", { code: "invalid_host" });
     // A trailing slash is the same route: clients built on a base URL sometimes add one.
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
     const requestId = randomUUID();
@@ -110,10 +112,24 @@ export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler
   };
 }
 
+/**
+ * Bun gives a relative req.url when Host is missing (HTTP/1.0 allows that: served as usual) or not a
+ * host at all (`Host: a b`, a port past 65535: null, answered 400 as HTTP/1.1 requires).
+ */
+function requestUrl(req: Request): URL | null {
+  try {
+    return new URL(req.url);
+  } catch {
+    if (req.headers.has("host") || !req.url.startsWith("/")) return null;
+    return URL.parse(req.url, "http://localhost");
+  }
+}
+
 async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
   try {
     return await handler(ctx);
   } catch (e) {
+    if (e instanceof RequestAborted) ctx.deps.log(`aborted request ${ctx.req.method} ${ctx.url.pathname} ${ctx.requestId}: ${e.message}`);
     if (e instanceof HttpError) return e.toResponse();
     // A bug, not a bad request: say so without leaking internals to the caller.
     ctx.deps.log(`unhandled error in ${ctx.url.pathname} ${ctx.requestId}: ${e instanceof Error ? e.stack : String(e)}`);

@@ -1,6 +1,7 @@
-// Shared by every route with a JSON body: reads it with a 1 MB cap (413) and checks it with a
-// valibot schema (400), so past this edge the handler works with trusted, typed data.
+// Shared by every route with a JSON body: reads it with a 1 MB cap (413), bounds its nesting before
+// parsing (400) and checks it with a valibot schema (400), so past this edge the handler works with trusted, typed data.
 import * as v from "valibot";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../client/json-depth.ts";
 import { HttpError } from "./errors.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,7 +15,15 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // Bun rejects the read with an AbortError when the client closes mid-body or sends a
+      // malformed chunked body: the request ended on the client's side, not in our code.
+      throw new RequestAborted();
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -26,15 +35,28 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/** The body never arrived whole. app.ts logs it as an aborted request, not as an error of ours. */
+export class RequestAborted extends HttpError {
+  constructor() {
+    super(400, "the request body ended early: the connection closed or the chunked encoding was malformed", { code: "request_aborted" });
+  }
+}
+
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `request body is larger than ${limit} bytes`, { code: "request_too_large" });
 }
 
 export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const bytes = await readLimited(req, limit);
-  const text = new TextDecoder().decode(bytes);
+  return parseJson(await readLimited(req, limit));
+}
+
+/** A body (or a WebSocket frame) as JSON: nesting bounded before the parse, 400s for both. */
+export function parseJson(bytes: Uint8Array | string): unknown {
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
+    throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
+  }
   try {
-    return JSON.parse(text);
+    return JSON.parse(typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes));
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { code: "invalid_json" });
   }
@@ -42,7 +64,10 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<un
 
 /** Reads and validates; the first problem becomes a 400 naming the offending field. */
 export async function readBody<S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> {
-  const json = await readJson(req);
+  return checkBody(await readJson(req), schema);
+}
+
+export function checkBody<S extends v.GenericSchema>(json: unknown, schema: S): v.InferOutput<S> {
   const result = v.safeParse(schema, json);
   if (!result.success) {
     const issue = result.issues[0];

@@ -1,3 +1,4 @@
+import { creditAmountProblem } from "../db/credits.ts";
 import { route, target } from "../providers/registry.ts";
 // Environment → server settings, read once at start. Secrets stay here and are never logged.
 export interface FixingModelConfig {
@@ -11,6 +12,8 @@ export interface FixingModelConfig {
 
 export interface ServerConfig {
   port: number;
+  /** Bind address (HOST); 127.0.0.1 unless set, so nothing is exposed by accident. */
+  host?: string;
   dbPath: string;
   retentionDays: number;
   autofixPrice: number;
@@ -28,7 +31,15 @@ export interface ServerConfig {
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** A price is a credit amount: whole, and at most MAX_CREDITS (see src/db/credits.ts). */
+function priceFrom(value: string | undefined, fallback: number, name: string): number {
+  const n = intFrom(value, fallback, name);
+  const problem = creditAmountProblem(n);
+  if (problem) throw new Error(`${name} ${problem}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -45,9 +56,10 @@ export function fixingModelFromEnv(env: Record<string, string | undefined>): Fix
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
   return {
     port: intFrom(env.PORT, 8787, "PORT"),
+    host: env.HOST || "127.0.0.1",
     dbPath: env.TESSERA_DB || "./data/tessera.db",
     retentionDays: intFrom(env.TESSERA_LOG_RETENTION_DAYS, 30, "TESSERA_LOG_RETENTION_DAYS"),
-    autofixPrice: intFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
+    autofixPrice: priceFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
     fixingModel: fixingModelFromEnv(env),
     responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),

@@ -8,6 +8,7 @@ import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./fixing-model.ts";
 import { DEFAULT_LEASE_SECONDS, startSweeper } from "./responses/background.ts";
 import { isSocketUpgrade, socketHandler, upgradeSocket } from "./responses/websocket.ts";
+import { serve } from "./serve.ts";
 
 export interface RunningServer {
   url: string;
@@ -17,6 +18,12 @@ export interface RunningServer {
   config: ServerConfig;
   fetch: FetchHandler;
   stop(): Promise<void>;
+}
+
+/** A URL that reaches the server: a wildcard bind is reached on loopback; IPv6 goes in brackets. */
+function urlFor(hostname: string, port: number): string {
+  const host = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "[::1]" : hostname.includes(":") ? `[${hostname}]` : hostname;
+  return `http://${host}:${port}`;
 }
 
 export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
@@ -32,17 +39,16 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     log,
   };
   const fetch = createApp(deps);
-  // body.ts caps JSON bodies at 1 MB with a wire-format 413 (it stops reading there, so memory
-  // stays bounded); Bun's own cap sits far above so that its plain-text 413 is never the answer.
-  const server = Bun.serve({
+  const server = serve({
     port: config.port,
+    hostname: config.host ?? "127.0.0.1",
     // WebSocket mode of the Responses API needs the server for its upgrade; everything else is the app.
     fetch: (req, srv) => (isSocketUpgrade(req) ? upgradeSocket(req, srv, deps) : fetch(req)),
     websocket: socketHandler(deps),
-    maxRequestBodySize: 256 * 1024 * 1024,
+    log: deps.log,
   });
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url: urlFor(server.hostname ?? "127.0.0.1", server.port!),
     port: server.port!,
     db,
     config,
@@ -59,7 +65,10 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
 if (import.meta.main) {
   const config = configFromEnv();
   const server = await startServer(config);
+  // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
+  const bound = config.host!.includes(":") ? `[${config.host}]` : config.host;
+  const everywhere = config.host === "0.0.0.0" || config.host === "::" ? " (every interface)" : "";
   console.log(
-    `tessera listening on ${server.url} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
+    `tessera listening on http://${bound}:${server.port}${everywhere} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
   );
 }

@@ -1,7 +1,7 @@
 // `{provider}/{model}` plus an optional request-level key (byok) → the adapter and where to call
 // it. Shared by Embed and Responses; every refusal is a 400 that names the field to fix.
 import { keyProvider, route, target } from "../providers/registry.ts";
-import type { ProviderAdapter, Target } from "../providers/types.ts";
+import { ProviderError, UnsupportedRequestError, type ProviderAdapter, type Target } from "../providers/types.ts";
 import { decryptProviderKey } from "./crypto/provider-keys.ts";
 import { HttpError } from "./errors.ts";
 
@@ -26,4 +26,20 @@ export async function resolveProvider(
   const t = target(r, env, byokKey);
   if (!t.ok) throw new HttpError(400, t.message, { param: t.param, code: "provider_key_missing" });
   return { adapter: r.adapter, target: t.target, provider: r.provider };
+}
+
+/**
+ * A provider's failure, or a request it cannot take, as the HTTP answer; null for anything else.
+ * A provider that refused the request itself (its 4xx but 408/429) is not worth a retry:
+ * `x-should-retry: false` keeps the official clients from sending it twice more.
+ */
+export function providerHttpError(e: unknown): HttpError | null {
+  if (e instanceof UnsupportedRequestError) return new HttpError(400, e.message, { param: e.param, code: "unsupported_by_provider" });
+  if (!(e instanceof ProviderError)) return null;
+  const up = e.upstreamStatus;
+  const refused = up !== null && up >= 400 && up < 500 && up !== 408 && up !== 429;
+  return new HttpError(e.status, e.message, {
+    code: e.status === 429 ? "upstream_rate_limited" : "upstream_error",
+    headers: refused ? { "x-should-retry": "false" } : undefined,
+  });
 }

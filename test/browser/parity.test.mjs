@@ -37,11 +37,15 @@ const BROKEN = {
   unicode: 'root = Stack([t])\nt = TextContent("h\u00e9llo \ud83c\udf0d \\u00e9 \\" \u2014 ok", "large")',
   empty: "",
   prose: "Sorry, I cannot build that UI.",
+  // Nesting at the parser's limit (1,200 levels; a call and its list count two) and past it.
+  "deep 600 calls": "root = " + "Stack([".repeat(600) + "])".repeat(600),
+  "deep 1,200 levels of arrays": "root = Stack([" + "[".repeat(1198) + "]".repeat(1198) + "])",
+  "too deep": "root = Stack([" + "[".repeat(1199) + "]".repeat(1199) + "])",
 };
 
 // One function for both sides: Playwright sends its source to the page, Node calls it directly.
 // It must not refer to anything outside itself.
-async function scenario({ bundleUrl, config, programs, generations, streams }) {
+async function scenario({ bundleUrl, config, programs, generations, streams, repeats }) {
   const lang = await import(bundleUrl);
   await lang.loadLanguage();
   // FNV-1a over a string: the streams record every intermediate result without shipping megabytes.
@@ -50,8 +54,15 @@ async function scenario({ bundleUrl, config, programs, generations, streams }) {
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
     return h.toString(16).padStart(8, "0");
   };
-  const out = { exports: Object.keys(lang).sort(), parses: {}, frames: {}, inspections: {}, streams: {}, libraryErrors: [] };
+  const out = { exports: Object.keys(lang).sort(), parses: {}, frames: {}, inspections: {}, streams: {}, libraryErrors: [], repeats: {} };
   const library = lang.compileLibrary(config);
+  // Deep programs parsed again and again: the engine's first tiers (larger frames) and its
+  // optimized one must all hold the nesting the parser allows.
+  for (const name of repeats) {
+    const codes = new Set();
+    for (let i = 0; i < 40; i++) for (const e of lang.parse(programs[name], library).errors) codes.add(e.code);
+    out.repeats[name] = [...codes].sort();
+  }
   for (const [name, text] of Object.entries(programs)) {
     const result = lang.parse(text, library);
     out.parses[name] = { valid: lang.isValid(result), result };
@@ -88,6 +99,7 @@ function inputs() {
   const samples = realSamples();
   const programs = { ...samples, ...BROKEN };
   const generations = {
+    "three fenced blocks": "Page:\n```ui\nroot = Stack([t, more])\n```\nThe title:\n```\nt = TextContent(\"Hi\")\n```\nand\n```ui\nmore = TextContent(42)\n```\nDone.",
     "fenced pricing-page": "Here is the pricing page you asked for:\n\n```openui\n" + samples["pricing-page.oui"] + "\n```\n\nLet me know if you want changes.",
     "fenced settings-panel": "```\n" + samples["settings-panel.oui"] + "\n```",
     "enveloped dashboard": "]]>service:content\n" + samples["dashboard.oui"] + "\n]]>service:meta\n{\"model\":\"m\"}\n",
@@ -99,7 +111,8 @@ function inputs() {
     { name: "fenced pricing-page", text: generations["fenced pricing-page"], size: 13 },
     { name: "syntax", text: BROKEN.syntax, size: 3 },
   ];
-  return { config: realLibraryConfig(), programs, generations, streams };
+  streams.push({ name: "three fenced blocks", text: generations["three fenced blocks"], size: 5 });
+  return { config: realLibraryConfig(), programs, generations, streams, repeats: ["deep 600 calls", "deep 1,200 levels of arrays"] };
 }
 
 const PAGE = `<!doctype html>
@@ -198,6 +211,10 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
   }
   for (const [name, s] of Object.entries(node.streams)) assert.ok(s.endEqualsParse, `stream ${name}: end() differs from parse()`);
   assert.ok(node.libraryErrors.every((e) => e.threw && e.name === "LibraryError"), JSON.stringify(node.libraryErrors));
+  // The deepest programs the parser allows parse in every tier (whatever else the library says of them).
+  for (const [name, codes] of Object.entries(node.repeats)) assert.ok(!codes.includes("syntax"), `${name}: ${codes}`);
+  assert.match(node.parses["too deep"].result.errors[0].message, /^nested too deep: expected at most 1200 levels/);
+  assert.deepEqual(node.frames["three fenced blocks"].blocks.length, 3);
 
   // The point: the same JSON, byte for byte.
   if (inBrowser !== inNode) {

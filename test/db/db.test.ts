@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
-  adjustCredits, cancelResponse, claimLapsedResponses, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
+  adjustCredits, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
   purgeOldLogs, reliabilitySummary, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
@@ -152,7 +152,7 @@ test("background jobs: concurrent claims of lapsed leases are disjoint; renewal 
   const mine = claims[0][0];
   expect(await renewLease(db, mine.id, "w0", now + 60)).toBe(true);
   expect(await renewLease(db, mine.id, "w1", now + 60)).toBe(false);
-  expect(await cancelResponse(db, mine.id, { status: "cancelled" })).toBe(true);
+  expect(await endResponse(db, mine.id, "cancelled", { status: "cancelled" })).toBe(true);
   expect(await renewLease(db, mine.id, "w0", now + 90)).toBe(false);
   expect(await isRunning(db, mine.id)).toBe(false);
 });

@@ -158,3 +158,65 @@ test("a statement cut mid-stream is shown with its strings and brackets closed, 
   assert.deepEqual(children.map((c) => c.props.text), ["a"]);
   assert.deepEqual(stream.end().errors.map((e) => e.code), ["incomplete"]);
 });
+
+test("a statement is final once its line ends: an orphan is reported then, not one statement later; an open ternary waits", () => {
+  const stream = createStreamParser(small);
+  stream.push('root = Stack([a])\na = Text("a")\n');
+  assert.deepEqual(stream.push('x = Text("x")').orphaned, []); // the line may still go on
+  const ended = stream.push("\n");
+  assert.deepEqual(ended.orphaned, ["x"]);
+  assert.deepEqual(ended.errors, []); // while streaming, orphans are listed; end() reports them
+  // The last statement, its line ended, is shown final (not partial).
+  const last = stream.push('b = Text("b")\n');
+  assert.deepEqual(last.orphaned, ["x", "b"]);
+  // A ternary still open at the end of its line is not a statement yet: its `:` line may follow.
+  assert.deepEqual(stream.push("c = $on ? 1\n").orphaned, ["x", "b"]);
+  assert.deepEqual(stream.push("  : 2\n").orphaned, ["x", "b", "c"]);
+  // A `?` line continues a statement whose line had ended; it stays what parse() reads.
+  assert.deepEqual(stream.push("  ? 3\n  : 4\n").orphaned, ["x", "b", "c"]);
+  const final = stream.end();
+  const whole = parse('root = Stack([a])\na = Text("a")\nx = Text("x")\nb = Text("b")\nc = $on ? 1\n  : 2\n  ? 3\n  : 4\n', small);
+  assert.deepEqual(final.orphaned, ["x", "b", "c"]);
+  assert.equal(json(final), json(whole));
+});
+
+test("the statement whose line ended is shown final in the display tree", () => {
+  const stream = createStreamParser(small);
+  const open = stream.push('root = Stack([a])\na = Text("a")');
+  const child = (r: ParseResult) => (r.root!.props.children as { partial: boolean }[])[0];
+  assert.equal(child(open).partial, true);
+  assert.equal(child(stream.push("\n")).partial, false);
+});
+
+test("several fenced blocks stream to what parse() gives, for any chunking; a closed block's statements are final", () => {
+  const texts = [
+    'Layout:\n```ui\nroot = Stack([card])\n```\nThe card:\n```\ncard = Card("T", [Text("a"), more])\n```\nand\n```ui\nmore = Button("Go")\nx = Text("orphan")\n```\nDone.',
+    'A\n```\nroot = Stack([a,\n```\nroot = nonsense(\n```\na = Text("x")\nb = Nope(\n```\nB',
+    "```\nroot = Stack([a])\n```\n```\na = Text(1)\n```\n```\nb = [a",
+    "x\n```ui\n```\n```\n```\n",
+  ];
+  for (const text of texts) {
+    const whole = json(parse(text, small));
+    for (let size = 1; size <= 17; size += 2) {
+      const cuts = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => i * size);
+      assert.equal(json(streamIn(text, cuts)), whole, `chunks of ${size}: ${JSON.stringify(text)}`);
+    }
+  }
+  const stream = createStreamParser(small);
+  stream.push('```\nroot = Stack([a])\n```\nprose\n```\na = Text("a")\nx = Text("x")\n```\n');
+  const between = stream.push("More prose");
+  assert.deepEqual(between.orphaned, ["x"]);
+  assert.deepEqual(between.errors, []);
+  assert.equal(between.statements, 3);
+});
+
+test("random texts with fences stream to what parse() gives", () => {
+  const pieces = fc.constantFrom("```\n", "```ui\n", "prose\n", "root = Stack([a, b])\n", 'a = Text("x")\n', "b = [a", "]\n", "\n", "c = Nope()\n");
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 20 }), (parts, cuts) => {
+      const text = parts.join("");
+      assert.equal(json(streamIn(text, cuts.map((c) => c % (text.length + 1)))), json(parse(text, small)));
+    }),
+    { numRuns: 400 },
+  );
+});

@@ -105,7 +105,7 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
   });
   test("only prose: no component is kept, so it is not a fix", () => {
     const out = repair("Sorry, I cannot build that.\n", lib);
-    expect(out).toEqual({ status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: [{ code: "missing-root", message: "the program has no `root` statement" }] });
+    expect(out).toEqual({ status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: [{ code: "missing-root", message: "the program has no `root` statement: expected `root = Stack(...)`, got no statement" }] });
   });
   test("sanitize reports the original errors and what remains", () => {
     const s = sanitize(lines("root = Stack([title, ghost])", T), lib);

@@ -98,3 +98,68 @@ describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for by
     expect(isValid(parse(outcome.content!, lib))).toBe(true);
   });
 });
+
+describe("several fenced blocks are one program, each repaired in place", () => {
+  const small = { root: "Stack", schema: { $defs: {
+    Stack: { properties: { children: { type: "array" } }, required: ["children"] },
+    Text: { properties: { text: { type: "string" }, size: { enum: ["s", "m", "l"] } }, required: ["text"] },
+  } } };
+  let readme: Library;
+  beforeAll(async () => {
+    const { compileLibrary, loadLanguage } = await import("../../src/lang/index.ts");
+    await loadLanguage();
+    readme = compileLibrary(small);
+  });
+  const generation = [
+    "Here is the page:",
+    "```ui",
+    "root = Stack([title, body])",
+    "```",
+    "The title, then the body (`body` below):",
+    "",
+    "```",
+    'title = Txt("Hello", "L")',
+    "```",
+    "and",
+    "```ui",
+    'body = text("World")',
+    "stray = Text(\"x\")",
+    "```",
+    "Anything else?",
+  ].join("\n");
+
+  test("errors in later blocks are fixed where they stand; prose and fences come back byte for byte", () => {
+    const out = repair(generation, readme);
+    expect(out.status).toBe("fixed");
+    expect(out.content).toBe(
+      generation.replace('Txt("Hello", "L")', 'Text("Hello", "l")').replace('body = text("World")', 'body = Text("World")').replace('stray = Text("x")\n', ""),
+    );
+    expect(codes(out.fixed_errors).sort()).toEqual(["orphaned", "syntax", "type-mismatch", "unknown-component"]);
+  });
+
+  test("the Autofix pipeline returns the whole generation repaired in place", async () => {
+    const checked = checkGeneration(generation, readme);
+    expect(checked.valid).toBe(false);
+    const outcome = await runFix({ checked, library: readme, source: small, context: [], instructions: "", complete: null });
+    expect(outcome).toMatchObject({ status: "fixed", by: "sanitizer", content: repair(generation, readme).content });
+  });
+
+  test("a valid program split over blocks is already valid, as one program", () => {
+    const valid = "A:\n```\nroot = Stack([t])\n```\nB:\n```\nt = Text(\"x\")\n```\n";
+    expect(repair(valid, readme)).toEqual({ status: "already_valid", content: valid, fixed_errors: [], unfixed_errors: [] });
+  });
+
+  test("the fixing model's whole program goes into the first block; later blocks are left empty, prose kept", async () => {
+    const hopeless = "A:\n```\nroot = Stack([t])\n```\nB:\n```\nt = Text()\n```\nC";
+    const checked = checkGeneration(hopeless, readme);
+    const outcome = await runFix({
+      checked,
+      library: readme,
+      source: small,
+      context: [],
+      instructions: "",
+      complete: async () => ({ content: 'root = Stack([t])\nt = Text("x")', usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }),
+    });
+    expect(outcome).toMatchObject({ status: "fixed", by: "model", content: 'A:\n```\nroot = Stack([t])\nt = Text("x")\n```\nB:\n```\n```\nC' });
+  });
+});

@@ -226,15 +226,42 @@ test("input_tokens estimates the whole context; compaction seals a summary that 
   expect(await fails(client.responses.create({ model: "openai/gpt-x", input: [tampered, { role: "user", content: "x" }] as any }))).toMatchObject({ status: 400 });
 });
 
-test("a PDF to a provider that cannot take one is a 400 naming the provider, nothing charged", async () => {
+test("a base64 PDF reaches every provider in its own form; a file a provider cannot take is a 400 naming it, nothing charged", async () => {
+  const input = [{ role: "user", content: [{ type: "input_file", file_data: "JVBERi0xLjQK", filename: "a.pdf" }] }];
+  const post = (model: string, body = input) => raw("/responses", { method: "POST", body: JSON.stringify({ model, input: body }) });
+  expect((await post("openai/gpt-x")).status).toBe(200);
+  expect(e.openai.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0xLjQK", filename: "a.pdf" } });
+  expect((await post("anthropic/claude")).status).toBe(200);
+  expect(e.anthropic.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" } });
+  expect((await post("google/gemini")).status).toBe(200);
+  expect(e.gemini.calls.at(-1)!.body.contents[0].parts[0]).toEqual({ inlineData: { mimeType: "application/pdf", data: "JVBERi0xLjQK" } });
+
   e.h.server.config.responsesPrice = 1;
   const before = await e.h.credits("resp-acme");
-  const input = [{ role: "user", content: [{ type: "input_file", file_data: "JVBERi0xLjQK", filename: "a.pdf" }] }];
-  const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "anthropic/claude", input }) });
+  const zip = [{ role: "user", content: [{ type: "input_file", file_data: "data:application/zip;base64,UEsDBA==", filename: "a.zip" }] }];
+  const res = await post("anthropic/claude", zip);
   expect(res.status).toBe(400);
   expect((await res.json()).error.message).toContain("anthropic");
   expect(await e.h.credits("resp-acme")).toBe(before);
-  const ok = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input }) });
-  expect(ok.status).toBe(200);
-  expect(e.openai.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0xLjQK", filename: "a.pdf" } });
+});
+
+test("a client that leaves mid-stream: the turn ends cancelled, stored so, its credits handed back", async () => {
+  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.responsesPrice = 2;
+  const before = await e.h.credits("resp-acme");
+  const ac = new AbortController();
+  const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "local/slow", input: "long", stream: true }), signal: ac.signal });
+  const reader = res.body!.getReader();
+  let text = "";
+  while (!text.includes("response.output_text.delta")) text += new TextDecoder().decode((await reader.read()).value);
+  const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)![1]!;
+  ac.abort();
+  let status = "in_progress";
+  for (let i = 0; i < 50 && status === "in_progress"; i++) {
+    await Bun.sleep(40);
+    status = (await client.responses.retrieve(id)).status!;
+  }
+  expect(status).toBe("cancelled");
+  expect(await e.h.credits("resp-acme")).toBe(before);
+  e.h.server.config.responsesPrice = 0;
 });

@@ -18,6 +18,10 @@ export interface Script {
   usage?: { input: number; output: number };
   /** Pieces the text is streamed in; default: split in words. */
   pieces?: string[];
+  /** Wait this long before answering (a slow model: for background work, cancellation, time-outs). */
+  delayMs?: number;
+  /** Streamed: wait this long before each frame after the first (a model that writes slowly). */
+  pieceDelayMs?: number;
 }
 
 export interface FakeCall { path: string; url: string; headers: Record<string, string>; body: any }
@@ -27,8 +31,10 @@ export interface FakeProvider {
   /** Base URL in the form the matching *_BASE_URL variable takes. */
   url: string;
   calls: FakeCall[];
-  /** Answers for the next requests, in order; when empty, `fallback` answers. */
+  /** Answers for the next requests, in order; when empty, `responder` (when set) and then `fallback` answers. */
   queue: Script[];
+  /** Computes an answer from the request body (in this provider's wire format) when `queue` is empty; see `agentResponder`. */
+  responder?: (body: any) => Script;
   fallback: Script;
   /** When set, a request carrying another key gets the provider's 401. */
   requireKey: string | null;
@@ -47,12 +53,21 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-/** A stream that writes `frames` and then, when `breakAfter` is set, errors out. */
+/** Frame delays asked for by the script that answers a request, keyed by the frames array. */
+const pieceDelays = new WeakMap<string[], number>();
+
+/** A stream that writes `frames` and then, when `fail` is set, errors out. */
 function sse(frames: string[], fail: "close" | null): Response {
+  const gap = pieceDelays.get(frames) ?? 0;
+  let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {
       const f = frames.shift();
-      if (f !== undefined) { ctrl.enqueue(enc.encode(f)); return; }
+      if (f !== undefined) {
+        if (gap && sent++ > 0) await Bun.sleep(gap);
+        ctrl.enqueue(enc.encode(f));
+        return;
+      }
       if (fail === "close") {
         // Let the bytes so far reach the other side first, as a real dropped connection would.
         await Bun.sleep(20);
@@ -76,7 +91,10 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
       let body: any = null;
       try { body = await req.json(); } catch { /* checked by the handler */ }
       fake.calls.push({ path: url.pathname, url: req.url, headers: Object.fromEntries(req.headers), body });
-      return handle(fake, req, url, body);
+      const res = handle(fake, req, url, body);
+      const delay = body && typeof body === "object" ? delays.get(body) : undefined;
+      if (delay) await Bun.sleep(delay);
+      return res;
     },
   });
   const base = `http://127.0.0.1:${server.port}`;
@@ -84,7 +102,14 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
   return fake;
 }
 
-const nextScript = (f: FakeProvider) => f.queue.shift() ?? f.fallback;
+/** Delays asked for by the script that answers a request, keyed by the request's parsed body. */
+const delays = new WeakMap<object, number>();
+
+function nextScript(f: FakeProvider, body: any): Script {
+  const s = f.queue.shift() ?? f.responder?.(body) ?? f.fallback;
+  if (s.delayMs && body && typeof body === "object") delays.set(body, s.delayMs);
+  return s;
+}
 const now = () => Math.floor(Date.now() / 1000);
 
 // ---------------------------------------------------------------- OpenAI (and the aggregator)
@@ -99,7 +124,7 @@ export function startFakeOpenAI(): FakeProvider {
     const auth = req.headers.get("authorization");
     if (fake.requireKey !== null && auth !== `Bearer ${fake.requireKey}`) return openaiError(401, "Incorrect API key provided", "invalid_api_key");
     if (!body || typeof body.model !== "string" || !Array.isArray(body.messages)) return openaiError(400, "model and messages are required");
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return openaiError(s.status, s.errorMessage ?? "stand-in error", s.status === 429 ? "rate_limit_exceeded" : "server_error");
     const id = `chatcmpl-fake${fake.calls.length}`;
     const u = s.usage ?? USAGE;
@@ -124,6 +149,7 @@ export function startFakeOpenAI(): FakeProvider {
     const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ ...base, choices, ...(withUsage ? { usage: null } : {}), ...extra })}\n\n`;
     const frames = [frame([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }])];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     const pieces = s.text ? (s.pieces ?? words(s.text)) : [];
     pieces.forEach((p, i) => {
       frames.push(frame([{ index: 0, delta: { content: p }, logprobs: null, finish_reason: null }]));
@@ -179,7 +205,7 @@ export function startFakeAnthropic(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-api-key") !== fake.requireKey) return anthropicError(401, "invalid x-api-key");
     const problem = checkAnthropic(body);
     if (problem) return anthropicError(400, problem);
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return anthropicError(s.status, s.errorMessage ?? "stand-in error");
     const id = `msg_fake${fake.calls.length}`;
     const u = s.usage ?? USAGE;
@@ -200,6 +226,7 @@ export function startFakeAnthropic(): FakeProvider {
       ev("message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: u.input, output_tokens: 1 } } }),
       ev("ping", { type: "ping" }),
     ];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     let index = 0;
     if (s.text) {
       frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
@@ -258,7 +285,7 @@ export function startFakeGemini(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-goog-api-key") !== fake.requireKey) return geminiError(400, "API key not valid. Please pass a valid API key.");
     const problem = checkGemini(body);
     if (problem) return geminiError(400, problem);
-    const s = nextScript(fake);
+    const s = nextScript(fake, body);
     if (s.status) return geminiError(s.status, s.errorMessage ?? "stand-in error");
     const u = s.usage ?? USAGE;
     const usageMetadata = { promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output };
@@ -274,6 +301,7 @@ export function startFakeGemini(): FakeProvider {
     }
     const frame = (o: unknown) => `data: ${JSON.stringify(o)}\r\n\r\n`;
     const frames: string[] = [];
+    if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     const pieces = s.text ? (s.pieces ?? words(s.text)) : [];
     for (const [i, p] of pieces.entries()) {
       frames.push(frame({ candidates: [{ content: { role: "model", parts: [{ text: p }] }, index: 0 }], usageMetadata: { promptTokenCount: u.input, totalTokenCount: u.input }, modelVersion }));
@@ -293,4 +321,126 @@ export function deadUrl(): string {
   const port = s.port;
   s.stop(true);
   return `http://127.0.0.1:${port}`;
+}
+
+// ---------------------------------------------------------------- A stand-in model for agents
+
+interface OfferedTool { name: string; schema: any }
+interface AgentTurn {
+  tools: OfferedTool[];
+  /** "none", "auto", "required" or the name of the one tool the request forces. */
+  choice: string;
+  /** The last message is the user's own (not a tool result). */
+  userSpoke: boolean;
+  /** The user's last text, or the last tool result's text. */
+  text: string;
+}
+
+const textOf = (c: unknown): string =>
+  typeof c === "string" ? c
+  : Array.isArray(c) ? c.map((p: any) => typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "").join("")
+  : "";
+
+/** A Gemini functionResponse.response: a tool's text comes wrapped as `{ result: "…" }` (or another single key). */
+function unwrapResult(r: unknown): string {
+  if (r && typeof r === "object" && !Array.isArray(r)) {
+    const values = Object.values(r);
+    if (values.length === 1 && typeof values[0] === "string") return values[0];
+  }
+  return JSON.stringify(r);
+}
+
+/** Reads the last turn of a request in any of the three wires. */
+function readTurn(body: any): AgentTurn {
+  if (Array.isArray(body?.contents)) {
+    // Gemini: tools[].functionDeclarations[], functionResponse parts.
+    const tools = (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })));
+    const mode = body.toolConfig?.functionCallingConfig?.mode;
+    const allowed = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
+    const choice = mode === "NONE" ? "none" : mode === "ANY" ? (allowed?.length === 1 ? allowed[0] : "required") : "auto";
+    const last = body.contents.at(-1);
+    const parts: any[] = last?.parts ?? [];
+    const response = parts.find((p) => p.functionResponse)?.functionResponse;
+    return {
+      tools, choice, userSpoke: last?.role === "user" && !response,
+      text: response ? unwrapResult(response.response) : parts.map((p) => p.text ?? "").join(""),
+    };
+  }
+  const openaiShaped = body?.tools?.some((t: any) => t.function) || body?.messages?.some((m: any) => m.role === "tool" || m.role === "system" || m.role === "developer" || m.tool_calls);
+  if (!openaiShaped) {
+    // Anthropic: tools[] with input_schema, tool_result blocks.
+    const tools = (body.tools ?? []).map((t: any) => ({ name: t.name, schema: t.input_schema }));
+    const tc = body.tool_choice;
+    const choice = !tc ? "auto" : tc.type === "tool" ? tc.name : tc.type === "any" ? "required" : tc.type;
+    const last = body.messages?.at(-1);
+    const blocks: any[] = Array.isArray(last?.content) ? last.content : [];
+    const result = blocks.find((b) => b.type === "tool_result");
+    return {
+      tools, choice, userSpoke: last?.role === "user" && !result,
+      text: result ? textOf(result.content) : textOf(last?.content),
+    };
+  }
+  // OpenAI chat completions (also the aggregator and local): tools[].function, role "tool".
+  const tools = (body?.tools ?? []).filter((t: any) => t.type === "function" || t.function).map((t: any) => ({ name: t.function.name, schema: t.function.parameters }));
+  const tc = body?.tool_choice;
+  const choice = !tc ? "auto" : typeof tc === "string" ? tc : tc.function?.name ?? "auto";
+  const last = body?.messages?.at(-1);
+  return { tools, choice, userSpoke: last?.role === "user", text: textOf(last?.content) };
+}
+
+/** A value that fits `schema`, plausible for a property called `name`. */
+export function plausibleValue(schema: any, name = ""): unknown {
+  if (!schema || typeof schema !== "object") return "example";
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if ("const" in schema) return schema.const;
+  const branch = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branch) && branch.length) return plausibleValue(branch.find((b: any) => b?.type !== "null") ?? branch[0], name);
+  let type = Array.isArray(schema.type) ? schema.type.find((t: string) => t.toLowerCase() !== "null") : schema.type;
+  type = typeof type === "string" ? type.toLowerCase() : schema.properties ? "object" : "string";
+  switch (type) {
+    case "object": {
+      const props: Record<string, any> = schema.properties ?? {};
+      const required: string[] = Array.isArray(schema.required) ? schema.required : Object.keys(props);
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(props)) if (required.includes(key)) out[key] = plausibleValue(props[key], key);
+      return out;
+    }
+    case "array": return [plausibleValue(schema.items, name)];
+    case "integer": return Math.max(1, Math.ceil(schema.minimum ?? 1));
+    case "number": return Math.max(1, schema.minimum ?? 1);
+    case "boolean": return true;
+    case "null": return null;
+    default: {
+      const n = name.toLowerCase();
+      if (/location|city|place|where|address/.test(n)) return "San Francisco";
+      if (/unit/.test(n)) return "celsius";
+      if (/country/.test(n)) return "US";
+      if (/date|day/.test(n)) return "2026-01-01";
+      if (/query|question|text|prompt|message|input/.test(n)) return "the weather in San Francisco";
+      if (/name/.test(n)) return "Ada";
+      if (/email/.test(n)) return "ada@example.com";
+      if (/url|link/.test(n)) return "https://example.com";
+      return "example";
+    }
+  }
+}
+
+let agentCalls = 0;
+
+/**
+ * A stand-in model for agents, for `FakeProvider.responder`: when the request offers tools (and
+ * does not forbid them) and the last message is the user's, it calls the first offered tool (or
+ * the one `tool_choice` names) with arguments built from the tool's parameters schema, e.g.
+ * `{"location":"San Francisco"}` for get_weather; after a tool result, or without tools, it
+ * answers with text that quotes what it answers to.
+ */
+export function agentResponder(body: any): Script {
+  const turn = readTurn(body);
+  if (turn.userSpoke && turn.tools.length && turn.choice !== "none") {
+    const tool = turn.tools.find((t) => t.name === turn.choice) ?? turn.tools[0]!;
+    const args = plausibleValue(tool.schema ?? { type: "object", properties: {} });
+    return { toolCalls: [{ id: `call_stand_in_${++agentCalls}`, name: tool.name, arguments: JSON.stringify(args && typeof args === "object" ? args : {}) }] };
+  }
+  const quoted = turn.text.replace(/\s+/g, " ").trim().slice(0, 120);
+  return { text: turn.userSpoke || !turn.tools.length ? `Stand-in answer to: ${quoted || "(nothing)"}` : `The tool answered: ${quoted || "(nothing)"}` };
 }

@@ -1,5 +1,5 @@
 // tessera org create|show|credit|suspend|resume
-import { adjustCredits, createOrganization, findOrganizationByName, setSuspended } from "../../db/index.ts";
+import { adjustCredits, createOrganization, creditAmountProblem, findOrganizationByName, MAX_CREDITS, setSuspended } from "../../db/index.ts";
 import { checkFlags, flagValue, parseInteger, readSubcommand } from "../args.ts";
 import { requireOrg, withDb } from "../db.ts";
 import { CommandFailed, out } from "../io.ts";
@@ -10,6 +10,7 @@ Commands:
   org create NAME [--credits N]   create an organization (N credits to start, default 0)
   org show NAME [--json]          show name, credits and whether billing is suspended
   org credit NAME N               add N credits (a negative N removes them); recorded in the ledger
+                                  (whole numbers; a balance is at most 10^15 credits)
   org suspend NAME                suspend billing: paid calls get 429 until resumed
   org resume NAME                 resume billing
 
@@ -23,6 +24,14 @@ const HELP: Record<string, string> = {
   resume: "Usage: tessera org resume NAME\n\nResumes billing for a suspended organization.",
 };
 
+/** A whole number of credits within ±MAX_CREDITS (digits only, so never 1e20 nor 1.5). */
+function parseCredits(text: string, what: string, usage: (problem: string) => Error): number {
+  const n = parseInteger(text, what);
+  const problem = creditAmountProblem(n);
+  if (problem) throw usage(`${what} ${problem}, got ${text}`);
+  return n;
+}
+
 export async function orgCommand(argv: string[]): Promise<void> {
   const command = readSubcommand("org", argv, ORG_HELP, HELP, ["credits"], out);
   if (!command) return;
@@ -35,7 +44,7 @@ export async function orgCommand(argv: string[]): Promise<void> {
     case "create": {
       checkFlags(args, ["credits"]);
       const creditsText = flagValue(args, "credits");
-      const credits = creditsText === undefined ? 0 : parseInteger(creditsText, "--credits");
+      const credits = creditsText === undefined ? 0 : parseCredits(creditsText, "--credits", usage);
       if (credits < 0) throw usage("--credits must be 0 or more");
       if (name.trim() === "") throw usage("NAME must not be empty");
       return withDb(async (db) => {
@@ -55,11 +64,14 @@ export async function orgCommand(argv: string[]): Promise<void> {
     }
     case "credit": {
       checkFlags(args, []);
-      const delta = parseInteger(args.positionals[1], "N");
+      const delta = parseCredits(args.positionals[1], "N", usage);
       if (delta === 0) throw usage("N must not be 0");
       return withDb(async (db) => {
         const org = await requireOrg(db, name);
         const result = await adjustCredits(db, org.id, delta, "cli credit");
+        if (!result.ok && delta > 0) {
+          throw new CommandFailed(`cannot add ${delta} credits: ${org.name} has ${result.credits} and a balance may be at most ${MAX_CREDITS}`);
+        }
         if (!result.ok) throw new CommandFailed(`cannot remove ${-delta} credits: ${org.name} has only ${result.credits}`);
         out(`${org.name} now has ${result.credits} credits`);
       });

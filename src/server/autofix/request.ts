@@ -34,6 +34,25 @@ export function messageText(m: Message): string {
   return m.content.map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : "")).join("");
 }
 
+/**
+ * Characters as people count them: an emoji or a CJK extension character is one, not the two
+ * UTF-16 units that String.length counts. A lone surrogate counts as one.
+ */
+function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 const bad = (message: string, param: string) => new HttpError(400, message, { param });
 
 export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
@@ -57,8 +76,12 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (last.role !== "assistant" || generation.trim() === "") {
     throw bad("the last message must be an assistant turn whose text is the generation to fix", lastParam);
   }
-  if (generation.length > LIMITS.generationChars) {
-    throw bad(`the generation is ${generation.length} characters; the limit is ${LIMITS.generationChars}`, lastParam);
+  const generationChars = codePoints(generation);
+  if (generationChars > LIMITS.generationChars) {
+    throw bad(
+      `the generation is ${generationChars} characters (Unicode code points); the limit is ${LIMITS.generationChars}`,
+      lastParam,
+    );
   }
 
   // Context: text of user/assistant/system/developer turns; tool turns, non-text parts and further
@@ -73,9 +96,9 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (context.length > LIMITS.contextTurns) {
     throw bad(`the context has ${context.length} usable turns; the limit is ${LIMITS.contextTurns}`, "messages");
   }
-  const chars = context.reduce((n, t) => n + t.text.length, 0);
+  const chars = context.reduce((n, t) => n + codePoints(t.text), 0);
   if (chars > LIMITS.contextChars) {
-    throw bad(`the context has ${chars} characters of text; the limit is ${LIMITS.contextChars}`, "messages");
+    throw bad(`the context has ${chars} characters (Unicode code points) of text; the limit is ${LIMITS.contextChars}`, "messages");
   }
   return { config: read.block, context, generation };
 }

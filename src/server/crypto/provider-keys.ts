@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 const FORMAT = "tsk1";
 const IV_BYTES = 12;
+/** `tsk1.<12 hex: key id>.<base64url without padding>`, anchored at both ends. */
+const BLOB = /^tsk1\.([0-9a-f]{12})\.([A-Za-z0-9_-]+)$/;
 type Env = Record<string, string | undefined>;
 
 interface MasterKey { id: string; key: CryptoKey }
@@ -26,7 +28,7 @@ function currentRaw(env: Env): Bytes {
   const dir = env.TESSERA_DATA_DIR || "./data";
   const file = join(dir, "master.key");
   if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 }); // like the database's folder (src/db/connect.ts)
     const fresh = crypto.getRandomValues(new Uint8Array(32));
     try {
       // `wx`: if another process made it first, use theirs.
@@ -81,12 +83,16 @@ export async function encryptProviderKey(orgId: number, provider: string, apiKey
 
 /** The plain key, or null when the blob is malformed, tampered, or bound to another org or provider. */
 export async function decryptProviderKey(orgId: number, provider: string, blob: string, env: Env = process.env): Promise<string | null> {
-  const [format, id, data] = blob.split(".");
-  if (format !== FORMAT || !id || !data) return null;
+  // Exactly what encryptProviderKey writes, nothing before or after: Buffer's decoder skips
+  // characters outside the alphabet and a trailing partial byte, and split() ignored a fourth
+  // part, so a blob with bytes appended used to open.
+  const m = BLOB.exec(blob);
+  if (!m) return null;
+  const [, id, data] = m;
   const mk = (await masterKeys(env)).find((k) => k.id === id);
   if (!mk) return null;
-  const payload: Bytes = new Uint8Array(Buffer.from(data, "base64url"));
-  if (payload.length <= IV_BYTES + 16) return null;
+  const payload: Bytes = new Uint8Array(Buffer.from(data!, "base64url"));
+  if (payload.length <= IV_BYTES + 16 || Buffer.from(payload).toString("base64url") !== data) return null;
   try {
     const plain = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv: payload.slice(0, IV_BYTES), additionalData: aad(orgId, provider) }, mk.key, payload.slice(IV_BYTES),

@@ -1,6 +1,6 @@
 // Managed UI (Embed non-streaming, Responses at the end of every answer): the model's program is checked and, when invalid, repaired by the
 // sanitizer (src/repair) before it goes back. The outcome feeds reliability monitoring.
-import { frame, isValid, parse, type Library } from "../../lang/index.ts";
+import { isValid, parse, type Library } from "../../lang/index.ts";
 import type { FixError } from "../../lang/types.ts";
 import { repair } from "../../repair/index.ts";
 
@@ -12,7 +12,7 @@ export interface Checked {
 }
 
 export function checkAndRepair(content: string, library: Library): Checked {
-  const result = parse(frame(content).program, library);
+  const result = parse(content, library);
   if (isValid(result)) return { content, outcome: "already_valid", corrected: [], remaining: [] };
   const fixed = repair(content, library);
   if (fixed.status === "fixed" && fixed.content !== null) {
@@ -24,5 +24,5 @@ export function checkAndRepair(content: string, library: Library): Checked {
 
 /** End of a managed stream: validity only (chunks already went out as they came). */
 export function checkOnly(content: string, library: Library): "already_valid" | "invalid" {
-  return isValid(parse(frame(content).program, library)) ? "already_valid" : "invalid";
+  return isValid(parse(content, library)) ? "already_valid" : "invalid";
 }

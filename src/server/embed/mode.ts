@@ -7,7 +7,7 @@ import type { ChatMessage } from "../../providers/types.ts";
 import { assembleSystemPrompt } from "../../prompt/index.ts";
 import { resolveLibrary } from "../autofix/library.ts";
 import { HttpError } from "../errors.ts";
-import { frame, isValid, parse } from "../../lang/index.ts";
+import { isValid, parse } from "../../lang/index.ts";
 import { builtInExamples } from "../../library/index.ts";
 
 export type Mode =
@@ -32,7 +32,7 @@ export async function detectMode(messages: ChatMessage[]): Promise<Mode> {
     options: read.block.systemPromptOptions,
     libraryExamples: read.block.libraryVersion ? builtInExamples[read.block.libraryVersion] : undefined,
     instructions: read.block.instructions,
-    checkExample: (program) => isValid(parse(frame(program).program, library)),
+    checkExample: (program) => isValid(parse(program, library)),
   });
   const out = messages.slice();
   out[i] = { role: "system", content: prompt };

@@ -6,7 +6,7 @@
 // the run is aborted at once. A server that dies mid-run leaves a lapsed lease: the job is claimed
 // by whichever replica sweeps first (FOR UPDATE SKIP LOCKED on PostgreSQL) and failed, saying why.
 import {
-  appendEvents, claimLapsedResponses, failResponse, insertResponse, isRunning, renewLease, updateResponse, type Db,
+  appendEvents, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, updateResponse, type Db,
 } from "../../db/index.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { ResponseObject } from "../../responses/types.ts";
@@ -104,8 +104,10 @@ export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeco
       ...body, status: "failed",
       error: { code: "server_error", message: "the server running this background response stopped before it finished; nothing was charged" },
     };
-    if (await failResponse(db, row.id, failed)) {
-      await appendEvents(db, row.id, [{ type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) } as never]);
+    if (await endResponse(db, row.id, "failed", failed)) {
+      // Replays end as every stream does: with its terminal event.
+      const terminal = { type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) };
+      await appendEvents(db, row.id, [terminal]);
       n++;
     }
   }
@@ -132,7 +134,7 @@ export async function failOwnRuns(db: Db): Promise<void> {
     const row = await db.selectFrom("responses").select("body").where("id", "=", id).executeTakeFirst();
     if (row) {
       const body = JSON.parse(row.body) as ResponseObject;
-      await failResponse(db, id, { ...body, status: "failed", error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" } });
+      await endResponse(db, id, "failed", { ...body, status: "failed", error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" } });
     }
     // After the write: the run then finds its response ended and only hands back the credits.
     ac.abort();

@@ -10,7 +10,7 @@ import type { CompactBody, CreateBody, InputTokensBody } from "../../responses/s
 import { encryptProviderKey } from "../crypto/provider-keys.ts";
 import { HttpError } from "../errors.ts";
 import { COMPACTION_SEAL, prepareTurn } from "./prepare.ts";
-import { providerHttpError } from "./run.ts";
+import { providerHttpError } from "../provider-target.ts";
 
 const SUMMARY_REQUEST =
   "Write a summary of the conversation above from which it can be continued without it: keep every fact, name, number, " +

@@ -16,7 +16,7 @@ import type { CompactionItem, Item } from "../../responses/types.ts";
 import { decryptProviderKey } from "../crypto/provider-keys.ts";
 import { detectMode } from "../embed/mode.ts";
 import { HttpError } from "../errors.ts";
-import { resolveProvider, type ProviderCall } from "../provider-target.ts";
+import { providerHttpError, resolveProvider, type ProviderCall } from "../provider-target.ts";
 
 export interface PreparedTurn {
   org: Organization;
@@ -87,6 +87,15 @@ export async function prepareTurn(db: Db, org: Organization, body: CreateBody, c
   if (chat.messages.length === 0) throw new HttpError(400, "input is empty: send a string or at least one input item", { param: "input" });
   const mode = await detectMode(chat.messages as ChatMessage[]);
   chat.messages = mode.messages;
+  // What this provider cannot take is refused now, alike in the foreground and the background
+  // (a background run would find it only after answering "queued"). The translation is pure.
+  if (provider) {
+    try {
+      provider.adapter.toRequest(chat, provider.target, true);
+    } catch (e) {
+      throw providerHttpError(e) ?? e;
+    }
+  }
   return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId };
 }
 

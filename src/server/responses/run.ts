@@ -4,14 +4,15 @@
 // answers all consume the same generator, so every transport carries the same events.
 import { finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
-import { ProviderError, UnsupportedRequestError, type ChatCompletionChunk } from "../../providers/types.ts";
+import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
-import { newId } from "../../responses/ids.ts";
+import { withFreshId } from "../../responses/ids.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
 import { checkAndRepair } from "../embed/check.ts";
 import { HttpError } from "../errors.ts";
+import { providerHttpError } from "../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
@@ -44,12 +45,6 @@ export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<As
   }
 }
 
-/** A provider's failure, or a request it cannot take, as the HTTP answer; null for anything else. */
-export function providerHttpError(e: unknown): HttpError | null {
-  if (e instanceof ProviderError) return new HttpError(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
-  if (e instanceof UnsupportedRequestError) return new HttpError(400, e.message, { param: e.param, code: "unsupported_by_provider" });
-  return null;
-}
 
 export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
   const { db } = deps;
@@ -112,7 +107,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   if (store) {
     // A failed or cancelled turn appends nothing to its conversation.
     const appended = ok && t.conversationId
-      ? { id: t.conversationId, items: [...t.input.map((i) => ({ ...i, id: freshId(i) })), ...final.output] }
+      ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
       : null;
     const stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
     // Cancelled meanwhile (through any server): the stored cancellation stands.
@@ -124,11 +119,6 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 }
 
 class Cancelled extends Error {}
-
-/** A conversation's copy of an input item gets an id of its own (ids are unique there). */
-function freshId(item: Item): string {
-  return newId(item.type === "message" ? "message" : item.type === "function_call" ? "functionCall" : item.type === "function_call_output" ? "functionCallOutput" : item.type === "compaction" ? "compaction" : "reasoning");
-}
 
 async function record(
   deps: AppDeps, t: PreparedTurn, o: TurnOptions, final: ResponseObject, ok: boolean, managed: { outcome: string; corrected: string[] } | null,

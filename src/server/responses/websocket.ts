@@ -7,6 +7,7 @@ import * as v from "valibot";
 import type { Organization } from "../../db/index.ts";
 import { CreateEntries, withItems, type CreateBody } from "../../responses/schema.ts";
 import { authenticate } from "../auth.ts";
+import { checkBody, MAX_BODY_BYTES, parseJson } from "../body.ts";
 import type { AppDeps } from "../context.ts";
 import { errorBody, errorResponse, HttpError } from "../errors.ts";
 import { holdPrice } from "../paid.ts";
@@ -52,6 +53,8 @@ export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
     close(ws) {
       ws.data.abort.abort();
     },
+    // A frame is a request body: the same cap.
+    maxPayloadLength: MAX_BODY_BYTES,
   };
 }
 
@@ -61,18 +64,11 @@ async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string
   const startedAt = performance.now();
   let previous: string | null = null;
   try {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, "a frame must be one JSON object", { code: "invalid_json" });
+    const json = parseJson(text);
+    if ((json as { type?: unknown } | null)?.type !== "response.create") {
+      throw new HttpError(400, 'frames must be {"type":"response.create", …}: no other frame type is taken', { param: "type" });
     }
-    const frame = v.safeParse(CreateFrame, json);
-    if (!frame.success) {
-      const param = v.getDotPath(frame.issues[0]) ?? undefined;
-      throw new HttpError(400, param ? `${param}: ${frame.issues[0].message}` : frame.issues[0].message, { param });
-    }
-    const { type: _type, stream: _stream, ...body } = frame.output;
+    const { type: _type, stream: _stream, ...body } = checkBody(json, CreateFrame);
     previous = body.previous_response_id ?? null;
     const t = await prepareTurn(deps.db, org, body as CreateBody, cache);
     const held = deps.config.responsesPrice ?? 0;

@@ -7,7 +7,7 @@ import {
   findConversationItem, listConversationItems, listConversations, updateConversationMetadata,
   type ConversationRow, type Db, type Owner,
 } from "../../db/index.ts";
-import { newId } from "../../responses/ids.ts";
+import { newId, withFreshId } from "../../responses/ids.ts";
 import { InputItem, Metadata } from "../../responses/schema.ts";
 import { normalizeInput } from "../../responses/to-chat.ts";
 import type { Item } from "../../responses/types.ts";
@@ -46,8 +46,7 @@ function toStored(items: v.InferOutput<typeof Items>): Item[] {
     if (item.type === "item_reference") {
       throw new HttpError(400, "item_reference cannot be added to a conversation: add the item itself", { param: `items[${i}]` });
     }
-    const kind = item.type === "message" ? "message" : item.type === "function_call" ? "functionCall" : item.type === "function_call_output" ? "functionCallOutput" : item.type === "compaction" ? "compaction" : "reasoning";
-    return { ...item, id: newId(kind) };
+    return withFreshId(item);
   });
 }
 

@@ -2,7 +2,7 @@
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
-import { canAfford, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { canAfford, creditAmountProblem, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
 import { authenticate } from "../auth.ts";
@@ -13,13 +13,17 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { resolveProvider } from "../provider-target.ts";
+import { providerHttpError, resolveProvider } from "../provider-target.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
+/** Read per request (tests change it); a value that is not a credit amount is the operator's error. */
 function embedPrice(env: Record<string, string | undefined>): number {
-  const n = Number(env.TESSERA_EMBED_PRICE ?? "0");
-  return Number.isInteger(n) && n >= 0 ? n : 0;
+  const text = env.TESSERA_EMBED_PRICE?.trim() || "0";
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  const problem = creditAmountProblem(n);
+  if (problem) throw new HttpError(500, `the server's TESSERA_EMBED_PRICE ${problem}, got ${JSON.stringify(text)}`, { code: "server_misconfigured" });
+  return n;
 }
 
 export const embedChatCompletions: Handler = async (ctx) => {
@@ -87,7 +91,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
   } catch (e) {
     if (e instanceof ProviderError) {
       deps.log(`embed ${ctx.requestId}: ${e.message}`);
-      return errorResponse(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
+      return providerHttpError(e)!.toResponse();
     }
     if (e instanceof UnsupportedRequestError) {
       if (!recorded) await log(ctx, org.id, conversation, model, 400, "rejected");

@@ -8,7 +8,14 @@ import { encryptProviderKey } from "../crypto/provider-keys.ts";
 
 const EncryptBody = v.object({
   provider: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google")),
-  apiKey: v.pipe(v.string(), v.minLength(1, "apiKey must not be empty"), v.maxLength(4096, "apiKey is too long")),
+  // The key ends up in an HTTP header: a CR, LF or NUL there would fail (or split the header)
+  // only at request time, as a 502; refused here, with the reason.
+  apiKey: v.pipe(
+    v.string(),
+    v.minLength(1, "apiKey must not be empty"),
+    v.maxLength(4096, "apiKey is too long"),
+    v.regex(/^[\x20-\x7e]+$/, "apiKey may hold only printable ASCII characters: no CR, LF, NUL or other control character"),
+  ),
 });
 
 export const encryptKey: Handler = async (ctx) => {

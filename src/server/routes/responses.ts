@@ -3,7 +3,7 @@
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn src/server/responses.
 import * as v from "valibot";
 import {
-  cancelResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Organization,
+  endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
 } from "../../db/index.ts";
 import { replay } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
@@ -43,11 +43,17 @@ export const create: Handler = async (ctx) => {
     throw chunks;
   }
   const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal });
-  if (body.stream) return sseEvents(events, () => ac.abort());
+  // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
+  // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
+  if (body.stream) return sseEvents(events, () => { ac.abort(); void drain(events); });
+  return Response.json(await drain(events));
+};
+
+async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
   let r = await events.next();
   while (!r.done) r = await events.next();
-  return Response.json(r.value);
-};
+  return r.value;
+}
 
 async function stored(ctx: Parameters<Handler>[0]): Promise<{ org: Organization; response: ResponseObject; background: boolean }> {
   const org = await authenticate(ctx.deps.db, ctx.req);
@@ -72,7 +78,7 @@ export const retrieve: Handler = async (ctx) => {
 };
 
 /** A background response's stored events past `after`, following the run until its terminal event. */
-async function* tail(db: Parameters<typeof eventsAfter>[0], org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
+async function* tail(db: Db, org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
   let last = after;
   for (;;) {
     const events = (await eventsAfter(db, id, last)) as SequencedEvent[];
@@ -108,7 +114,7 @@ export const cancel: Handler = async (ctx) => {
   }
   if (response.status !== "queued" && response.status !== "in_progress") return Response.json(response);
   const cancelled: ResponseObject = { ...response, status: "cancelled" };
-  if (await cancelResponse(ctx.deps.db, response.id, cancelled)) {
+  if (await endResponse(ctx.deps.db, response.id, "cancelled", cancelled)) {
     abortLocal(response.id);
     return Response.json(cancelled);
   }

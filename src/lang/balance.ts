@@ -1,0 +1,65 @@
+// What is still open at the end of a text: strings and brackets, counted without reading the
+// language (that is the parser's). Used to close a cut statement for display, to say what a cut
+// statement expects in its message, and by the sanitizer.
+
+export interface Balance {
+  /** What closes everything still open at the end, innermost first (a quote, then brackets). */
+  closers: string;
+  /** Offsets of commas outside strings and comments, in order. */
+  commas: number[];
+}
+
+/**
+ * A count of the strings and brackets still open at the end of `text`, and where its commas
+ * are. It only counts (reading the language is the parser's); the sanitizer closes cut-off
+ * statements with it too.
+ */
+export function balance(text: string): Balance {
+  const open: number[] = []; // the closers wanted, as code units
+  const commas: number[] = [];
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote) {
+      if (c === 92) i++; // a backslash escapes the next unit
+      else if (c === quote || c === 10) quote = 0; // strings hold no raw newline
+      continue;
+    }
+    switch (c) {
+      case 34: // "
+      case 39: // '
+        quote = c;
+        break;
+      case 40: // (
+        open.push(41);
+        break;
+      case 91: // [
+        open.push(93);
+        break;
+      case 123: // {
+        open.push(125);
+        break;
+      case 41:
+      case 93:
+      case 125:
+        if (open[open.length - 1] === c) open.pop();
+        break;
+      case 44: // ,
+        commas.push(i);
+        break;
+      case 47: // a comment from `//`
+        if (text.charCodeAt(i + 1) !== 47) break;
+      // falls through
+      case 35: {
+        // a comment from `#`, to the end of the line
+        const nl = text.indexOf("\n", i);
+        i = nl === -1 ? text.length : nl;
+        break;
+      }
+    }
+  }
+  // A dangling escape at the very end would swallow the closing quote.
+  let closers = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(quote) : "";
+  for (let k = open.length - 1; k >= 0; k--) closers += String.fromCharCode(open[k]);
+  return { closers, commas };
+}

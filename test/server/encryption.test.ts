@@ -1,0 +1,70 @@
+// Request-level keys, refused early: a blob that is not exactly what /encryption/encrypt wrote,
+// and a plain key that could not travel in an HTTP header.
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { post } from "./harness.ts";
+
+let E: EmbedHarness;
+let key: string;
+beforeAll(async () => {
+  E = await startEmbedHarness();
+  key = await E.h.org("byok", 10);
+});
+afterAll(() => E.close());
+beforeEach(() => E.reset());
+
+async function encrypt(apiKey: string) {
+  return post(E.h.base, "/encryption/encrypt", key, { provider: "openai", apiKey });
+}
+
+const chat = (encryptedApiKey: string) =>
+  post(E.h.base, "/v1/embed/chat/completions", key, {
+    model: "openai/gpt-test",
+    messages: [{ role: "user", content: "x" }],
+    byok: { provider: "openai", encryptedApiKey },
+  });
+
+test("a blob opens as written; with anything appended it is a 400 and the provider is never called", async () => {
+  const blob = (await (await encrypt("sk-user-appended")).json()).encryptedApiKey as string;
+  expect((await chat(blob)).status).toBe(200);
+  expect(E.openai.calls.at(-1)!.headers.authorization).toBe("Bearer sk-user-appended");
+  E.openai.calls.length = 0;
+  for (const tail of [".", ".x", ".AAAA", "A", "AA", "=", "==", "!", " ", "\n", "\u00e9", "%00"]) {
+    const res = await chat(blob + tail);
+    expect([JSON.stringify(tail), res.status]).toEqual([JSON.stringify(tail), 400]);
+    expect((await res.json()).error.param).toBe("byok.encryptedApiKey");
+  }
+  for (const head of [" ", "x", "."]) expect((await chat(head + blob)).status).toBe(400);
+  expect(E.openai.calls).toHaveLength(0);
+});
+
+test("encrypt refuses CR, LF, NUL and every other control character in apiKey, naming the field", async () => {
+  for (const bad of ["sk-a\r\nX-Injected: 1", "sk-a\n", "sk-\u0000a", "\tsk-a", "sk-a\u007f", "sk-\u0085a", "sk-ключ"]) {
+    const res = await encrypt(bad);
+    expect([JSON.stringify(bad), res.status]).toEqual([JSON.stringify(bad), 400]);
+    const { error } = await res.json();
+    expect(error.param).toBe("apiKey");
+    expect(error.message).toContain("control character");
+  }
+  expect((await encrypt("sk-proj-AbC_123-xyz.456 ok")).status).toBe(200);
+});
+
+test("a generated master key is 0600 in a folder made 0700", async () => {
+  const saved = process.env.TESSERA_DATA_DIR;
+  const parent = mkdtempSync(join(tmpdir(), "tessera-master-"));
+  const old = process.umask(0o022);
+  try {
+    process.env.TESSERA_DATA_DIR = join(parent, "made", "here");
+    expect((await encrypt("sk-any")).status).toBe(200);
+    expect(statSync(join(parent, "made")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(parent, "made", "here")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(parent, "made", "here", "master.key")).mode & 0o777).toBe(0o600);
+  } finally {
+    process.umask(old);
+    process.env.TESSERA_DATA_DIR = saved;
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
