@@ -44,8 +44,7 @@ export async function freshDatabase(kind: DatabaseKind = testDatabaseKind(), lab
 }
 
 /** Where Debian keeps the server binaries (the newest version installed), or a message naming the package. */
-export function postgresBinaries(): { initdb: string; pgCtl: string } | { missing: string } {
-  const root = "/usr/lib/postgresql";
+export function postgresBinaries(root = "/usr/lib/postgresql"): { initdb: string; pgCtl: string } | { missing: string } {
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))) : [];
   versions.sort((a, b) => Number(b) - Number(a));
   if (!versions.length) {
