@@ -34,11 +34,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startReplica(): Promise<{ url: string; proc: Bun.Subprocess }> {
+async function startReplica(extra: Record<string, string> = {}): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     // A data folder of its own: what the replicas share is the database and TESSERA_MASTER_KEY.
-    cwd: root, env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")) }, stdout: "pipe", stderr: "pipe",
+    cwd: root, env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")), ...extra }, stdout: "pipe", stderr: "pipe",
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
@@ -160,4 +160,37 @@ test("a frontend token minted by one replica is accepted by the other (signed un
   expect(again).toEqual(conv);
   const forged = minted.token.slice(0, -2) + (minted.token.endsWith("AA") ? "BB" : "AA");
   expect((await call(1, `/v1/conversations/${conv.id}`, forged)).status).toBe(401);
+}, 30_000);
+
+test("a background response whose replica is killed with -9 is claimed and failed by the other, saying why", async () => {
+  // A pair of their own with 1 s leases, so that the lapse and the sweep take seconds.
+  const quickLease = { TESSERA_LEASE_SECONDS: "1" };
+  const doomed = await startReplica(quickLease);
+  const survivor = await startReplica(quickLease);
+  try {
+    const { key } = await orgWithKey("orphan", 0);
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const startedBefore = slow.started;
+    const created = await (await fetch(`${doomed.url}/v1/embed/responses`, {
+      method: "POST", headers, body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
+    })).json();
+    while (slow.started === startedBefore) await Bun.sleep(50);
+    doomed.proc.kill(9);
+    await doomed.proc.exited;
+    let after: any;
+    for (let i = 0; i < 100; i++) {
+      after = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}`, { headers })).json();
+      if (after.status !== "in_progress" && after.status !== "queued") break;
+      await Bun.sleep(100);
+    }
+    expect(after.status).toBe("failed");
+    expect(after.error.message).toContain("stopped before it finished");
+    const row = await db.selectFrom("responses").select(["worker", "lease_until"]).where("id", "=", created.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ worker: null, lease_until: null });
+    const replay = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}?stream=true`, { headers })).text();
+    expect(replay).toContain("event: response.failed");
+  } finally {
+    for (const r of [doomed, survivor]) r.proc.kill();
+    await Promise.all([doomed.proc.exited, survivor.proc.exited]);
+  }
 }, 30_000);
