@@ -122,6 +122,13 @@ export async function listInputItems(db: Db, orgId: number, responseId: string, 
   return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
+/** A response's own input items, in their order (a job run by another process starts from them). */
+export async function inputItemsOf(db: Db, responseId: string): Promise<unknown[]> {
+  const rows = await db.selectFrom("response_items").select("item")
+    .where("response_id", "=", responseId).where("role", "=", "input").orderBy("seq").execute();
+  return rows.map((r) => JSON.parse(r.item));
+}
+
 /** An item of any stored response of the organization, for item_reference. */
 export async function findResponseItem(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
   const row = await db.selectFrom("response_items").select("item")
@@ -156,6 +163,11 @@ export async function appendEvents(db: Db, responseId: string, events: { sequenc
   await db.insertInto("response_events")
     .values(events.map((e) => ({ response_id: responseId, sequence_number: e.sequence_number, event: JSON.stringify(e) })))
     .execute();
+}
+
+/** Forgets a response's stored events (a job run again from its start writes them anew). */
+export async function deleteEvents(db: Db, responseId: string): Promise<void> {
+  await db.deleteFrom("response_events").where("response_id", "=", responseId).execute();
 }
 
 export async function eventsAfter(db: Db, responseId: string, after: number): Promise<unknown[]> {

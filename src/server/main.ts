@@ -31,13 +31,14 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize });
   const stopRetention = await startRetention(db, config.retentionDays);
   const log = opts.log ?? ((line: string) => console.log(line));
-  const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS);
   const deps: AppDeps = {
     db,
     config,
     fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
     log,
   };
+  // Background jobs whose server stopped: queued ones are run here, running ones failed.
+  const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, deps);
   const fetch = createApp(deps);
   const server = serve({
     port: config.port,

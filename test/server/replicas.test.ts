@@ -7,7 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
+import * as v from "valibot";
+import { createApiKey, createOrganization, findOrganizationByName, insertResponse, openDatabase, type Db } from "../../src/db/index.ts";
+import { responseObject, settingsOf } from "../../src/responses/object.ts";
+import { CreateBody } from "../../src/responses/schema.ts";
+import { normalizeInput } from "../../src/responses/to-chat.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { startSlowOpenAI, type SlowOpenAI } from "../support/slow-openai.ts";
 import { autofixBody, BROKEN } from "./harness.ts";
@@ -174,7 +178,12 @@ test("a background response whose replica is killed with -9 is claimed and faile
     const created = await (await fetch(`${doomed.url}/v1/embed/responses`, {
       method: "POST", headers, body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
     })).json();
-    while (slow.started === startedBefore) await Bun.sleep(50);
+    // Killed once it is in progress (a job still queued is taken over and run: the next test).
+    let seen: any;
+    do {
+      await Bun.sleep(50);
+      seen = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}`, { headers })).json();
+    } while (seen.status !== "in_progress" || slow.started === startedBefore);
     doomed.proc.kill(9);
     await doomed.proc.exited;
     let after: any;
@@ -192,5 +201,39 @@ test("a background response whose replica is killed with -9 is claimed and faile
   } finally {
     for (const r of [doomed, survivor]) r.proc.kill();
     await Promise.all([doomed.proc.exited, survivor.proc.exited]);
+  }
+}, 30_000);
+
+test("a queued background response left by a stopped replica is run to the end by another", async () => {
+  const worker = await startReplica({ TESSERA_LEASE_SECONDS: "1" });
+  try {
+    const { org, key } = await orgWithKey("takeover", 0);
+    // The row as a replica writes it just before it runs the job, had it died right then.
+    const body = v.parse(CreateBody, { model: "openai/quick", input: "left behind", background: true });
+    const id = `resp_takeover${Date.now()}`;
+    const input = normalizeInput(body.input as string);
+    const now = Math.floor(Date.now() / 1000);
+    await insertResponse(db, {
+      id, organizationId: org.id, status: "queued", model: body.model, previousResponseId: null, conversationId: null,
+      background: true, body: responseObject(settingsOf(body, id, now, null), { status: "queued", output: [] }),
+      request: { body, requestId: "req_dead", held: 0 }, worker: "a-replica-that-died", leaseUntil: now - 5, input,
+    });
+    let after: any;
+    for (let i = 0; i < 100; i++) {
+      after = await (await call(1, `/v1/embed/responses/${id}`, key)).json();
+      if (after.status !== "in_progress" && after.status !== "queued") break;
+      await Bun.sleep(100);
+    }
+    expect(after.status).toBe("completed");
+    expect(after.id).toBe(id);
+    expect(after.output[0].content[0].text).toContain("w0");
+    expect(JSON.stringify(quick.bodies.at(-1))).toContain("left behind");
+    const replay = await (await call(0, `/v1/embed/responses/${id}?stream=true`, key)).text();
+    expect(replay).toContain("event: response.completed");
+    const log = await db.selectFrom("request_logs").select(["request_id", "outcome"]).where("organization_id", "=", org.id).execute();
+    expect(log).toEqual([{ request_id: "req_dead", outcome: "completed" }]);
+  } finally {
+    worker.proc.kill();
+    await worker.proc.exited;
   }
 }, 30_000);

@@ -3,15 +3,19 @@
 // finished item and the events as they come, so GET and ?stream=true work from any process that
 // reads the database. Cancel is a database write, made through any replica: the runner sees it at
 // its next item or its next look (every CANCEL_POLL_MS), and in the process that took the cancel
-// the run is aborted at once. A server that dies mid-run leaves a lapsed lease: the job is claimed
-// by whichever replica sweeps first (FOR UPDATE SKIP LOCKED on PostgreSQL) and failed, saying why.
+// the run is aborted at once. A server that dies leaves a lapsed lease: the job is claimed by
+// whichever replica sweeps first (FOR UPDATE SKIP LOCKED on PostgreSQL). One that never started
+// (still queued) is run by that replica from its stored request; one that was running is failed,
+// saying why (its stream was half told).
 import {
-  appendEvents, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, updateResponse, type Db,
+  appendEvents, claimLapsedResponses, deleteEvents, endResponse, findOrganizationById, insertResponse, inputItemsOf, isRunning,
+  renewLease, updateResponse, type Db, type ResponseRow,
 } from "../../db/index.ts";
 import { responseObject } from "../../responses/object.ts";
-import type { ResponseObject } from "../../responses/types.ts";
+import type { CreateBody } from "../../responses/schema.ts";
+import type { Item, ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
-import type { PreparedTurn } from "./prepare.ts";
+import { prepareTurn, type PreparedTurn } from "./prepare.ts";
 import { openTurn, runTurn, type SequencedEvent } from "./run.ts";
 
 /** This process, as a holder of job leases. */
@@ -33,13 +37,22 @@ const lease = (deps: AppDeps) => deps.config.leaseSeconds ?? DEFAULT_LEASE_SECON
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
+/** What a background job's row keeps (`responses.request`) so that any replica can run it. */
+interface StoredJob {
+  /** The create request as checked at the edge. */
+  body: CreateBody;
+  /** The request that created it: its credit hold and its log are under this id. */
+  requestId: string;
+  held: number;
+}
+
 /** Writes the queued row and starts the run; returns the queued Response. */
 export async function startBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: string; startedAt: number; held: number }): Promise<ResponseObject> {
   const queued = responseObject(t.settings, { status: "queued", output: [] });
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
-    body: queued, request: t.body, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    body: queued, request: { body: t.body, requestId: o.requestId, held: o.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   void runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`));
   return queued;
@@ -94,11 +107,16 @@ export function abortLocal(id: string): void {
  * Background responses whose process is gone: claimed by this process (so no other replica
  * sweeps the same one), then failed, saying why, instead of in progress forever.
  */
-export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<number> {
+export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = DEFAULT_LEASE_SECONDS, deps?: AppDeps): Promise<number> {
   let n = 0;
+  let resumed = 0;
   // This process's own run after a stall: the claim just renewed its lease; it goes on.
   for (const row of await claimLapsedResponses(db, WORKER_ID, seconds() + leaseSeconds)) {
     if (running.has(row.id)) continue;
+    if (row.status === "queued" && deps && (await resumeQueued(deps, row).catch(() => false))) {
+      resumed++;
+      continue;
+    }
     const body = JSON.parse(row.body) as ResponseObject;
     const failed: ResponseObject = {
       ...body, status: "failed",
@@ -112,7 +130,32 @@ export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeco
     }
   }
   if (n) log(`background: ${n} interrupted response(s) marked failed`);
+  if (resumed) log(`background: ${resumed} queued response(s) of a stopped server taken over`);
   return n;
+}
+
+/**
+ * Runs a job another process queued and never started, from its stored request: the same id,
+ * input items and credit hold. False when it cannot be run any more (an older row without a
+ * stored job, an organization gone, a request this server cannot prepare): the caller fails it.
+ */
+async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
+  const job = row.request ? (JSON.parse(row.request) as Partial<StoredJob>) : null;
+  if (!job?.body || typeof job.requestId !== "string") return false;
+  const org = await findOrganizationById(deps.db, row.organization_id);
+  if (!org) return false;
+  const prepared = await prepareTurn(deps.db, org, job.body);
+  const t: PreparedTurn = {
+    ...prepared,
+    settings: { ...prepared.settings, id: row.id, created_at: row.created_at },
+    input: (await inputItemsOf(deps.db, row.id)) as Item[],
+  };
+  // The stopped process may have stored its first events (response.created) before it marked the
+  // row in progress: this run tells the stream from its start again, under the same numbers.
+  await deleteEvents(deps.db, row.id);
+  void runBackground(deps, t, { requestId: job.requestId, startedAt: performance.now(), held: job.held ?? 0 })
+    .catch((e) => deps.log(`background ${row.id}: ${e instanceof Error ? e.stack : String(e)}`));
+  return true;
 }
 
 async function nextSequence(db: Db, id: string): Promise<number> {
@@ -121,9 +164,9 @@ async function nextSequence(db: Db, id: string): Promise<number> {
 }
 
 /** Sweeps now and then every lease period; the timer never keeps the process alive. */
-export async function startSweeper(db: Db, log: (line: string) => void, leaseSeconds: number): Promise<() => void> {
-  await sweepLapsed(db, log, leaseSeconds);
-  const timer = setInterval(() => void sweepLapsed(db, log, leaseSeconds).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
+export async function startSweeper(db: Db, log: (line: string) => void, leaseSeconds: number, deps?: AppDeps): Promise<() => void> {
+  await sweepLapsed(db, log, leaseSeconds, deps);
+  const timer = setInterval(() => void sweepLapsed(db, log, leaseSeconds, deps).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }
