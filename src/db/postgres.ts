@@ -6,6 +6,11 @@ import { registerCapabilities } from "./dialect.ts";
 import type { Database } from "./schema.ts";
 
 export const DEFAULT_POOL_SIZE = 10;
+/**
+ * How long a query waits for a free connection (all busy, or the server unreachable) before it
+ * fails: a request then answers an error instead of hanging until its client gives up.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 // pg hands int8 (bigint: identity columns, count(*), sum()) and numeric back as strings. Every
 // integer this service stores is a whole number well inside 2^53, and the code expects numbers:
@@ -25,7 +30,7 @@ const types = {
 };
 
 export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: types as never });
   // An idle client that loses its server (a restart, a failover) must not take the process down.
   pool.on("error", (e) => console.error(`postgres pool: ${e.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
