@@ -36,6 +36,16 @@ export interface CreditLedgerTable {
   created_at: Timestamp;
 }
 
+/** Credits a paid call has taken and not yet settled; settling (or returning) deletes the row. */
+export interface CreditHoldsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** The request that took the hold: one hold per request. */
+  request_id: string;
+  amount: number;
+  created_at: Timestamp;
+}
+
 export interface RequestLogsTable {
   id: Generated<number>;
   request_id: string;
@@ -66,11 +76,13 @@ export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
+  credit_holds: CreditHoldsTable;
   request_logs: RequestLogsTable;
   reliability_events: ReliabilityEventsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
+export type CreditHold = Selectable<CreditHoldsTable>;
 export type NewRequestLog = Insertable<RequestLogsTable>;
 export type NewReliabilityEvent = Insertable<ReliabilityEventsTable>;

@@ -2,9 +2,11 @@
 // Add a migration by importing it here under a name that sorts after the last one.
 import type { Migration, MigrationProvider } from "kysely";
 import * as m0001 from "./0001_initial.ts";
+import * as m0003 from "./0003_credit_holds.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
+  "0003_credit_holds": m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

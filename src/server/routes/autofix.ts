@@ -42,7 +42,7 @@ export const autofix: Handler = async (ctx) => {
     }
 
     // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
-    if (!(await holdCredits(deps.db, org.id, price))) {
+    if (!(await holdCredits(deps.db, org.id, price, ctx.requestId))) {
       throw outOfCredits((await findOrganizationById(deps.db, org.id)) ?? org);
     }
     let outcome: FixOutcome;

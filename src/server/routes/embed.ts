@@ -55,7 +55,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     const req = toChatRequest(body, mode);
 
     const price = embedPrice(env);
-    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price))) throw outOfCredits(org);
+    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price, ctx.requestId))) throw outOfCredits(org);
 
     if (body.stream) {
       let chunks;
@@ -75,8 +75,11 @@ export const embedChatCompletions: Handler = async (ctx) => {
           const event = mode.kind === "managed" && ok
             ? { outcome: checkOnly(end.content, mode.library), corrected: [] as string[] }
             : null;
-          await record(ctx, org.id, { conversation, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
-            .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
+          // Tracked, so that a stopping server waits for the settlement of a stream that just ended.
+          await deps.background.track(
+            record(ctx, org.id, { conversation, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
+              .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`)),
+          );
         },
       });
     }
@@ -97,8 +100,8 @@ export const embedChatCompletions: Handler = async (ctx) => {
       event = { outcome: checked.outcome, corrected: checked.corrected };
     }
     // The answer goes out first: the log write is off the response path (gateway latency).
-    void record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event })
-      .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
+    deps.background.later(`embed ${ctx.requestId}: record`, () =>
+      record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event }));
     return Response.json(completion);
   } catch (e) {
     if (e instanceof ProviderError) {
