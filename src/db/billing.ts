@@ -11,6 +11,7 @@
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
+import { storeLibrary, type LoggedLibrary } from "./logs.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
 /**
@@ -72,7 +73,9 @@ export interface Settlement {
   /** Credits actually charged; must be <= held. The rest goes back. */
   charge: number;
   reason: string;
-  log: Omit<NewRequestLog, "organization_id" | "request_id" | "charge" | "created_at">;
+  log: Omit<NewRequestLog, "organization_id" | "request_id" | "charge" | "created_at" | "library_hash">;
+  /** The request's library config block, stored once and named by the log (see logged-conversation.ts). */
+  library?: LoggedLibrary | null;
   event?: Omit<NewReliabilityEvent, "organization_id" | "created_at">;
 }
 
@@ -120,9 +123,10 @@ export async function settle(db: Db, s: Settlement): Promise<number> {
         .values({ organization_id: s.orgId, delta: -charge, reason: s.reason, request_id: s.requestId, created_at })
         .execute();
     }
+    if (s.library) await storeLibrary(tx, s.library);
     await tx
       .insertInto("request_logs")
-      .values({ ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at })
+      .values({ ...s.log, library_hash: s.library?.hash ?? null, organization_id: s.orgId, request_id: s.requestId, charge, created_at })
       .execute();
     if (s.event) {
       await tx.insertInto("reliability_events").values({ ...s.event, organization_id: s.orgId, created_at }).execute();

@@ -53,11 +53,26 @@ export interface RequestLogsTable {
   endpoint: string;
   model: string;
   status: number;
-  /** JSON of the request's messages (never headers, so never a key). */
+  /**
+   * JSON of the request's messages (never headers, so never a key). An accepted request's library
+   * config block is not in it: that message is `{"role":…,"library_hash":…}` and the block is in
+   * log_libraries. A rejected request (400/413/429) keeps only an excerpt (REJECTED_EXCERPT_BYTES).
+   */
   conversation: string;
+  /** The config block of this request in log_libraries, or null. */
+  library_hash: ColumnType<string | null, string | null | undefined, string | null>;
   outcome: string;
   charge: number;
   duration_ms: number;
+  created_at: Timestamp;
+}
+
+/** Each distinct library config block that request logs refer to, once. */
+export interface LogLibrariesTable {
+  /** Hex SHA-256 of the block's text. */
+  hash: string;
+  /** The block's text as the request sent it. */
+  config: string;
   created_at: Timestamp;
 }
 
@@ -78,6 +93,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   credit_holds: CreditHoldsTable;
   request_logs: RequestLogsTable;
+  log_libraries: LogLibrariesTable;
   reliability_events: ReliabilityEventsTable;
 }
 

@@ -15,6 +15,7 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
+import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
@@ -27,12 +28,12 @@ export const embedChatCompletions: Handler = async (ctx) => {
   const { deps } = ctx;
   const env = process.env;
   const org = await authenticate(deps.db, ctx.req);
-  let conversation = "null";
+  let conversation: unknown[] | undefined;
   let model = "unknown";
   let recorded = false; // once settled, a failure is not logged a second time
   try {
     const body = await readBody(ctx.req, EmbedBody);
-    conversation = JSON.stringify(body.messages);
+    conversation = body.messages;
     model = body.model;
     const r = route(body.model);
     if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
@@ -63,7 +64,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
         chunks = await openStream(r.adapter, req, t.target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
       } catch (e) {
         recorded = true;
-        await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+        await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
         throw e;
       }
       return sseResponse(chunks, {
@@ -77,7 +78,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
             : null;
           // Tracked, so that a stopping server waits for the settlement of a stream that just ended.
           await deps.background.track(
-            record(ctx, org.id, { conversation, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
+            record(ctx, org.id, { conversation: conversation!, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
               .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`)),
           );
         },
@@ -89,7 +90,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
       completion = await complete(r.adapter, req, t.target);
     } catch (e) {
       recorded = true;
-      await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+      await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
       throw e;
     }
     let event: { outcome: string; corrected: string[] } | null = null;
@@ -101,7 +102,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     }
     // The answer goes out first: the log write is off the response path (gateway latency).
     deps.background.later(`embed ${ctx.requestId}: record`, () =>
-      record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event }));
+      record(ctx, org.id, { conversation: conversation!, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event }));
     return Response.json(completion);
   } catch (e) {
     if (e instanceof ProviderError) {
@@ -147,21 +148,23 @@ function outcomeWithUsage(outcome: string, usage: Usage | null | undefined): str
 
 async function record(
   ctx: RequestContext, orgId: number,
-  r: { conversation: string; model: string; held: number; charge: number; status: number; outcome: string; usage?: Usage | null; event?: { outcome: string; corrected: string[] } | null },
+  r: { conversation: unknown[]; model: string; held: number; charge: number; status: number; outcome: string; usage?: Usage | null; event?: { outcome: string; corrected: string[] } | null },
 ): Promise<void> {
+  const { conversation, library } = acceptedConversation(r.conversation);
   await settle(ctx.deps.db, {
-    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed",
+    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed", library,
     log: {
-      endpoint: ENDPOINT, model: r.model, status: r.status, conversation: r.conversation,
+      endpoint: ENDPOINT, model: r.model, status: r.status, conversation,
       outcome: outcomeWithUsage(r.outcome, r.usage), duration_ms: Math.round(performance.now() - ctx.startedAt),
     },
     event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
   });
 }
 
-async function log(ctx: RequestContext, orgId: number, conversation: string, model: string, status: number, outcome: string) {
+/** A rejected request: an excerpt of what was sent, no more. */
+async function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number, outcome: string) {
   await writeRequestLog(ctx.deps.db, {
-    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation, outcome, charge: 0,
+    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome, charge: 0,
     duration_ms: Math.round(performance.now() - ctx.startedAt),
   });
 }
