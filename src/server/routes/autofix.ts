@@ -5,7 +5,6 @@ import { authenticate } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler, RequestContext } from "../context.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { resolveLibrary } from "../autofix/library.ts";
 import { AutofixBody, interpretAutofixRequest } from "../autofix/request.ts";
 import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
 import { alreadyValid, checkGeneration, runFix, type FixOutcome } from "../../repair/autofix.ts";
@@ -28,7 +27,7 @@ export const autofix: Handler = async (ctx) => {
     const body = await readBody(ctx.req, AutofixBody);
     messages = body.messages;
     const request = interpretAutofixRequest(body);
-    const { library, source } = await resolveLibrary(request.config);
+    const { library, source } = request;
     const price = deps.config.autofixPrice;
     if (!canAfford(org, price)) throw outOfCredits(org);
 
