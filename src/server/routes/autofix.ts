@@ -37,7 +37,9 @@ export const autofix: Handler = async (ctx) => {
     const timing = { "server-timing": `parse;dur=${(performance.now() - parseStart).toFixed(3)}` };
     if (checked.valid) {
       const outcome = alreadyValid(request.generation);
-      await record(ctx, org.id, messages, { held: 0, charge: 0, status: 200, outcome });
+      // Free: nothing to settle, so the log is written after the answer has gone out.
+      const logged = messages;
+      deps.background.later(`autofix ${ctx.requestId}: log`, () => record(ctx, org.id, logged, { held: 0, charge: 0, status: 200, outcome }));
       return Response.json(autofixCompletion(outcome), { headers: timing });
     }
 
@@ -64,12 +66,9 @@ export const autofix: Handler = async (ctx) => {
     return Response.json(autofixCompletion(outcome), { headers: timing });
   } catch (e) {
     if (e instanceof HttpError) {
-      await writeRequestLog(deps.db, {
-        ...logFields(ctx, rejectedExcerpt(messages), e.status, "rejected"),
-        organization_id: org.id,
-        request_id: ctx.requestId,
-        charge: 0,
-      });
+      // Rejected (400/413/429): an excerpt, written after the answer has gone out.
+      const log = { ...logFields(ctx, rejectedExcerpt(messages), e.status, "rejected"), organization_id: org.id, request_id: ctx.requestId, charge: 0 };
+      deps.background.later(`autofix ${ctx.requestId}: log`, () => writeRequestLog(deps.db, log));
     }
     throw e;
   }

@@ -110,10 +110,10 @@ export const embedChatCompletions: Handler = async (ctx) => {
       return errorResponse(e.status, e.message, { code: e.status === 429 ? "upstream_rate_limited" : "upstream_error" });
     }
     if (e instanceof UnsupportedRequestError) {
-      if (!recorded) await log(ctx, org.id, conversation, model, 400, "rejected");
+      if (!recorded) log(ctx, org.id, conversation, model, 400, "rejected");
       return errorResponse(400, e.message, { param: e.param });
     }
-    if (e instanceof HttpError && !recorded) await log(ctx, org.id, conversation, model, e.status, "rejected");
+    if (e instanceof HttpError && !recorded) log(ctx, org.id, conversation, model, e.status, "rejected");
     throw e;
   }
 };
@@ -161,10 +161,11 @@ async function record(
   });
 }
 
-/** A rejected request: an excerpt of what was sent, no more. */
-async function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number, outcome: string) {
-  await writeRequestLog(ctx.deps.db, {
+/** A rejected request: an excerpt of what was sent, no more, written after the answer has gone out. */
+function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number, outcome: string): void {
+  const row = {
     request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome, charge: 0,
     duration_ms: Math.round(performance.now() - ctx.startedAt),
-  });
+  };
+  ctx.deps.background.later(`embed ${ctx.requestId}: log`, () => writeRequestLog(ctx.deps.db, row));
 }
