@@ -2,10 +2,10 @@
 // answers as kysely-bun-sqlite did (rows, affected rows, transactions, errors).
 import { expect, test } from "bun:test";
 import { Database as Sqlite } from "bun:sqlite";
-import { Kysely, sql } from "kysely";
+import { Kysely, sql, type Generated } from "kysely";
 import { CachedStatementSqliteDialect, STATEMENT_CACHE_SIZE } from "../../src/db/sqlite-dialect.ts";
 
-interface T { items: { id: number; name: string } }
+interface T { items: { id: Generated<number>; name: string } }
 
 function open() {
   const raw = new Sqlite(":memory:");
