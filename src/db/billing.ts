@@ -17,7 +17,7 @@ import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } fro
 /**
  * How old an unsettled hold must be before the sweep returns it. Longer than any paid request
  * runs: an Autofix call holds its price for the checks plus at most the fixing model's 60 s
- * timeout (src/server/fixing-model.ts); an Embed call for as long as its provider answers. An hour
+ * timeout (FIXING_MODEL_TIMEOUT_MS); an Embed call is cut at EMBED_DEADLINE_MS (30 min). An hour
  * leaves a wide margin over both. Should a request still settle after its hold was returned, settle()
  * takes the charge from the balance afresh (or charges nothing when the balance cannot pay it).
  */

@@ -9,6 +9,9 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
 import { HOLD_EXPIRY_MS } from "../../src/db/billing.ts";
+import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/fixing-model.ts";
+import { EMBED_DEADLINE_MS } from "../../src/server/routes/embed.ts";
+import { SHUTDOWN_GRACE_MS } from "../../src/server/main.ts";
 import { autofixBody, HOPELESS, post, VALID } from "./harness.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -117,6 +120,11 @@ async function fireFixes(base: string, key: string) {
   await until("every call to reach the fixing model", () => arrived - before === CALLS);
   return answers;
 }
+
+test("a hold expires only after the longest paid request could have ended", () => {
+  expect(HOLD_EXPIRY_MS).toBeGreaterThan(FIXING_MODEL_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
+  expect(HOLD_EXPIRY_MS).toBeGreaterThan(EMBED_DEADLINE_MS + SHUTDOWN_GRACE_MS);
+});
 
 test("kill -9 in the middle of paid fixes: the holds stay on the books and come back once expired", async () => {
   const dbPath = join(dir, "kill.db");

@@ -19,6 +19,12 @@ import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
+/**
+ * The longest an Embed call may run, streamed or not, before the provider call is cut: it bounds
+ * how long the call holds credits (HOLD_EXPIRY_MS in src/db/billing.ts is longer).
+ */
+export const EMBED_DEADLINE_MS = 30 * 60 * 1000;
+
 function embedPrice(env: Record<string, string | undefined>): number {
   const n = Number(env.TESSERA_EMBED_PRICE ?? "0");
   return Number.isInteger(n) && n >= 0 ? n : 0;
@@ -61,7 +67,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     if (body.stream) {
       let chunks;
       try {
-        chunks = await openStream(r.adapter, req, t.target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
+        chunks = await openStream(r.adapter, req, t.target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, AbortSignal.timeout(EMBED_DEADLINE_MS));
       } catch (e) {
         recorded = true;
         await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
@@ -87,7 +93,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
 
     let completion;
     try {
-      completion = await complete(r.adapter, req, t.target);
+      completion = await complete(r.adapter, req, t.target, AbortSignal.timeout(EMBED_DEADLINE_MS));
     } catch (e) {
       recorded = true;
       await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
