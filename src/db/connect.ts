@@ -3,7 +3,7 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, Migrator } from "kysely";
-import { BunSqliteDialect } from "kysely-bun-sqlite";
+import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
 import { migrationProvider } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
 
@@ -18,7 +18,7 @@ export async function openDatabase(path: string): Promise<Db> {
   // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite) });
   await migrate(db);
   return db;
 }
