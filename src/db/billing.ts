@@ -1,11 +1,38 @@
-// Credits for paid calls. Shared by every paid route (Autofix now, Embed Chat Completions later).
+// Credits for paid calls. Shared by every paid route (Autofix, Embed Chat Completions).
 //
-// A paid call first *holds* its price with one atomic UPDATE (so 50 concurrent calls against 10
-// credits can never overspend), then *settles* in one transaction that writes the ledger row, the
-// request log and the reliability event together, handing the hold back when nothing is charged.
+// A paid call first *holds* its price: one transaction takes the credits with an atomic conditional
+// UPDATE (so 50 concurrent calls against 10 credits can never overspend) and writes a credit_holds
+// row. It then *settles* in one transaction that deletes the hold, writes the ledger row, the request
+// log and the reliability event together, handing back what was not charged. A hold whose request
+// never settles (the process died, or stopped before the call ended) is returned with a ledger row
+// of delta 0 that names the request: at start-up and periodically once it is older than any request
+// can run, and at shutdown for the calls of the stopping process. At every moment:
+//
+//   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
-import type { NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
+import { storeLibrary, type LoggedLibrary } from "./logs.ts";
+import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
+
+/**
+ * How old an unsettled hold must be before the sweep returns it. Longer than any paid request
+ * runs: an Autofix call holds its price for the checks plus at most the fixing model's 60 s
+ * timeout (FIXING_MODEL_TIMEOUT_MS); a provider call (Embed, Responses) is cut at PROVIDER_DEADLINE_MS (30 min). An hour
+ * leaves a wide margin over both. Should a request still settle after its hold was returned, settle()
+ * takes the charge from the balance afresh (or charges nothing when the balance cannot pay it).
+ */
+export const HOLD_EXPIRY_MS = 60 * 60 * 1000;
+/** How often a running server looks for expired holds. */
+export const HOLD_SWEEP_INTERVAL_MS = 60 * 1000;
+
+/** Holds taken through each database handle and not yet settled: what a stopping server returns. */
+const openHolds = new WeakMap<Db, Set<string>>();
+
+function openHoldSet(db: Db): Set<string> {
+  let set = openHolds.get(db);
+  if (!set) openHolds.set(db, (set = new Set()));
+  return set;
+}
 
 /** Whether the organization may start a paid call at this price right now. */
 export function canAfford(org: Pick<Organization, "credits" | "suspended">, price: number): boolean {
@@ -13,57 +40,167 @@ export function canAfford(org: Pick<Organization, "credits" | "suspended">, pric
 }
 
 /**
- * Takes `amount` credits if the organization has them and is not suspended. The check and the
- * decrement are a single statement, so SQLite serializes concurrent holds.
+ * Takes `amount` credits for request `requestId` if the organization has them and is not
+ * suspended. The check and the decrement are a single statement (SQLite serializes concurrent
+ * holds), and the hold row is written in the same transaction.
  */
-export async function holdCredits(db: Db, orgId: number, amount: number, _requestId?: string): Promise<boolean> {
+export async function holdCredits(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
   if (amount <= 0) return true;
-  const result = await db
-    .updateTable("organizations")
-    .set((eb) => ({ credits: eb("credits", "-", amount) }))
-    .where("id", "=", orgId)
-    .where("credits", ">=", amount)
-    .where("suspended", "=", 0)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const held = await db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable("organizations")
+      .set((eb) => ({ credits: eb("credits", "-", amount) }))
+      .where("id", "=", orgId)
+      .where("credits", ">=", amount)
+      .where("suspended", "=", 0)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) return false;
+    await tx
+      .insertInto("credit_holds")
+      .values({ organization_id: orgId, request_id: requestId, amount, created_at: nowIso() })
+      .execute();
+    return true;
+  });
+  if (held) openHoldSet(db).add(requestId);
+  return held;
 }
 
 export interface Settlement {
   orgId: number;
   requestId: string;
-  /** Credits taken earlier by holdCredits (0 when none). */
+  /** Credits taken earlier by holdCredits for this requestId (0 when none). */
   held: number;
   /** Credits actually charged; must be <= held. The rest goes back. */
   charge: number;
   reason: string;
-  log: Omit<NewRequestLog, "organization_id" | "request_id" | "charge" | "created_at">;
+  log: Omit<NewRequestLog, "organization_id" | "request_id" | "charge" | "created_at" | "library_hash">;
+  /** The request's library config block, stored once and named by the log (see logged-conversation.ts). */
+  library?: LoggedLibrary | null;
   event?: Omit<NewReliabilityEvent, "organization_id" | "created_at">;
 }
 
-/** Writes charge, refund, request log and reliability event in one transaction. */
-export async function settle(db: Db, s: Settlement): Promise<void> {
+/**
+ * Deletes the hold, writes charge, refund, request log and reliability event in one transaction.
+ * Returns what was charged: the settlement's charge, or, when the hold had already been returned
+ * (an expired hold), the charge taken afresh from the balance if it still covers it, else 0.
+ */
+export async function settle(db: Db, s: Settlement): Promise<number> {
+  if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
   const created_at = nowIso();
-  await db.transaction().execute(async (tx) => {
-    const refund = s.held - s.charge;
-    if (refund > 0) {
-      await tx
-        .updateTable("organizations")
-        .set((eb) => ({ credits: eb("credits", "+", refund) }))
-        .where("id", "=", s.orgId)
-        .execute();
+  const charged = await db.transaction().execute(async (tx) => {
+    let charge = s.charge;
+    if (s.held > 0) {
+      const hold = await tx
+        .deleteFrom("credit_holds")
+        .where("request_id", "=", s.requestId)
+        .where("organization_id", "=", s.orgId)
+        .returning("amount")
+        .executeTakeFirst();
+      if (hold) {
+        charge = Math.min(charge, hold.amount);
+        const refund = hold.amount - charge;
+        if (refund > 0) {
+          await tx
+            .updateTable("organizations")
+            .set((eb) => ({ credits: eb("credits", "+", refund) }))
+            .where("id", "=", s.orgId)
+            .execute();
+        }
+      } else if (charge > 0) {
+        // The hold was returned before this request ended: charge the balance now, if it can pay.
+        const taken = await tx
+          .updateTable("organizations")
+          .set((eb) => ({ credits: eb("credits", "-", charge) }))
+          .where("id", "=", s.orgId)
+          .where("credits", ">=", charge)
+          .executeTakeFirst();
+        if (taken.numUpdatedRows !== 1n) charge = 0;
+      }
     }
-    if (s.charge > 0) {
+    if (charge > 0) {
       await tx
         .insertInto("credit_ledger")
-        .values({ organization_id: s.orgId, delta: -s.charge, reason: s.reason, request_id: s.requestId, created_at })
+        .values({ organization_id: s.orgId, delta: -charge, reason: s.reason, request_id: s.requestId, created_at })
         .execute();
     }
+    if (s.library) await storeLibrary(tx, s.library);
     await tx
       .insertInto("request_logs")
-      .values({ ...s.log, organization_id: s.orgId, request_id: s.requestId, charge: s.charge, created_at })
+      .values({ ...s.log, library_hash: s.library?.hash ?? null, organization_id: s.orgId, request_id: s.requestId, charge, created_at })
       .execute();
     if (s.event) {
       await tx.insertInto("reliability_events").values({ ...s.event, organization_id: s.orgId, created_at }).execute();
     }
+    return charge;
   });
+  openHolds.get(db)?.delete(s.requestId);
+  return charged;
+}
+
+/**
+ * Gives one hold back to its organization, with a ledger row (delta 0: the credits were never
+ * charged) that names the request and why. False when the hold was already settled or returned.
+ */
+async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
+  const returned = await db.transaction().execute(async (tx) => {
+    const deleted = await tx.deleteFrom("credit_holds").where("id", "=", hold.id).executeTakeFirst();
+    if (deleted.numDeletedRows !== 1n) return false;
+    await tx
+      .updateTable("organizations")
+      .set((eb) => ({ credits: eb("credits", "+", hold.amount) }))
+      .where("id", "=", hold.organization_id)
+      .execute();
+    await tx
+      .insertInto("credit_ledger")
+      .values({
+        organization_id: hold.organization_id,
+        delta: 0,
+        reason: `hold of ${hold.amount} returned: ${why}`,
+        request_id: hold.request_id,
+        created_at: nowIso(),
+      })
+      .execute();
+    return true;
+  });
+  openHolds.get(db)?.delete(hold.request_id);
+  return returned;
+}
+
+/** Returns every hold older than `olderThanMs`; how many were returned. */
+export async function returnExpiredHolds(db: Db, olderThanMs = HOLD_EXPIRY_MS, now = Date.now()): Promise<number> {
+  const cutoff = nowIso(new Date(now - olderThanMs));
+  const stale = await db.selectFrom("credit_holds").selectAll().where("created_at", "<", cutoff).orderBy("id").execute();
+  let returned = 0;
+  for (const hold of stale) {
+    if (await returnHold(db, hold, `request not settled within ${Math.round(olderThanMs / 1000)} s`)) returned++;
+  }
+  return returned;
+}
+
+/**
+ * Returns the holds this database handle took and never settled (requests still running when a
+ * server stops); how many were returned.
+ */
+export async function returnOpenHolds(db: Db, why: string): Promise<number> {
+  const ids = [...(openHolds.get(db) ?? [])];
+  if (ids.length === 0) return 0;
+  const holds = await db.selectFrom("credit_holds").selectAll().where("request_id", "in", ids).orderBy("id").execute();
+  let returned = 0;
+  for (const hold of holds) if (await returnHold(db, hold, why)) returned++;
+  openHolds.get(db)?.clear();
+  return returned;
+}
+
+/** Returns expired holds now, then every HOLD_SWEEP_INTERVAL_MS; the timer never keeps the process alive. */
+export async function startHoldSweep(db: Db, log: (line: string) => void): Promise<() => void> {
+  const sweep = async () => {
+    const n = await returnExpiredHolds(db);
+    if (n > 0) log(`returned ${n} expired credit hold${n === 1 ? "" : "s"}`);
+  };
+  await sweep();
+  const timer = setInterval(() => {
+    sweep().catch((e) => log(`credit hold sweep failed: ${String(e)}`));
+  }, HOLD_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

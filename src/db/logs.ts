@@ -1,10 +1,33 @@
 // Request logs and reliability events outside of billing (free calls, errors) and the monitoring view.
+import type { Kysely, Transaction } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
-import type { NewReliabilityEvent, NewRequestLog } from "./schema.ts";
+import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
-export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">): Promise<void> {
-  await db.insertInto("request_logs").values({ ...log, created_at: nowIso() }).execute();
+/** A library config block a request log refers to by hash (stored once per distinct block). */
+export interface LoggedLibrary {
+  hash: string;
+  config: string;
+}
+
+/** Stores the block unless a log already did; call in the transaction that writes the log. */
+export async function storeLibrary(tx: Kysely<Database> | Transaction<Database>, library: LoggedLibrary): Promise<void> {
+  await tx
+    .insertInto("log_libraries")
+    .values({ hash: library.hash, config: library.config, created_at: nowIso() })
+    .onConflict((oc) => oc.column("hash").doNothing())
+    .execute();
+}
+
+export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">, library: LoggedLibrary | null = null): Promise<void> {
+  if (!library) {
+    await db.insertInto("request_logs").values({ ...log, created_at: nowIso() }).execute();
+    return;
+  }
+  await db.transaction().execute(async (tx) => {
+    await storeLibrary(tx, library);
+    await tx.insertInto("request_logs").values({ ...log, library_hash: library.hash, created_at: nowIso() }).execute();
+  });
 }
 
 export async function writeReliabilityEvent(db: Db, event: Omit<NewReliabilityEvent, "created_at">): Promise<void> {

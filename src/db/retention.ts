@@ -6,8 +6,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function purgeOldLogs(db: Db, retentionDays: number, now = Date.now()): Promise<number> {
   const cutoff = nowIso(new Date(now - retentionDays * DAY_MS));
-  const result = await db.deleteFrom("request_logs").where("created_at", "<", cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return db.transaction().execute(async (tx) => {
+    const result = await tx.deleteFrom("request_logs").where("created_at", "<", cutoff).executeTakeFirst();
+    // A library block goes with the last log that names it (blocks can hold the application's text).
+    await tx
+      .deleteFrom("log_libraries")
+      .where("created_at", "<", cutoff)
+      .where("hash", "not in", (eb) => eb.selectFrom("request_logs").select("library_hash").where("library_hash", "is not", null).$narrowType<{ library_hash: string }>())
+      .execute();
+    return Number(result.numDeletedRows);
+  });
 }
 
 /** Purges now and then once a day; the timer is unref'd so it never keeps the process alive. */

@@ -36,6 +36,16 @@ export interface CreditLedgerTable {
   created_at: Timestamp;
 }
 
+/** Credits a paid call has taken and not yet settled; settling (or returning) deletes the row. */
+export interface CreditHoldsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** The request that took the hold: one hold per request. */
+  request_id: string;
+  amount: number;
+  created_at: Timestamp;
+}
+
 export interface RequestLogsTable {
   id: Generated<number>;
   request_id: string;
@@ -43,13 +53,28 @@ export interface RequestLogsTable {
   endpoint: string;
   model: string;
   status: number;
-  /** JSON of the request's messages (never headers, so never a key). */
+  /**
+   * JSON of the request's messages (never headers, so never a key). An accepted request's library
+   * config block is not in it: that message is `{"role":…,"library_hash":…}` and the block is in
+   * log_libraries. A rejected request (400/413/429) keeps only an excerpt (REJECTED_EXCERPT_BYTES).
+   */
   conversation: string;
+  /** The config block of this request in log_libraries, or null. */
+  library_hash: ColumnType<string | null, string | null | undefined, string | null>;
   outcome: string;
   charge: number;
   duration_ms: number;
   input_tokens: ColumnType<number | null, number | null | undefined, number | null>;
   output_tokens: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Timestamp;
+}
+
+/** Each distinct library config block that request logs refer to, once. */
+export interface LogLibrariesTable {
+  /** Hex SHA-256 of the block's text. */
+  hash: string;
+  /** The block's text as the request sent it. */
+  config: string;
   created_at: Timestamp;
 }
 
@@ -126,7 +151,9 @@ export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
+  credit_holds: CreditHoldsTable;
   request_logs: RequestLogsTable;
+  log_libraries: LogLibrariesTable;
   reliability_events: ReliabilityEventsTable;
   conversations: ConversationsTable;
   conversation_items: ConversationItemsTable;
@@ -137,5 +164,6 @@ export interface Database {
 
 export type Organization = Selectable<OrganizationsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
+export type CreditHold = Selectable<CreditHoldsTable>;
 export type NewRequestLog = Insertable<RequestLogsTable>;
 export type NewReliabilityEvent = Insertable<ReliabilityEventsTable>;

@@ -1,10 +1,11 @@
-// SQLite: one file, WAL, a busy timeout; kysely over bun:sqlite. The embedded default.
+// SQLite: one file, WAL, a busy timeout; kysely over bun:sqlite with each distinct SQL text
+// prepared once (sqlite-dialect.ts). The embedded default.
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely } from "kysely";
-import { BunSqliteDialect } from "kysely-bun-sqlite";
 import { registerCapabilities } from "./dialect.ts";
+import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
 import type { Database } from "./schema.ts";
 
 export function openSqlite(path: string): Kysely<Database> {
@@ -16,7 +17,7 @@ export function openSqlite(path: string): Kysely<Database> {
   // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite) });
   registerCapabilities(db, { label: "sqlite", skipLocked: false, autoincrement: true });
   return db;
 }

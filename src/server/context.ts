@@ -2,6 +2,7 @@
 import type { Db } from "../db/index.ts";
 import type { ServerConfig } from "./config.ts";
 import type { CompleteFn } from "../repair/model-fix.ts";
+import type { Background } from "./background.ts";
 
 export interface AppDeps {
   db: Db;
@@ -10,6 +11,8 @@ export interface AppDeps {
   fixingModel: CompleteFn | null;
   /** One line per request; tests pass a no-op. Never receives headers, bodies or keys. */
   log: (line: string) => void;
+  /** Writes that run after the response (logs outside the paid transaction); shutdown waits for them. */
+  background: Background;
 }
 
 export interface RequestContext {

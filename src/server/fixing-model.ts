@@ -8,7 +8,8 @@ import type { ChatMessage } from "../providers/types.ts";
 
 export class FixingModelError extends Error {}
 
-const TIMEOUT_MS = 60_000;
+/** How long the fixing model may take to answer (also what bounds an Autofix call's credit hold). */
+export const FIXING_MODEL_TIMEOUT_MS = 60_000;
 
 export function providerFixingModel(cfg: FixingModelConfig): CompleteFn {
   const adapter = adapterFor(cfg.provider);
@@ -20,7 +21,7 @@ export function providerFixingModel(cfg: FixingModelConfig): CompleteFn {
         adapter,
         { model: id, messages: messages as ChatMessage[], temperature: 0 },
         { model: cfg.model, baseUrl: cfg.baseUrl, apiKey: cfg.apiKey },
-        AbortSignal.timeout(TIMEOUT_MS),
+        AbortSignal.timeout(FIXING_MODEL_TIMEOUT_MS),
       );
     } catch (e) {
       throw new FixingModelError(`fixing model ${id} failed: ${(e as Error).message}`);

@@ -1,14 +1,24 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
-import { describeTarget, openDatabase, startRetention, type Db } from "../db/index.ts";
+import { describeTarget, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
+import { Background } from "./background.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./fixing-model.ts";
-import { DEFAULT_LEASE_SECONDS, startSweeper } from "./responses/background.ts";
+import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./responses/background.ts";
 import { isSocketUpgrade, socketHandler, upgradeSocket } from "./responses/websocket.ts";
 import { serve } from "./serve.ts";
+
+/**
+ * How long a stopping server lets requests in flight finish. An Autofix call that waits on the
+ * fixing model can take up to its 60 s timeout; process managers kill after their own grace
+ * (Kubernetes 30 s, systemd 90 s, Docker 10 s unless told), so the default stays under
+ * Kubernetes'. Requests still running then are cut and their credit holds returned.
+ * TESSERA_SHUTDOWN_GRACE_MS sets another bound.
+ */
+export const SHUTDOWN_GRACE_MS = 25_000;
 
 export interface RunningServer {
   url: string;
@@ -17,7 +27,13 @@ export interface RunningServer {
   /** The settings it runs with (tests change prices on a running server through this). */
   config: ServerConfig;
   fetch: FetchHandler;
-  stop(): Promise<void>;
+  /** Resolves when every write that runs after a response (request logs) has been made. */
+  idle(): Promise<void>;
+  /**
+   * Stops accepting, lets requests in flight finish (up to `graceMs`), waits for the writes after
+   * responses, returns the holds of requests still running, closes the database.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** A URL that reaches the server: a wildcard bind is reached on loopback; IPv6 goes in brackets. */
@@ -29,13 +45,17 @@ function urlFor(hostname: string, port: number): string {
 export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
   await loadLanguage();
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize });
-  const stopRetention = await startRetention(db, config.retentionDays);
   const log = opts.log ?? ((line: string) => console.log(line));
+  const stopRetention = await startRetention(db, config.retentionDays);
+  // Holds left by a server that died (kill -9, power loss) come back once they are expired.
+  const stopHoldSweep = await startHoldSweep(db, log);
+  const background = new Background(log);
   const deps: AppDeps = {
     db,
     config,
     fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
     log,
+    background,
   };
   // Background jobs whose server stopped: queued ones are run here, running ones failed.
   const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, deps);
@@ -48,17 +68,37 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     websocket: socketHandler(deps),
     log: deps.log,
   });
+  let stopping: Promise<void> | null = null;
+  const stop = async (graceMs: number) => {
+    stopRetention();
+    stopHoldSweep();
+    stopSweeper();
+    // stop(false) refuses new connections at once and resolves when the requests in flight end.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = await Promise.race([
+      server.stop(false).then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+    ]);
+    clearTimeout(timer);
+    // Background responses would outlive any grace: failed now, saying why, their holds handed back.
+    await failOwnRuns(db);
+    await background.idle();
+    const returned = await returnOpenHolds(db, "the server stopped before the request ended");
+    if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);
+    await server.stop(true);
+    await background.idle();
+    await db.destroy();
+  };
   return {
     url: urlFor(server.hostname ?? "127.0.0.1", server.port!),
     port: server.port!,
     db,
     config,
     fetch,
-    async stop() {
-      stopRetention();
-      stopSweeper();
-      await server.stop(true);
-      await db.destroy();
+    idle: () => background.idle(),
+    stop(graceMs = SHUTDOWN_GRACE_MS) {
+      stopping ??= stop(graceMs);
+      return stopping;
     },
   };
 }
@@ -72,4 +112,20 @@ if (import.meta.main) {
   console.log(
     `tessera listening on http://${bound}:${server.port}${everywhere} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
   );
+  const grace = Number(process.env.TESSERA_SHUTDOWN_GRACE_MS || SHUTDOWN_GRACE_MS);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
+      server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
+        () => {
+          console.log("stopped: requests settled, logs written, database closed");
+          process.exit(0);
+        },
+        (e) => {
+          console.error(`shutdown failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exit(1);
+        },
+      );
+    });
+  }
 }

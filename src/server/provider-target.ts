@@ -5,6 +5,12 @@ import { ProviderError, UnsupportedRequestError, type ProviderAdapter, type Targ
 import { decryptProviderKey } from "./crypto/provider-keys.ts";
 import { HttpError } from "./errors.ts";
 
+/**
+ * The longest a provider call may run (Embed, Responses, streamed or not) before it is cut: it
+ * bounds how long the call holds credits (HOLD_EXPIRY_MS in src/db/billing.ts is longer).
+ */
+export const PROVIDER_DEADLINE_MS = 30 * 60 * 1000;
+
 export interface ProviderCall { adapter: ProviderAdapter; target: Target; provider: string }
 
 export async function resolveProvider(

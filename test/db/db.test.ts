@@ -10,7 +10,7 @@ import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
   adjustCredits, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
-  purgeOldLogs, reliabilitySummary, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
+  purgeOldLogs, reliabilitySummary, returnExpiredHolds, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
 let fresh: TestDatabase;
@@ -36,7 +36,7 @@ test("opens with every table (in WAL mode on SQLite), and migrating twice is a n
   const tables = (await db.introspection.getTables()).map((t) => t.name);
   expect(tables).toEqual(expect.arrayContaining([
     "organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events",
-    "conversations", "conversation_items", "responses", "response_items", "response_events",
+    "credit_holds", "responses", "response_items", "response_events", "conversations", "conversation_items",
   ]));
   const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
   expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
@@ -89,7 +89,7 @@ test("credits: adjust is ledgered and never goes below zero", async () => {
 
 test("holds are atomic: 30 concurrent holds of 1 against 7 credits take exactly 7", async () => {
   const org = await createOrganization(db, "holds", 7);
-  const results = await Promise.all(Array.from({ length: 30 }, () => holdCredits(db, org.id, 1)));
+  const results = await Promise.all(Array.from({ length: 30 }, () => holdCredits(db, org.id, 1, `h${Math.random()}`)));
   expect(results.filter(Boolean)).toHaveLength(7);
   const row = await db.selectFrom("organizations").select("credits").where("id", "=", org.id).executeTakeFirstOrThrow();
   expect(row.credits).toBe(0);
@@ -97,7 +97,7 @@ test("holds are atomic: 30 concurrent holds of 1 against 7 credits take exactly 
 
 test("settle charges, refunds the rest of the hold and logs in one transaction", async () => {
   const org = await createOrganization(db, "settle", 4);
-  expect(await holdCredits(db, org.id, 2)).toBe(true);
+  expect(await holdCredits(db, org.id, 2, "r1")).toBe(true);
   await settle(db, {
     orgId: org.id, requestId: "r1", held: 2, charge: 1, reason: "autofix",
     log: { endpoint: "/v1/autofix", model: "service/autofix", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 3 },
@@ -108,7 +108,7 @@ test("settle charges, refunds the rest of the hold and logs in one transaction",
   // A failing settlement (unknown organization breaks the foreign key) leaves nothing behind.
   const before = await db.selectFrom("request_logs").select("id").execute();
   await expect(settle(db, {
-    orgId: 999_999, requestId: "r2", held: 0, charge: 1, reason: "autofix",
+    orgId: 999_999, requestId: "r2", held: 0, charge: 0, reason: "autofix",
     log: { endpoint: "/v1/autofix", model: "service/autofix", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 3 },
   })).rejects.toThrow();
   expect(await db.selectFrom("request_logs").select("id").execute()).toHaveLength(before.length);
@@ -120,7 +120,7 @@ test("settle charges, refunds the rest of the hold and logs in one transaction",
 test("holds are refused while suspended", async () => {
   const org = await createOrganization(db, "suspended", 5);
   await db.updateTable("organizations").set({ suspended: 1 }).where("id", "=", org.id).execute();
-  expect(await holdCredits(db, org.id, 1)).toBe(false);
+  expect(await holdCredits(db, org.id, 1, "s1")).toBe(false);
 });
 
 test("retention purges request logs older than the window, keeps the rest", async () => {
@@ -134,25 +134,51 @@ test("retention purges request logs older than the window, keeps the rest", asyn
   expect(left).toEqual([{ request_id: "x" }]);
 });
 
-test("background jobs: concurrent claims of lapsed leases are disjoint; renewal stops at a cancel or another's claim", async () => {
-  const org = await createOrganization(db, "jobs", 0);
-  const now = Math.floor(Date.now() / 1000);
-  const job = (i: number, leaseUntil: number | null, worker: string | null) => insertResponse(db, {
-    id: `resp_job${i}`, organizationId: org.id, status: i % 2 ? "queued" : "in_progress", model: "m", previousResponseId: null,
-    conversationId: null, background: true, body: {}, request: {}, worker, leaseUntil, input: [],
-  });
-  for (let i = 0; i < 30; i++) await job(i, i < 20 ? now - 5 : now + 60, i < 20 ? "gone" : "alive");
-  const claims = await Promise.all(Array.from({ length: 6 }, (_, w) => claimLapsedResponses(db, `w${w}`, now + 30, now, 4)));
-  const ids = claims.flat().map((r) => r.id);
-  expect(new Set(ids).size).toBe(ids.length);
-  expect(ids.length).toBe(20);
-  for (const [w, rows] of claims.entries()) for (const r of rows) expect(r).toMatchObject({ worker: `w${w}`, lease_until: now + 30 });
-  expect(await claimLapsedResponses(db, "late", now + 30, now)).toEqual([]);
-  // The first worker's job, cancelled through any replica: its renewal says so.
-  const mine = claims[0][0];
-  expect(await renewLease(db, mine.id, "w0", now + 60)).toBe(true);
-  expect(await renewLease(db, mine.id, "w1", now + 60)).toBe(false);
-  expect(await endResponse(db, mine.id, "cancelled", { status: "cancelled" })).toBe(true);
-  expect(await renewLease(db, mine.id, "w0", now + 90)).toBe(false);
-  expect(await isRunning(db, mine.id)).toBe(false);
+async function books(orgId: number) {
+  const org = await db.selectFrom("organizations").select("credits").where("id", "=", orgId).executeTakeFirstOrThrow();
+  const holds = await db.selectFrom("credit_holds").select("amount").where("organization_id", "=", orgId).execute();
+  const ledger = await db.selectFrom("credit_ledger").select("delta").where("organization_id", "=", orgId).execute();
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { credits: org.credits, held: sum(holds.map((h) => h.amount)), ledger: sum(ledger.map((l) => l.delta)) };
+}
+
+const paidLog = { endpoint: "/v1/autofix", model: "service/autofix", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 3 };
+
+test("a hold is a row: balance + open holds = ledger through hold, settle, expiry and a late settle", async () => {
+  const org = await createOrganization(db, "books", 5);
+  expect(await holdCredits(db, org.id, 2, "b1")).toBe(true);
+  expect(await holdCredits(db, org.id, 1, "b2")).toBe(true);
+  expect(await books(org.id)).toEqual({ credits: 2, held: 3, ledger: 5 });
+  // A young hold is not returned; one older than the expiry is, with a ledger row of 0 naming it.
+  expect(await returnExpiredHolds(db)).toBe(0);
+  await db.updateTable("credit_holds").set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where("request_id", "=", "b1").execute();
+  expect(await returnExpiredHolds(db)).toBe(1);
+  expect(await books(org.id)).toEqual({ credits: 4, held: 1, ledger: 5 });
+  const row = await db.selectFrom("credit_ledger").selectAll().where("request_id", "=", "b1").executeTakeFirstOrThrow();
+  expect(row).toMatchObject({ delta: 0, organization_id: org.id });
+  expect(row.reason).toStartWith("hold of 2 returned");
+  // The request behind b1 settles after all: its charge is taken from the balance afresh.
+  expect(await settle(db, { orgId: org.id, requestId: "b1", held: 2, charge: 2, reason: "autofix", log: paidLog })).toBe(2);
+  expect(await books(org.id)).toEqual({ credits: 2, held: 1, ledger: 3 });
+  // b2 settles normally; the hold row goes in the same transaction.
+  expect(await settle(db, { orgId: org.id, requestId: "b2", held: 1, charge: 1, reason: "autofix", log: paidLog })).toBe(1);
+  expect(await books(org.id)).toEqual({ credits: 2, held: 0, ledger: 2 });
+  // A late settle the balance cannot pay charges nothing, and says so in its log.
+  // (through a handle of its own: returnOpenHolds returns what that handle took, as a stopping server does)
+  const server = await openDatabase(target);
+  expect(await holdCredits(server, org.id, 2, "b3")).toBe(true);
+  expect(await returnOpenHolds(server, "stopping")).toBe(1);
+  await server.destroy();
+  expect(await adjustCredits(db, org.id, -2, "spent elsewhere")).toEqual({ ok: true, credits: 0 });
+  expect(await settle(db, { orgId: org.id, requestId: "b3", held: 2, charge: 2, reason: "autofix", log: paidLog })).toBe(0);
+  expect(await books(org.id)).toEqual({ credits: 0, held: 0, ledger: 0 });
+  const log = await db.selectFrom("request_logs").select("charge").where("request_id", "=", "b3").executeTakeFirstOrThrow();
+  expect(log.charge).toBe(0);
+});
+
+test("a failed settle leaves the hold in place", async () => {
+  const org = await createOrganization(db, "failing", 3);
+  expect(await holdCredits(db, org.id, 1, "f1")).toBe(true);
+  await expect(settle(db, { orgId: org.id, requestId: "f1", held: 1, charge: 1, reason: "autofix", log: { ...paidLog, status: null as never } })).rejects.toThrow();
+  expect(await books(org.id)).toEqual({ credits: 2, held: 1, ledger: 3 });
 });

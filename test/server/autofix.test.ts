@@ -98,6 +98,7 @@ test("content given as text parts is read; model and other chat fields are ignor
 test("monitoring: per model requests, outcomes and corrections by code for the caller's org only", async () => {
   const other = await h.org("other", 5);
   await post(h.base, "/v1/autofix", other, autofixBody(BROKEN));
+  await h.server.idle();
   const res = await fetch(h.base + "/v1/monitoring/reliability", { headers: { authorization: `Bearer ${key}` } });
   const body = await res.json();
   const autofixRow = body.models.find((m: { model: string }) => m.model === "service/autofix");

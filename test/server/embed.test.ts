@@ -236,7 +236,8 @@ test("requests are logged with model, status and usage", async () => {
   expect(rows[0]!.conversation).toContain("log me");
 });
 
-function logsOf(model: string) {
+async function logsOf(model: string) {
+  await E.h.server.idle();
   return E.h.server.db.selectFrom("request_logs").selectAll().where("model", "=", model).execute();
 }
 
@@ -297,6 +298,7 @@ describe("request-level provider keys (byok)", () => {
     expect((await post(E.h.base, "/encryption/encrypt", null, { provider: "openai", apiKey: "sk-x" })).status).toBe(401);
     expect((await post(E.h.base, "/encryption/encrypt", key, { apiKey: "sk-x" })).status).toBe(400);
     await encrypt(key, "openai", "sk-secret-never-logged");
+    await E.h.server.idle();
     const rows = await E.h.server.db.selectFrom("request_logs").select(["conversation", "outcome"]).execute();
     expect(JSON.stringify(rows)).not.toContain("sk-secret-never-logged");
   });

@@ -90,6 +90,7 @@ test("already valid never calls the model", async () => {
 
 test("the model's key never reaches the logs", async () => {
   const logged = h.lines.join("\n");
+  await h.server.idle();
   const rows = await h.server.db.selectFrom("request_logs").selectAll().execute();
   expect(logged).not.toContain(MODEL_KEY);
   expect(JSON.stringify(rows)).not.toContain(MODEL_KEY);

@@ -14,8 +14,9 @@ export interface Harness {
   server: RunningServer;
   base: string;
   dir: string;
-  /** The database it runs on. */
+  /** The database it runs on, and where (TESSERA_DB: a file path or a postgres:// URL). */
   database: DatabaseKind;
+  target: string;
   /** Every line the server logged. */
   lines: string[];
   /** Creates an organization with a key; returns the key. */
@@ -40,6 +41,7 @@ export async function startHarness(
     base: server.url,
     dir,
     database,
+    target: fresh.target,
     lines,
     async org(name, credits) {
       const org = await createOrganization(server.db, name, credits);

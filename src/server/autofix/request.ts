@@ -1,9 +1,11 @@
 // Autofix request at the edge: the body schema and the rules of spec 2.1, 4.1 and 8
 // that split `messages` into config block, context turns and the generation to fix.
 import * as v from "valibot";
-import { isConfigBlock, readConfigBlock, type ConfigBlock } from "../../client/config-block.ts";
+import { isConfigBlock, type ConfigBlock } from "../../client/config-block.ts";
+import type { Library } from "../../lang/index.ts";
 import type { ContextTurn } from "../../repair/autofix.ts";
 import { HttpError } from "../errors.ts";
+import { readConfig } from "./library.ts";
 
 export const LIMITS = { generationChars: 100_000, contextTurns: 20, contextChars: 8_000 } as const;
 
@@ -23,6 +25,9 @@ type Message = v.InferOutput<typeof Message>;
 
 export interface AutofixRequest {
   config: ConfigBlock;
+  /** The block's library, compiled (once per distinct block: see library.ts). */
+  library: Library;
+  source: Record<string, unknown>;
   context: ContextTurn[];
   generation: string;
 }
@@ -67,8 +72,7 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (first.role !== "system" || !isConfigBlock(firstText)) {
     throw bad("the first message must be a system turn holding the library config block (]]>service:config)", "messages[0]");
   }
-  const read = readConfigBlock(firstText);
-  if (!read.ok) throw bad(`malformed config block: ${read.problem}`, "messages[0].content");
+  const config = readConfig(firstText, "messages[0].content");
 
   const last = messages[messages.length - 1];
   const generation = messageText(last);
@@ -100,5 +104,5 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (chars > LIMITS.contextChars) {
     throw bad(`the context has ${chars} characters (Unicode code points) of text; the limit is ${LIMITS.contextChars}`, "messages");
   }
-  return { config: read.block, context, generation };
+  return { config: config.block, library: config.library, source: config.source, context, generation };
 }

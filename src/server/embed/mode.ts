@@ -1,12 +1,11 @@
 // Which of the modes of spec 4.2 a request is in. Managed UI: the first system message is a config
 // block; the service then sends its own assembled system prompt in the block's place. Anything
 // else is passthrough (plain text, or self-hosted UI whose prompt the application wrote itself).
-import { isConfigBlock, readConfigBlock } from "../../client/config-block.ts";
+import { isConfigBlock } from "../../client/config-block.ts";
 import type { Library } from "../../lang/index.ts";
 import type { ChatMessage } from "../../providers/types.ts";
 import { assembleSystemPrompt } from "../../prompt/index.ts";
-import { resolveLibrary } from "../autofix/library.ts";
-import { HttpError } from "../errors.ts";
+import { readConfig } from "../autofix/library.ts";
 import { isValid, parse } from "../../lang/index.ts";
 import { builtInExamples } from "../../library/index.ts";
 
@@ -24,9 +23,8 @@ export async function detectMode(messages: ChatMessage[]): Promise<Mode> {
   const first = i < 0 ? null : messages[i]!;
   const content = first ? text(first.content) : "";
   if (!first || !isConfigBlock(content)) return { kind: "passthrough", messages };
-  const read = readConfigBlock(content);
-  if (!read.ok) throw new HttpError(400, `malformed config block: ${read.problem}`, { param: `messages[${i}].content` });
-  const { library, source } = await resolveLibrary(read.block);
+  const read = readConfig(content, `messages[${i}].content`);
+  const { library, source } = read;
   const prompt = assembleSystemPrompt({
     library: source,
     options: read.block.systemPromptOptions,

@@ -54,7 +54,8 @@ export async function startBackground(deps: AppDeps, t: PreparedTurn, o: { reque
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
     body: queued, request: { body: t.body, requestId: o.requestId, held: o.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
-  void runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`));
+  // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
+  void deps.background.track(runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
   return queued;
 }
 

@@ -12,7 +12,7 @@ import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../resp
 import type { AppDeps } from "../context.ts";
 import { checkAndRepair } from "../embed/check.ts";
 import { HttpError } from "../errors.ts";
-import { providerHttpError } from "../provider-target.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError } from "../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
@@ -37,7 +37,8 @@ export interface TurnOptions {
  */
 export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
   try {
-    return await openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, signal);
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
+    return await openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
   } catch (e) {
     const http = providerHttpError(e);
     if (http) return http;

@@ -5,10 +5,10 @@ import { authenticate } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler, RequestContext } from "../context.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { resolveLibrary } from "../autofix/library.ts";
 import { AutofixBody, interpretAutofixRequest } from "../autofix/request.ts";
 import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
 import { alreadyValid, checkGeneration, runFix, type FixOutcome } from "../../repair/autofix.ts";
+import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
 const NO_RETRY = { "x-should-retry": "false" };
 
@@ -22,12 +22,12 @@ function outOfCredits(org: Organization): HttpError {
 export const autofix: Handler = async (ctx) => {
   const { deps } = ctx;
   const org = await authenticate(deps.db, ctx.req);
-  let conversation = "null";
+  let messages: unknown[] | undefined;
   try {
     const body = await readBody(ctx.req, AutofixBody);
-    conversation = JSON.stringify(body.messages);
+    messages = body.messages;
     const request = interpretAutofixRequest(body);
-    const { library, source } = await resolveLibrary(request.config);
+    const { library, source } = request;
     const price = deps.config.autofixPrice;
     if (!canAfford(org, price)) throw outOfCredits(org);
 
@@ -37,12 +37,14 @@ export const autofix: Handler = async (ctx) => {
     const timing = { "server-timing": `parse;dur=${(performance.now() - parseStart).toFixed(3)}` };
     if (checked.valid) {
       const outcome = alreadyValid(request.generation);
-      await record(ctx, org.id, conversation, { held: 0, charge: 0, status: 200, outcome });
+      // Free: nothing to settle, so the log is written after the answer has gone out.
+      const logged = messages;
+      deps.background.later(`autofix ${ctx.requestId}: log`, () => record(ctx, org.id, logged, { held: 0, charge: 0, status: 200, outcome }));
       return Response.json(autofixCompletion(outcome), { headers: timing });
     }
 
     // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
-    if (!(await holdCredits(deps.db, org.id, price))) {
+    if (!(await holdCredits(deps.db, org.id, price, ctx.requestId))) {
       throw outOfCredits((await findOrganizationById(deps.db, org.id)) ?? org);
     }
     let outcome: FixOutcome;
@@ -57,19 +59,16 @@ export const autofix: Handler = async (ctx) => {
       });
     } catch (e) {
       deps.log(`autofix ${ctx.requestId} failed: ${(e as Error).message}`);
-      await record(ctx, org.id, conversation, { held: price, charge: 0, status: 500, outcome: null });
+      await record(ctx, org.id, messages, { held: price, charge: 0, status: 500, outcome: null });
       return errorResponse(500, "the fixing model could not be reached; nothing was charged", { code: "fixing_model_unavailable" });
     }
-    await record(ctx, org.id, conversation, { held: price, charge: price, status: 200, outcome });
+    await record(ctx, org.id, messages, { held: price, charge: price, status: 200, outcome });
     return Response.json(autofixCompletion(outcome), { headers: timing });
   } catch (e) {
     if (e instanceof HttpError) {
-      await writeRequestLog(deps.db, {
-        ...logFields(ctx, conversation, e.status, "rejected"),
-        organization_id: org.id,
-        request_id: ctx.requestId,
-        charge: 0,
-      });
+      // Rejected (400/413/429): an excerpt, written after the answer has gone out.
+      const log = { ...logFields(ctx, rejectedExcerpt(messages), e.status, "rejected"), organization_id: org.id, request_id: ctx.requestId, charge: 0 };
+      deps.background.later(`autofix ${ctx.requestId}: log`, () => writeRequestLog(deps.db, log));
     }
     throw e;
   }
@@ -90,11 +89,12 @@ function logFields(ctx: RequestContext, conversation: string, status: number, ou
 async function record(
   ctx: RequestContext,
   orgId: number,
-  conversation: string,
+  messages: unknown[],
   r: { held: number; charge: number; status: number; outcome: FixOutcome | null },
 ): Promise<void> {
   const outcomeName = r.outcome?.status ?? "error";
   const corrected = r.outcome?.status === "fixed" ? r.outcome.fixed_errors.map((e) => e.code) : [];
+  const { conversation, library } = acceptedConversation(messages);
   const log = logFields(ctx, conversation, r.status, outcomeName);
   await settle(ctx.deps.db, {
     orgId,
@@ -103,6 +103,7 @@ async function record(
     charge: r.charge,
     reason: "autofix",
     log,
+    library,
     event: { model: AUTOFIX_MODEL, endpoint: log.endpoint, outcome: outcomeName, corrected_codes: JSON.stringify(corrected) },
   });
 }

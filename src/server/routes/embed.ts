@@ -13,7 +13,8 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { providerHttpError, resolveProvider } from "../provider-target.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../provider-target.ts";
+import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 
@@ -30,12 +31,12 @@ export const embedChatCompletions: Handler = async (ctx) => {
   const { deps } = ctx;
   const env = process.env;
   const org = await authenticate(deps.db, ctx.req);
-  let conversation = "null";
+  let conversation: unknown[] | undefined;
   let model = "unknown";
   let recorded = false; // once settled, a failure is not logged a second time
   try {
     const body = await readBody(ctx.req, EmbedBody);
-    conversation = JSON.stringify(body.messages);
+    conversation = body.messages;
     model = body.model;
     const { adapter, target } = await resolveProvider(org.id, body.model, body.byok, env);
 
@@ -43,15 +44,15 @@ export const embedChatCompletions: Handler = async (ctx) => {
     const req = toChatRequest(body, mode);
 
     const price = embedPrice(env);
-    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price))) throw outOfCredits(org);
+    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price, ctx.requestId))) throw outOfCredits(org);
 
     if (body.stream) {
       let chunks;
       try {
-        chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) });
+        chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
       } catch (e) {
         recorded = true;
-        await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+        await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
         throw e;
       }
       return sseResponse(chunks, {
@@ -63,18 +64,21 @@ export const embedChatCompletions: Handler = async (ctx) => {
           const event = mode.kind === "managed" && ok
             ? { outcome: checkOnly(end.content, mode.library), corrected: [] as string[] }
             : null;
-          await record(ctx, org.id, { conversation, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
-            .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
+          // Tracked, so that a stopping server waits for the settlement of a stream that just ended.
+          await deps.background.track(
+            record(ctx, org.id, { conversation: conversation!, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
+              .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`)),
+          );
         },
       });
     }
 
     let completion;
     try {
-      completion = await complete(adapter, req, target);
+      completion = await complete(adapter, req, target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
     } catch (e) {
       recorded = true;
-      await record(ctx, org.id, { conversation, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
+      await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
       throw e;
     }
     let event: { outcome: string; corrected: string[] } | null = null;
@@ -85,8 +89,8 @@ export const embedChatCompletions: Handler = async (ctx) => {
       event = { outcome: checked.outcome, corrected: checked.corrected };
     }
     // The answer goes out first: the log write is off the response path (gateway latency).
-    void record(ctx, org.id, { conversation, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event })
-      .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`));
+    deps.background.later(`embed ${ctx.requestId}: record`, () =>
+      record(ctx, org.id, { conversation: conversation!, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event }));
     return Response.json(completion);
   } catch (e) {
     if (e instanceof ProviderError) {
@@ -94,10 +98,10 @@ export const embedChatCompletions: Handler = async (ctx) => {
       return providerHttpError(e)!.toResponse();
     }
     if (e instanceof UnsupportedRequestError) {
-      if (!recorded) await log(ctx, org.id, conversation, model, 400, "rejected");
+      if (!recorded) log(ctx, org.id, conversation, model, 400, "rejected");
       return errorResponse(400, e.message, { param: e.param });
     }
-    if (e instanceof HttpError && !recorded) await log(ctx, org.id, conversation, model, e.status, "rejected");
+    if (e instanceof HttpError && !recorded) log(ctx, org.id, conversation, model, e.status, "rejected");
     throw e;
   }
 };
@@ -132,21 +136,24 @@ function outcomeWithUsage(outcome: string, usage: Usage | null | undefined): str
 
 async function record(
   ctx: RequestContext, orgId: number,
-  r: { conversation: string; model: string; held: number; charge: number; status: number; outcome: string; usage?: Usage | null; event?: { outcome: string; corrected: string[] } | null },
+  r: { conversation: unknown[]; model: string; held: number; charge: number; status: number; outcome: string; usage?: Usage | null; event?: { outcome: string; corrected: string[] } | null },
 ): Promise<void> {
+  const { conversation, library } = acceptedConversation(r.conversation);
   await settle(ctx.deps.db, {
-    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed",
+    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed", library,
     log: {
-      endpoint: ENDPOINT, model: r.model, status: r.status, conversation: r.conversation,
+      endpoint: ENDPOINT, model: r.model, status: r.status, conversation,
       outcome: outcomeWithUsage(r.outcome, r.usage), duration_ms: Math.round(performance.now() - ctx.startedAt),
     },
     event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
   });
 }
 
-async function log(ctx: RequestContext, orgId: number, conversation: string, model: string, status: number, outcome: string) {
-  await writeRequestLog(ctx.deps.db, {
-    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation, outcome, charge: 0,
+/** A rejected request: an excerpt of what was sent, no more, written after the answer has gone out. */
+function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number, outcome: string): void {
+  const row = {
+    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome, charge: 0,
     duration_ms: Math.round(performance.now() - ctx.startedAt),
-  });
+  };
+  ctx.deps.background.later(`embed ${ctx.requestId}: log`, () => writeRequestLog(ctx.deps.db, row));
 }

@@ -1,0 +1,118 @@
+// kysely on bun:sqlite, with each distinct SQL text prepared once. kysely-bun-sqlite prepares every
+// query anew (5 µs of a 13 µs key lookup, measured in bun 1.4); this driver keeps the prepared
+// statements of the last STATEMENT_CACHE_SIZE SQL texts. Queries stay kysely queries: only the
+// connection under them changes. One connection, used by one query or transaction at a time.
+import type { Database as SqliteDatabase, Statement } from "bun:sqlite";
+import {
+  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
+} from "kysely";
+
+/** Distinct SQL texts kept prepared: every query the service runs, with room for `in (…)` lists of other lengths. */
+export const STATEMENT_CACHE_SIZE = 256;
+
+class CachedStatementConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  private prepare(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (stmt) {
+      this.statements.delete(sql); // most recently used goes last
+    } else {
+      stmt = this.db.prepare(sql);
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) {
+        const [oldest, old] = this.statements.entries().next().value!;
+        this.statements.delete(oldest);
+        old.finalize();
+      }
+    }
+    this.statements.set(sql, stmt);
+    return stmt;
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.prepare(query.sql);
+    const parameters = query.parameters as never[];
+    if (stmt.columnNames.length > 0) return Promise.resolve({ rows: stmt.all(...parameters) as R[] });
+    const result = stmt.run(...parameters);
+    return Promise.resolve({ insertId: BigInt(result.lastInsertRowid), numAffectedRows: BigInt(result.changes), rows: [] });
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // A statement being iterated cannot serve another query: streams get their own.
+    const stmt = this.db.prepare(query.sql);
+    try {
+      for (const row of stmt.iterate(...(query.parameters as never[]))) yield { rows: [row as R] };
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  close(): void {
+    for (const stmt of this.statements.values()) stmt.finalize();
+    this.statements.clear();
+  }
+}
+
+class CachedStatementDriver implements Driver {
+  private readonly connection: CachedStatementConnection;
+  private queue: Promise<void> = Promise.resolve();
+  private release: (() => void) | null = null;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.connection = new CachedStatementConnection(db);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    // A chain of waiters: each acquisition waits for the one before it to be released.
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin"));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = null;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    this.connection.close();
+    this.db.close();
+  }
+}
+
+export class CachedStatementSqliteDialect implements Dialect {
+  constructor(private readonly db: SqliteDatabase) {}
+  createDriver(): Driver {
+    return new CachedStatementDriver(this.db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}

@@ -1,0 +1,240 @@
+// Credits survive the server's death. The real server (`bun src/server/main.ts`) is spawned on a
+// real SQLite file (a PostgreSQL database when TESSERA_TEST_DB=postgres) with a fixing model on
+// loopback that answers only when the test lets it; paid Autofix calls wait on it while the server
+// is killed with -9 or stopped with TERM. Throughout: balance + open holds = sum of the ledger, and
+// afterwards nothing is lost.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
+import { HOLD_EXPIRY_MS } from "../../src/db/billing.ts";
+import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/fixing-model.ts";
+import { PROVIDER_DEADLINE_MS } from "../../src/server/provider-target.ts";
+import { SHUTDOWN_GRACE_MS } from "../../src/server/main.ts";
+import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
+import { autofixBody, HOPELESS, post, VALID } from "./harness.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const CALLS = 8;
+const START_CREDITS = 20;
+
+/** The slow fixing model: every request waits until `release()`. */
+let waiting: (() => void)[] = [];
+let arrived = 0;
+const model = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const body = await req.json();
+    arrived++;
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    return Response.json({
+      id: "chatcmpl-slow", object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
+      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: VALID, refusal: null } }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+  },
+});
+function release() {
+  for (const go of waiting.splice(0)) go();
+}
+
+let dir: string;
+let db: Db;
+/** Databases made for the tests (SQLite files, or PostgreSQL databases when TESSERA_TEST_DB=postgres). */
+const made: TestDatabase[] = [];
+async function newDatabase(name: string): Promise<string> {
+  const fresh = await freshDatabase(undefined, name);
+  made.push(fresh);
+  return fresh.target;
+}
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "tessera-shutdown-"));
+});
+afterAll(async () => {
+  release();
+  model.stop(true);
+  await db?.destroy();
+  for (const fresh of made) await fresh.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Spawned { proc: Subprocess<"ignore", "pipe", "pipe">; base: string; output: () => string }
+
+async function spawnServer(dbPath: string, env: Record<string, string> = {}): Promise<Spawned> {
+  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env, PORT: "0", TESSERA_DB: dbPath, TESSERA_AUTOFIX_PRICE: "1",
+      TESSERA_AUTOFIX_MODEL: "openai/slow-fixer", OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`, OPENAI_API_KEY: "sk-slow",
+      ...env,
+    },
+    stdin: "ignore", stdout: "pipe", stderr: "pipe",
+  });
+  let out = "";
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) out += new TextDecoder().decode(chunk);
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+    if (m) return { proc, base: m[1]!, output: () => out };
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    await Bun.sleep(20);
+  }
+}
+
+interface Books { credits: number; holds: number; openHolds: number; ledger: number }
+
+async function books(name: string): Promise<Books> {
+  const org = (await findOrganizationByName(db, name))!;
+  const holds = await db.selectFrom("credit_holds").select("amount").where("organization_id", "=", org.id).execute();
+  const ledger = await db.selectFrom("credit_ledger").select("delta").where("organization_id", "=", org.id).execute();
+  return {
+    credits: org.credits,
+    holds: holds.reduce((n, h) => n + h.amount, 0),
+    openHolds: holds.length,
+    ledger: ledger.reduce((n, l) => n + l.delta, 0),
+  };
+}
+
+function expectBalanced(b: Books) {
+  expect(b.credits + b.holds).toBe(b.ledger);
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+async function orgWithKey(name: string): Promise<string> {
+  const org = await createOrganization(db, name, START_CREDITS);
+  return (await createApiKey(db, org.id)).key;
+}
+
+/** Fires CALLS paid fixes and resolves once every one waits on the model (its hold taken). */
+async function fireFixes(base: string, key: string) {
+  const before = arrived;
+  const answers = Array.from({ length: CALLS }, () =>
+    post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
+      async (r) => ({ status: r.status, body: await r.json() }),
+      (e: Error) => ({ status: 0, body: e.message }),
+    ));
+  await until("every call to reach the fixing model", () => arrived - before === CALLS);
+  return answers;
+}
+
+test("a hold expires only after the longest paid request could have ended", () => {
+  expect(HOLD_EXPIRY_MS).toBeGreaterThan(FIXING_MODEL_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
+  expect(HOLD_EXPIRY_MS).toBeGreaterThan(PROVIDER_DEADLINE_MS + SHUTDOWN_GRACE_MS);
+});
+
+test("kill -9 in the middle of paid fixes: the holds stay on the books and come back once expired", async () => {
+  const dbPath = await newDatabase("kill");
+  db = await openDatabase(dbPath);
+  const key = await orgWithKey("killed");
+  const server = await spawnServer(dbPath);
+  const answers = await fireFixes(server.base, key);
+
+  const during = await books("killed");
+  expect(during).toMatchObject({ credits: START_CREDITS - CALLS, holds: CALLS, openHolds: CALLS, ledger: START_CREDITS });
+  expectBalanced(during);
+
+  server.proc.kill(9);
+  await server.proc.exited;
+  release();
+  const settled = await Promise.all(answers);
+  expect(settled.every((a) => a.status === 0)).toBe(true); // no answer: the connection died
+  const afterKill = await books("killed");
+  expect(afterKill).toEqual(during);
+
+  // Restarted at once: the holds may belong to requests another server still runs; they stay.
+  const young = await spawnServer(dbPath);
+  expect(await books("killed")).toEqual(during);
+  young.proc.kill("SIGTERM");
+  expect(await young.proc.exited).toBe(0);
+
+  // Time passes beyond the longest request: the next start returns them, each with a ledger row.
+  const past = new Date(Date.now() - HOLD_EXPIRY_MS - 60_000).toISOString();
+  await db.updateTable("credit_holds").set({ created_at: past }).execute();
+  const restarted = await spawnServer(dbPath);
+  const after = await books("killed");
+  expect(after).toEqual({ credits: START_CREDITS, holds: 0, openHolds: 0, ledger: START_CREDITS });
+  expectBalanced(after);
+  const org = (await findOrganizationByName(db, "killed"))!;
+  const returned = await db.selectFrom("credit_ledger").selectAll().where("organization_id", "=", org.id).where("delta", "=", 0).execute();
+  expect(returned).toHaveLength(CALLS);
+  expect(returned.every((r) => r.request_id && /^hold of 1 returned/.test(r.reason))).toBe(true);
+  expect(restarted.output()).toContain(`returned ${CALLS} expired credit holds`);
+
+  // And the restarted server still charges as before.
+  const ok = await fireFixes(restarted.base, key);
+  release();
+  const done = await Promise.all(ok);
+  expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
+  expect(await books("killed")).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
+  restarted.proc.kill("SIGTERM");
+  expect(await restarted.proc.exited).toBe(0);
+  await db.destroy();
+}, 60_000);
+
+test("TERM in the middle of paid fixes: no new requests, those in flight complete, are settled and logged", async () => {
+  const dbPath = await newDatabase("term");
+  db = await openDatabase(dbPath);
+  const key = await orgWithKey("stopped");
+  const server = await spawnServer(dbPath);
+  const answers = await fireFixes(server.base, key);
+  expectBalanced(await books("stopped"));
+
+  server.proc.kill("SIGTERM");
+  await until("the server to say it is stopping", () => server.output().includes("SIGTERM"));
+  // A request after TERM is refused; those in flight are still waiting on the model.
+  const late = await post(server.base, "/v1/autofix", key, autofixBody(HOPELESS)).then((r) => r.status, () => 0);
+  expect(late).toBe(0);
+  expect(server.proc.exitCode).toBeNull();
+  expectBalanced(await books("stopped"));
+
+  release();
+  const done = await Promise.all(answers);
+  expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
+  expect(done.every((a) => a.body.fix_summary.status === "fixed")).toBe(true);
+  expect(await server.proc.exited).toBe(0);
+
+  const after = await books("stopped");
+  expect(after).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
+  const org = (await findOrganizationByName(db, "stopped"))!;
+  const logs = await db.selectFrom("request_logs").select(["status", "charge"]).where("organization_id", "=", org.id).execute();
+  expect(logs).toHaveLength(CALLS);
+  expect(logs.every((l) => l.status === 200 && l.charge === 1)).toBe(true);
+  await db.destroy();
+}, 60_000);
+
+test("SIGINT while the model never answers: after the grace the calls are cut and their holds returned", async () => {
+  const dbPath = await newDatabase("grace");
+  db = await openDatabase(dbPath);
+  const key = await orgWithKey("cut");
+  const server = await spawnServer(dbPath, { TESSERA_SHUTDOWN_GRACE_MS: "300" });
+  const answers = await fireFixes(server.base, key);
+  expectBalanced(await books("cut"));
+
+  server.proc.kill("SIGINT");
+  expect(await server.proc.exited).toBe(0);
+  expect(server.output()).toContain("SIGINT");
+  const done = await Promise.all(answers);
+  expect(done.every((a) => a.status !== 200)).toBe(true);
+  const after = await books("cut");
+  expect(after).toEqual({ credits: START_CREDITS, holds: 0, openHolds: 0, ledger: START_CREDITS });
+  const org = (await findOrganizationByName(db, "cut"))!;
+  const returned = await db.selectFrom("credit_ledger").select("reason").where("organization_id", "=", org.id).where("delta", "=", 0).execute();
+  expect(returned).toHaveLength(CALLS);
+  expect(returned[0]!.reason).toContain("the server stopped before the request ended");
+  release();
+  await db.destroy();
+}, 60_000);
