@@ -10,12 +10,17 @@ export interface LoggedLibrary {
   config: string;
 }
 
-/** Stores the block unless a log already did; call in the transaction that writes the log. */
+/** Stores the block, or marks a stored one as used now; call in the transaction that writes the log. */
 export async function storeLibrary(tx: Kysely<Database> | Transaction<Database>, library: LoggedLibrary): Promise<void> {
+  // A block stored before has its time brought forward, and the row is thereby locked until the
+  // caller's transaction ends: with concurrent writers (PostgreSQL) the retention purge could
+  // otherwise delete an old block between this statement and the log that names it (a foreign-key
+  // failure of the settlement). The purge waits, then finds the block young and keeps it.
+  const created_at = nowIso();
   await tx
     .insertInto("log_libraries")
-    .values({ hash: library.hash, config: library.config, created_at: nowIso() })
-    .onConflict((oc) => oc.column("hash").doNothing())
+    .values({ hash: library.hash, config: library.config, created_at })
+    .onConflict((oc) => oc.column("hash").doUpdateSet({ created_at }))
     .execute();
 }
 

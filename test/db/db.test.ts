@@ -10,7 +10,7 @@ import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
   adjustCredits, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
-  purgeOldLogs, reliabilitySummary, returnExpiredHolds, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
+  purgeOldLogs, reliabilitySummary, returnExpiredHolds, storeLibrary, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
 let fresh: TestDatabase;
@@ -181,4 +181,24 @@ test("a failed settle leaves the hold in place", async () => {
   expect(await holdCredits(db, org.id, 1, "f1")).toBe(true);
   await expect(settle(db, { orgId: org.id, requestId: "f1", held: 1, charge: 1, reason: "autofix", log: { ...paidLog, status: null as never } })).rejects.toThrow();
   expect(await books(org.id)).toEqual({ credits: 2, held: 1, ledger: 3 });
+});
+
+test("a library stored in a transaction stays until it ends, even while the purge runs (concurrent writers on PostgreSQL)", async () => {
+  const org = await createOrganization(db, "library-race", 0);
+  const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+  const library = { hash: "f".repeat(64), config: "an old block no log names any more" };
+  await db.insertInto("log_libraries").values({ ...library, created_at: old }).execute();
+  let purging: Promise<number> | undefined;
+  await db.transaction().execute(async (tx) => {
+    await storeLibrary(tx, library);
+    // Another connection purges meanwhile (on SQLite it waits for this transaction anyway).
+    purging = purgeOldLogs(db, 30);
+    await Bun.sleep(100);
+    await tx.insertInto("request_logs").values({
+      request_id: "lib-race", organization_id: org.id, endpoint: "/v1/autofix", model: "m", status: 200,
+      conversation: "[]", outcome: "fixed", charge: 0, duration_ms: 1, library_hash: library.hash, created_at: new Date().toISOString(),
+    }).execute();
+  });
+  await purging;
+  expect(await db.selectFrom("log_libraries").select("hash").where("hash", "=", library.hash).execute()).toHaveLength(1);
 });
