@@ -10,19 +10,35 @@ export interface LoggedLibrary {
   config: string;
 }
 
-/** Stores the block, or marks a stored one as used now; call in the transaction that writes the log. */
+/**
+ * Stores the block unless a log already did; call in the transaction that writes the log.
+ *
+ * With concurrent writers (PostgreSQL) the retention purge, which deletes old blocks no log names,
+ * could delete a stored block between a no-op insert here and the log that names it: the
+ * settlement would then fail on the foreign key. So a block older than a day is first brought
+ * forward to now, which also locks it to the end of the caller's transaction: the purge waits,
+ * then finds it young and keeps it (or, had the purge deleted it first, the insert stores it
+ * anew). A block used within the day is never the purge's (retention is counted in days), so the
+ * common case takes no lock and settlements sharing a library do not queue on its row.
+ */
 export async function storeLibrary(tx: Kysely<Database> | Transaction<Database>, library: LoggedLibrary): Promise<void> {
-  // A block stored before has its time brought forward, and the row is thereby locked until the
-  // caller's transaction ends: with concurrent writers (PostgreSQL) the retention purge could
-  // otherwise delete an old block between this statement and the log that names it (a foreign-key
-  // failure of the settlement). The purge waits, then finds the block young and keeps it.
-  const created_at = nowIso();
+  const now = Date.now();
+  const created_at = nowIso(new Date(now));
+  await tx
+    .updateTable("log_libraries")
+    .set({ created_at })
+    .where("hash", "=", library.hash)
+    .where("created_at", "<", nowIso(new Date(now - LIBRARY_REFRESH_MS)))
+    .execute();
   await tx
     .insertInto("log_libraries")
     .values({ hash: library.hash, config: library.config, created_at })
-    .onConflict((oc) => oc.column("hash").doUpdateSet({ created_at }))
+    .onConflict((oc) => oc.column("hash").doNothing())
     .execute();
 }
+
+/** A stored block older than this is brought forward when a log names it again (see storeLibrary). */
+const LIBRARY_REFRESH_MS = 24 * 60 * 60 * 1000;
 
 export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">, library: LoggedLibrary | null = null): Promise<void> {
   if (!library) {
