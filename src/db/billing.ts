@@ -11,6 +11,7 @@
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
+import { capabilities } from "./dialect.ts";
 import { storeLibrary, type LoggedLibrary } from "./logs.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
@@ -46,7 +47,7 @@ export function canAfford(org: Pick<Organization, "credits" | "suspended">, pric
  */
 export async function holdCredits(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
   if (amount <= 0) return true;
-  const held = await db.transaction().execute(async (tx) => {
+  const held = capabilities(db).modifyingCte ? await holdInOneStatement(db, orgId, amount, requestId) : await db.transaction().execute(async (tx) => {
     const result = await tx
       .updateTable("organizations")
       .set((eb) => ({ credits: eb("credits", "-", amount) }))
@@ -63,6 +64,31 @@ export async function holdCredits(db: Db, orgId: number, amount: number, request
   });
   if (held) openHoldSet(db).add(requestId);
   return held;
+}
+
+/**
+ * The same hold as one statement, where the database runs an UPDATE inside WITH (PostgreSQL): the
+ * decrement and the hold row commit together without a transaction's four round trips.
+ */
+async function holdInOneStatement(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
+  const result = await db
+    .with("taken", (qb) => qb
+      .updateTable("organizations")
+      .set((eb) => ({ credits: eb("credits", "-", amount) }))
+      .where("id", "=", orgId)
+      .where("credits", ">=", amount)
+      .where("suspended", "=", 0)
+      .returning("id"))
+    .insertInto("credit_holds")
+    .columns(["organization_id", "request_id", "amount", "created_at"])
+    .expression((eb) => eb.selectFrom("taken").select([
+      "taken.id",
+      eb.cast<string>(eb.val(requestId), "text").as("request_id"),
+      eb.cast<number>(eb.val(amount), "bigint").as("amount"),
+      eb.cast<string>(eb.val(nowIso()), "text").as("created_at"),
+    ]))
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 export interface Settlement {

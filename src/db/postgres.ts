@@ -34,6 +34,6 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
   // An idle client that loses its server (a restart, a failover) must not take the process down.
   pool.on("error", (e) => console.error(`postgres pool: ${e.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  registerCapabilities(db, { label: "postgres", skipLocked: true, autoincrement: false });
+  registerCapabilities(db, { label: "postgres", skipLocked: true, modifyingCte: true, autoincrement: false });
   return db;
 }

@@ -18,7 +18,7 @@ export function openSqlite(path: string): Kysely<Database> {
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite) });
-  registerCapabilities(db, { label: "sqlite", skipLocked: false, autoincrement: true });
+  registerCapabilities(db, { label: "sqlite", skipLocked: false, modifyingCte: false, autoincrement: true });
   return db;
 }
 
