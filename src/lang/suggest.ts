@@ -1,13 +1,13 @@
 // "Did you mean …?" for messages: the candidate closest to a misspelt name, case ignored, within
 // a third of the word (at least one edit; a swap of two neighbours is one). Three row buffers for
-// all comparisons.
+// all comparisons (the sanitizer's nearest() uses the same distance).
 
 let row = new Int32Array(64);
 let prev = new Int32Array(64);
 let prev2 = new Int32Array(64);
 
 /** Edit distance (insert, delete, substitute, swap neighbours) between a and b, ignoring case. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   a = a.toLowerCase();
   b = b.toLowerCase();
   if (row.length <= b.length) {

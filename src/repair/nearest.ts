@@ -1,20 +1,8 @@
-// Closest-name lookup for misspellings: case-insensitive edit distance with transpositions.
+// Closest-name lookup for misspellings: case-insensitive edit distance with transpositions, the
+// language core's (three reused rows, no matrix per candidate).
+import { distance } from "../lang/suggest.ts";
 
-/** Optimal-string-alignment distance between a and b, ignoring case. */
-export function distance(a: string, b: string): number {
-  a = a.toLowerCase();
-  b = b.toLowerCase();
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 0; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
+export { distance };
 
 /** How far a misspelling may stray: at least 2, a third of the word for longer words. */
 export function closeEnough(word: string): number {
@@ -39,6 +27,8 @@ export function nearest(word: string, candidates: Iterable<string>, limit = clos
   let bestP = -1;
   for (const c of candidates) {
     if (c === word) return c;
+    // The distance is at least the difference in length: most candidates end here.
+    if (Math.abs(c.length - word.length) > Math.min(limit, bestD)) continue;
     const d = distance(word, c);
     if (d > limit) continue;
     const p = commonPrefix(word, c);

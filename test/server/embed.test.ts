@@ -232,7 +232,8 @@ test("requests are logged with model, status and usage", async () => {
   expect(rows).toHaveLength(1);
   expect(rows[0]!.endpoint).toBe("/v1/embed/chat/completions");
   expect(rows[0]!.status).toBe(200);
-  expect(rows[0]!.outcome).toContain("prompt_tokens=11");
+  expect(rows[0]!.outcome).toBe("ok");
+  expect([rows[0]!.input_tokens, rows[0]!.output_tokens]).toEqual([11, 7]);
   expect(rows[0]!.conversation).toContain("log me");
 });
 

@@ -87,9 +87,9 @@ export async function prepareTurn(db: Db, org: Organization, body: CreateBody, c
   if (chat.messages.length === 0) throw new HttpError(400, "input is empty: send a string or at least one input item", { param: "input" });
   const mode = await detectMode(chat.messages as ChatMessage[]);
   chat.messages = mode.messages;
-  // What this provider cannot take is refused now, alike in the foreground and the background
-  // (a background run would find it only after answering "queued"). The translation is pure.
-  if (provider) {
+  // What this provider cannot take is refused before a background response is queued, as the
+  // foreground's openTurn refuses it (a background run would find it only after "queued").
+  if (provider && body.background) {
     try {
       provider.adapter.toRequest(chat, provider.target, true);
     } catch (e) {

@@ -2,7 +2,7 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
+import { findResponse, finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
 import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
@@ -104,44 +104,48 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     }
   }
 
-  const ok = final.status === "completed" || final.status === "incomplete";
   if (store) {
+    const ok = final.status === "completed" || final.status === "incomplete";
     // A failed or cancelled turn appends nothing to its conversation.
     const appended = ok && t.conversationId
       ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
       : null;
     const stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
-    // Cancelled meanwhile (through any server): the stored cancellation stands.
-    if (!stored && final.status !== "cancelled") final = { ...final, status: "cancelled", output: final.output };
+    // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
+    if (!stored) {
+      const row = await findResponse(db, t.org.id, t.settings.id);
+      if (row) final = JSON.parse(row.body) as ResponseObject;
+    }
   }
-  await record(deps, t, o, final, ok, managed);
+  const charged = final.status === "completed" || final.status === "incomplete";
+  await settleTurn(deps, t, o, {
+    charged, status: charged ? 200 : final.status === "cancelled" ? 499 : 502, outcome: final.status, usage: final.usage, managed,
+  });
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;
 }
 
 class Cancelled extends Error {}
 
-async function record(
-  deps: AppDeps, t: PreparedTurn, o: TurnOptions, final: ResponseObject, ok: boolean, managed: { outcome: string; corrected: string[] } | null,
+/** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
+async function settleTurn(
+  deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">,
+  r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
 ): Promise<void> {
   await settle(deps.db, {
-    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: ok ? o.held : 0, reason: "responses",
+    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: r.charged ? o.held : 0, reason: "responses",
     log: {
-      endpoint: ENDPOINT, model: t.settings.model, status: ok ? 200 : final.status === "cancelled" ? 499 : 502,
-      conversation: JSON.stringify(t.input), outcome: final.status,
+      endpoint: ENDPOINT, model: t.settings.model, status: r.status, conversation: JSON.stringify(t.input), outcome: r.outcome,
       duration_ms: Math.round(performance.now() - o.startedAt),
-      input_tokens: final.usage?.input_tokens ?? null, output_tokens: final.usage?.output_tokens ?? null,
+      input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null,
     },
-    event: managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: managed.outcome, corrected_codes: JSON.stringify(managed.corrected) } : undefined,
+    event: r.managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: r.managed.outcome, corrected_codes: JSON.stringify(r.managed.corrected) } : undefined,
   }).catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
 }
 
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
-export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">, status: number): Promise<void> {
-  await settle(deps.db, {
-    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: 0, reason: "responses",
-    log: { endpoint: ENDPOINT, model: t.settings.model, status, conversation: JSON.stringify(t.input), outcome: "upstream_error", duration_ms: Math.round(performance.now() - o.startedAt) },
-  }).catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+export function settleUnopened(deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">, status: number): Promise<void> {
+  return settleTurn(deps, t, o, { charged: false, status, outcome: "upstream_error" });
 }
 
 /** The items a store:false continuation on the same socket starts from. */

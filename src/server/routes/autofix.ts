@@ -1,6 +1,7 @@
 // POST /v1/autofix (and /v1/autofix/chat/completions): spec sections 2.1–2.3, 3, 4.1, 7, 8.
 // Order matters: key (401) → body (413/400) → rules (400) → credits (429) → check → hold → fix → settle.
-import { canAfford, findOrganizationById, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { canAfford, settle, writeRequestLog } from "../../db/index.ts";
+import { holdPrice, outOfCredits } from "../paid.ts";
 import { authenticate } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler, RequestContext } from "../context.ts";
@@ -10,14 +11,7 @@ import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
 import { alreadyValid, checkGeneration, runFix, type FixOutcome } from "../../repair/autofix.ts";
 import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
-const NO_RETRY = { "x-should-retry": "false" };
-
-function outOfCredits(org: Organization): HttpError {
-  const message = org.suspended
-    ? "billing is suspended for this organization"
-    : "this organization has no credits left for autofix";
-  return new HttpError(429, message, { code: org.suspended ? "billing_suspended" : "insufficient_credits", headers: NO_RETRY });
-}
+const SURFACE = "autofix";
 
 export const autofix: Handler = async (ctx) => {
   const { deps } = ctx;
@@ -29,7 +23,8 @@ export const autofix: Handler = async (ctx) => {
     const request = interpretAutofixRequest(body);
     const { library, source } = request;
     const price = deps.config.autofixPrice;
-    if (!canAfford(org, price)) throw outOfCredits(org);
+    // Checked before anything is parsed (a 429 even for an already-valid generation); held below.
+    if (!canAfford(org, price)) throw outOfCredits(org, SURFACE);
 
     const parseStart = performance.now();
     const checked = checkGeneration(request.generation, library);
@@ -44,9 +39,7 @@ export const autofix: Handler = async (ctx) => {
     }
 
     // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
-    if (!(await holdCredits(deps.db, org.id, price, ctx.requestId))) {
-      throw outOfCredits((await findOrganizationById(deps.db, org.id)) ?? org);
-    }
+    await holdPrice(deps.db, org, price, ctx.requestId, SURFACE);
     let outcome: FixOutcome;
     try {
       outcome = await runFix({

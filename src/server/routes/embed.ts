@@ -2,7 +2,7 @@
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
-import { canAfford, creditAmountProblem, holdCredits, settle, writeRequestLog, type Organization } from "../../db/index.ts";
+import { creditAmountProblem, settle, writeRequestLog } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
 import { authenticate } from "../auth.ts";
@@ -13,6 +13,7 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
+import { holdPrice } from "../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../provider-target.ts";
 import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
@@ -44,7 +45,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
     const req = toChatRequest(body, mode);
 
     const price = embedPrice(env);
-    if (!canAfford(org, price) || !(await holdCredits(deps.db, org.id, price, ctx.requestId))) throw outOfCredits(org);
+    await holdPrice(deps.db, org, price, ctx.requestId, "embed chat completions");
 
     if (body.stream) {
       let chunks;
@@ -122,17 +123,6 @@ function outcomeOf(e: unknown): string {
   return e instanceof ProviderError ? "upstream_error" : e instanceof UnsupportedRequestError ? "rejected" : "error";
 }
 
-function outOfCredits(org: Organization): HttpError {
-  return new HttpError(429, org.suspended ? "billing is suspended for this organization" : "this organization has no credits left for embed chat completions", {
-    code: org.suspended ? "billing_suspended" : "insufficient_credits",
-    headers: { "x-should-retry": "false" },
-  });
-}
-
-// Usage goes into the outcome until request_logs has token columns (asked of the server core).
-function outcomeWithUsage(outcome: string, usage: Usage | null | undefined): string {
-  return usage ? `${outcome} prompt_tokens=${usage.prompt_tokens} completion_tokens=${usage.completion_tokens}` : outcome;
-}
 
 async function record(
   ctx: RequestContext, orgId: number,
@@ -143,7 +133,8 @@ async function record(
     orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "embed", library,
     log: {
       endpoint: ENDPOINT, model: r.model, status: r.status, conversation,
-      outcome: outcomeWithUsage(r.outcome, r.usage), duration_ms: Math.round(performance.now() - ctx.startedAt),
+      outcome: r.outcome, duration_ms: Math.round(performance.now() - ctx.startedAt),
+      input_tokens: r.usage?.prompt_tokens ?? null, output_tokens: r.usage?.completion_tokens ?? null,
     },
     event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
   });
