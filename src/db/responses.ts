@@ -26,9 +26,15 @@ export interface NewResponse {
   leaseUntil: number | null;
   /** The request's own input items (not the history they continue). */
   input: { id: string }[];
+  /** A response stored only once it has ended: its output, and its conversation's new items. */
+  output?: { id: string }[];
+  conversation?: Finish["conversation"];
 }
 
-/** The row and its input items, in one transaction: retrievable and continuable from now on. */
+/**
+ * The row and its input items (and, for one that has ended, its output and its conversation's new
+ * items), in one transaction: retrievable and continuable from now on.
+ */
 export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
   const now = seconds();
   await db.transaction().execute(async (tx) => {
@@ -39,6 +45,8 @@ export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
       worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
     }).execute();
     await insertItems(tx, r.id, r.organizationId, "input", r.input);
+    if (r.output) await insertItems(tx, r.id, r.organizationId, "output", r.output);
+    if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
   });
 }
 

@@ -84,7 +84,7 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
     // A turn that cannot open is stored as a failed response, with the reason.
     const chunks = await openTurn(t, ac.signal);
     const events = runTurn(deps, t, chunks, {
-      ...o, signal: ac.signal,
+      ...o, signal: ac.signal, streamed: true,
       background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },
     });
     for await (const e of events) {

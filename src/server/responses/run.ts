@@ -19,6 +19,9 @@ export const ENDPOINT = "/v1/embed/responses";
 
 export type SequencedEvent = ResponseEvent & { sequence_number: number };
 
+/** What a turn's settlement needs to know of its request. */
+export type TurnBill = Pick<TurnOptions, "requestId" | "startedAt" | "held">;
+
 export interface TurnOptions {
   requestId: string;
   startedAt: number;
@@ -26,6 +29,11 @@ export interface TurnOptions {
   held: number;
   /** Aborts the provider call: the client went away, or the response was cancelled. */
   signal: AbortSignal;
+  /**
+   * The response's id is seen before its end (a stream shows it in response.created): stored as it
+   * starts. A plain JSON answer is stored once, when it has ended (one transaction fewer).
+   */
+  streamed: boolean;
   /** Background runs: the row exists already (queued); progress is stored after every finished item. */
   background?: { onItemDone(response: ResponseObject): Promise<boolean> };
 }
@@ -66,13 +74,12 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
 
   const first = snapshot(o.background ? "queued" : "in_progress");
-  if (store && !o.background) {
-    await insertResponse(db, {
-      id: t.settings.id, organizationId: t.org.id, status: "in_progress", model: t.settings.model,
-      previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: false,
-      body: first, request: null, worker: null, leaseUntil: null, input: t.input,
-    });
-  }
+  const row = {
+    id: t.settings.id, organizationId: t.org.id, model: t.settings.model, previousResponseId: t.settings.previous_response_id,
+    conversationId: t.conversationId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
+  };
+  const storedAtStart = store && o.streamed && !o.background;
+  if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });
   yield sequenced({ type: "response.created", response: first });
   yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
   if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
@@ -110,7 +117,12 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     const appended = ok && t.conversationId
       ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
       : null;
-    const stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
+    let stored = true;
+    if (storedAtStart || o.background) {
+      stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
+    } else {
+      await insertResponse(db, { ...row, status: final.status, body: final, output: final.output, conversation: appended });
+    }
     // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
     if (!stored) {
       const row = await findResponse(db, t.org.id, t.settings.id);
@@ -129,7 +141,7 @@ class Cancelled extends Error {}
 
 /** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
 async function settleTurn(
-  deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">,
+  deps: AppDeps, t: PreparedTurn, o: TurnBill,
   r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
 ): Promise<void> {
   await settle(deps.db, {
@@ -144,7 +156,7 @@ async function settleTurn(
 }
 
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
-export function settleUnopened(deps: AppDeps, t: PreparedTurn, o: Omit<TurnOptions, "signal">, status: number): Promise<void> {
+export function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
   return settleTurn(deps, t, o, { charged: false, status, outcome: "upstream_error" });
 }
 

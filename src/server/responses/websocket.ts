@@ -79,7 +79,7 @@ async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string
       await settleUnopened(deps, t, o, chunks.status);
       throw chunks;
     }
-    const events = runTurn(deps, t, chunks, { ...o, signal: ws.data.abort.signal });
+    const events = runTurn(deps, t, chunks, { ...o, signal: ws.data.abort.signal, streamed: true });
     let r = await events.next();
     while (!r.done) {
       ws.send(JSON.stringify(r.value));

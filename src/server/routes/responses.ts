@@ -42,7 +42,7 @@ export const create: Handler = async (ctx) => {
     await settleUnopened(deps, t, o, chunks.status);
     throw chunks;
   }
-  const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal });
+  const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal, streamed: body.stream === true });
   // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
   // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
   if (body.stream) return sseEvents(events, () => { ac.abort(); void drain(events); });
