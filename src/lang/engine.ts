@@ -127,6 +127,26 @@ export function setScratch(text: string): number {
   return base;
 }
 
+/**
+ * Puts the held input's ranges `[ranges[0], ranges[1])`, `[ranges[2], ranges[3])`, … one after
+ * another just past it, copied inside linear memory (no string is made or read); returns the
+ * offset the copy starts at and its length. The next append overwrites it.
+ */
+export function setScratchFrom(ranges: number[]): { base: number; length: number } {
+  need();
+  const base = held.length;
+  let length = 0;
+  for (let i = 0; i < ranges.length; i += 2) length += ranges[i + 1] - ranges[i];
+  reserve(base + length);
+  const units = new Uint16Array(wasm!.memory.buffer, inputPtr, base + length);
+  let at = base;
+  for (let i = 0; i < ranges.length; i += 2) {
+    units.copyWithin(at, ranges[i], ranges[i + 1]);
+    at += ranges[i + 1] - ranges[i];
+  }
+  return { base, length };
+}
+
 // Code units handed to the parser so far: what a stream's chunks cost, countable in tests.
 let unitsRead = 0;
 export function unitsParsed(): number {

@@ -2,7 +2,8 @@
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
-import { appendInput, claimInput, parseTree, setInput } from "./engine.ts";
+import { appendInput, claimInput, parseTree, setInput, setScratchFrom } from "./engine.ts";
+import { cutExcerpt, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
@@ -58,6 +59,12 @@ export function createStreamParser(library: Library): StreamParser {
   let exceptKey = "";
   let ended = false;
   let last: ParseResult | null = null;
+  let lineText = ""; // the line being received (from `scanned` on), read when it ends
+  // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
+  // still go on, with what was open before it, and its strings and brackets as read so far.
+  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine } | null = null;
+  let scan: OpenScan | null = null;
+  let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -72,27 +79,38 @@ export function createStreamParser(library: Library): StreamParser {
     unreferenced = new NameList();
     finalErrorsPublic = [];
     publishedErrors = publishedBroken = 0;
+    cutOpen = scan = null;
   };
 
-  // Looks at each newly completed line for the envelope header, fences and end markers. At the
-  // end (`final`), the last line is complete without its newline, as frame() reads it.
-  const scanLines = (final = false) => {
+  // Looks at each newly completed line for the envelope header, fences and end markers, reading
+  // only `chunk`, the text just appended (a line that grows over many chunks is kept in
+  // `lineText` and read once, when it ends). At the end (`final`), the last line is complete
+  // without its newline, as frame() reads it.
+  const scanLines = (chunk: string, final = false) => {
+    let from = 0; // in `chunk`
     while (programEnd === -1) {
-      let nl = tail.indexOf("\n", scanned - tailBase);
-      if (nl === -1 && final && scanned < length) nl = tail.length;
-      if (programStart === -1) {
-        if (nl === -1 && (ENVELOPE.startsWith(tail) || tail.startsWith(ENVELOPE))) return; // undecided yet
-        programStart = tail.startsWith(ENVELOPE) ? (nl === -1 ? length : Math.min(tailBase + nl + 1, length)) : 0;
-        if (programStart > 0) mode = "envelope";
-        resetProgram(programStart);
-        if (nl === -1) return;
-        scanned = programStart;
-        continue;
+      const nl = chunk.indexOf("\n", from);
+      if (nl === -1) {
+        lineText += from === 0 ? chunk : chunk.slice(from);
+        from = chunk.length;
+        if (!final || lineText === "") {
+          if (programStart === -1 && !ENVELOPE.startsWith(lineText) && !lineText.startsWith(ENVELOPE)) resetProgram(0);
+          return;
+        }
       }
-      if (nl === -1) return;
-      const line = tail.slice(scanned - tailBase, nl);
+      const line = nl === -1 ? lineText : lineText + chunk.slice(from, nl);
+      from = nl === -1 ? chunk.length : nl + 1;
+      lineText = "";
       const lineStart = scanned;
-      scanned = Math.min(tailBase + nl + 1, length);
+      scanned = Math.min(lineStart + line.length + 1, length);
+      if (programStart === -1) {
+        if (line.startsWith(ENVELOPE)) {
+          mode = "envelope";
+          resetProgram(scanned);
+          continue;
+        }
+        resetProgram(0);
+      }
       const isFence = FENCE.test(line);
       if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
@@ -152,6 +170,41 @@ export function createStreamParser(library: Library): StreamParser {
     if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
   };
 
+  // After a chunk read in full: when the open region ends with a statement cut mid-way that can
+  // still go on (`name = [1, 2, …` and no closing bracket yet), later chunks follow it with
+  // `goOn` until it can be complete. Everything open before it stays as it is meanwhile: the cut
+  // line starts a statement, so no line before it can continue past it.
+  const watchCut = (open: Statement[], openBroken: BrokenLine[], to: number) => {
+    const cut = openBroken[openBroken.length - 1];
+    const lastOpen = open.length ? open[open.length - 1].start : -1;
+    if (cut === undefined || !cut.incomplete || cut.tooDeep || cut.id === undefined || cut.end !== to || to !== length || openBroken.some((b) => b.start < lastOpen)) {
+      cutOpen = scan = null;
+      return;
+    }
+    if (scan === null || scan.start !== cut.start || scan.pos !== to || scan.lost) {
+      scan = new OpenScan(cut.start);
+      scan.feed(tail.slice(cut.start - tailBase, to - tailBase));
+    }
+    // The parser has just read the statement whole and said it can go on.
+    scan.confirm();
+    cutOpen = { open, before: openBroken.slice(0, -1), cut };
+  };
+
+  // A chunk that only carries the cut statement further: one read of the parser, over what
+  // follows the confirmed items of its open brackets. Null when the statement may have ended or
+  // cannot go on: then the chunk is read in full (which says exactly how).
+  const goOn = (state: NonNullable<typeof cutOpen>): ParseResult | null => {
+    if (scan === null || !scan.open) return null;
+    const excerpt = cutExcerpt(scan.head);
+    if (excerpt === null) return null;
+    const { base, length: n } = setScratchFrom(scan.ranges(length));
+    const tree = parseTree("Line_statement", base, base + n);
+    if (tree.overflow || tree.end !== -1 || tree.farthest < base + n) return null;
+    scan.confirm();
+    const cut: BrokenLine = { ...state.cut, end: length, excerpt };
+    return result(state.open, [...state.before, cut], length, true);
+  };
+
   return {
     push(chunk: string): ParseResult {
       if (ended) throw new Error("push() after end()");
@@ -163,14 +216,22 @@ export function createStreamParser(library: Library): StreamParser {
       }
       chunks.push(chunk);
       length += chunk.length;
-      tail += chunk;
-      scanLines();
+      tail += chunk; // not read on the fast path: the string grows without being copied
+      const framing = mode;
+      const startWas = programStart;
+      scanLines(chunk);
       if (programStart === -1) return (last = result([], [], 0));
+      if (scan !== null) scan.feed(chunk);
+      if (cutOpen !== null && closed.length === 0 && mode === framing && programStart === startWas && programEnd === -1) {
+        const fast = goOn(cutOpen);
+        if (fast !== null) return (last = fast);
+      }
       finishClosed(tail, tailBase);
       if (mode === "between") {
         // Prose between blocks: nothing is open.
         openStart = Math.max(openStart, lastEnd);
         trimTail();
+        cutOpen = scan = null;
         return (last = result([], [], openStart));
       }
       const to = programEnd === -1 ? length : programEnd;
@@ -190,12 +251,13 @@ export function createStreamParser(library: Library): StreamParser {
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       trimTail();
+      watchCut(open, openBroken, to);
       return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
       if (ended) return last!;
       ended = true;
-      scanLines(true);
+      scanLines("", true);
       const text = chunks.join("");
       setInput(text);
       if (programStart === -1) programStart = 0;
@@ -231,24 +293,14 @@ export function createStreamParser(library: Library): StreamParser {
     return nl !== -1 && nl + tailBase < to;
   }
 
-  // The best result so far: final statements' errors plus the open statement's own.
-  function result(open: Statement[], openBroken: BrokenLine[], to: number): ParseResult {
+  // What the open statements say, made once per set of open statements: a chunk that only
+  // carries a cut statement further (`goOn`) leaves them, and everything that has ended, as they were.
+  function openState(open: Statement[], to: number) {
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
     const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
     const openChecker = new Checker(library, live, new Set());
     for (const stmt of open) openChecker.statement(stmt);
-    // Ended statements come before the open ones, so their errors come first in source order.
-    if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
-      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
-      for (const error of added) finalErrorsPublic.push(publicError(error));
-      publishedErrors = checker.errors.length;
-      publishedBroken = finalBroken.length;
-    }
-    // Built when read: a cut statement's message reads the statement to say what it still needs.
-    const openCheckErrors = openChecker.errors;
-    const openSource = { text: tail, base: tailBase };
-    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
     const key = open.map((stmt) => stmt.id).join("\n");
@@ -274,11 +326,27 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
+    return { open, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept };
+  }
+  // The best result so far: final statements' errors plus the open statement's own. `same`: the
+  // open statements are those of the last result, and nothing has ended since.
+  function result(open: Statement[], openBroken: BrokenLine[], to: number, same = false): ParseResult {
+    const state = same && lastOpen !== null && lastOpen.open === open ? lastOpen : (lastOpen = openState(open, to));
+    const { openById, openCheckErrors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base } = state;
+    // Ended statements come before the open ones, so their errors come first in source order.
+    if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
+      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
+      for (const error of added) finalErrorsPublic.push(publicError(error));
+      publishedErrors = checker.errors.length;
+      publishedBroken = finalBroken.length;
+    }
+    // Built when read: a cut statement's message reads the statement to say what it still needs.
+    const openSource = { text: tail, base: tailBase };
+    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
     // never change once made (later chunks replace them or append past them).
     const finalErrors = finalErrorsPublic;
     const errorCount = finalErrors.length;
-    const base = pendingExcept;
     const textNow = tail;
     const textBase = tailBase;
     const endedThen = endedAt(finals.length);
