@@ -14,6 +14,9 @@ import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
+// A line that starts a statement, `=` and what follows it included (`==` does not).
+const STARTS_STATEMENT = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^=]/;
+
 export interface StreamParser {
   push(chunk: string): ParseResult;
   end(): ParseResult;
@@ -241,6 +244,10 @@ export function createStreamParser(library: Library): StreamParser {
       // looked at the end of the text: a bracket opened on it may close in a later chunk and take
       // the lines after it along, as parse() of the whole text would.
       let openFrom = parts.openFrom;
+      // A statement cut mid-way whose line starts a statement (`name =` and not `==`): no line
+      // before it can go on past it, so everything before it has ended and is not read again.
+      const cut = parts.broken[parts.broken.length - 1];
+      if (cut !== undefined && cut.incomplete && !cut.tooDeep && cut.start >= openFrom && STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))) openFrom = cut.start;
       for (const line of parts.broken) {
         if (line.start >= openFrom) break;
         if (parseTree("brokenLine", line.start, to).farthest >= to) openFrom = line.start;
