@@ -2,7 +2,7 @@
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
-import { appendInput, claimInput, parseTree, setInput, setScratchFrom } from "./engine.ts";
+import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
 import { cutExcerpt, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
@@ -16,6 +16,9 @@ import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
 // A line that starts a statement, `=` and what follows it included (`==` does not).
 const STARTS_STATEMENT = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^=]/;
+
+// A line that starts with a name (not `?` or `:`, nor a comment that a `?` line may follow).
+const STARTS_NAME = /^[ \t]*[A-Za-z_$]/;
 
 export interface StreamParser {
   push(chunk: string): ParseResult;
@@ -65,9 +68,10 @@ export function createStreamParser(library: Library): StreamParser {
   let lineText = ""; // the line being received (from `scanned` on), read when it ends
   // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
   // still go on, with what was open before it, and its strings and brackets as read so far.
-  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine } | null = null;
+  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; excerpt: string | null } | null = null;
   let scan: OpenScan | null = null;
   let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
+  let endings = 0; // statements made final and programs started again, counted: what open state depends on
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -83,6 +87,7 @@ export function createStreamParser(library: Library): StreamParser {
     finalErrorsPublic = [];
     publishedErrors = publishedBroken = 0;
     cutOpen = scan = null;
+    endings++;
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers, reading
@@ -163,6 +168,7 @@ export function createStreamParser(library: Library): StreamParser {
     if (place) place.push(finals.length);
     else places.set(stmt.id, [finals.length]);
     finals.push(stmt);
+    endings++;
     pending.delete(stmt.id);
     checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
@@ -190,7 +196,7 @@ export function createStreamParser(library: Library): StreamParser {
     }
     // The parser has just read the statement whole and said it can go on.
     scan.confirm();
-    cutOpen = { open, before: openBroken.slice(0, -1), cut };
+    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", excerpt: null };
   };
 
   // A chunk that only carries the cut statement further: one read of the parser, over what
@@ -198,14 +204,16 @@ export function createStreamParser(library: Library): StreamParser {
   // cannot go on: then the chunk is read in full (which says exactly how).
   const goOn = (state: NonNullable<typeof cutOpen>): ParseResult | null => {
     if (scan === null || !scan.open) return null;
-    const excerpt = cutExcerpt(scan.head);
-    if (excerpt === null) return null;
+    if (state.head !== scan.head) {
+      state.head = scan.head; // it stops growing at HEAD units
+      state.excerpt = cutExcerpt(scan.head);
+    }
+    if (state.excerpt === null) return null;
     const { base, length: n } = setScratchFrom(scan.ranges(length));
-    const tree = parseTree("Line_statement", base, base + n);
-    if (tree.overflow || tree.end !== -1 || tree.farthest < base + n) return null;
+    if (!wantsMore("Line_statement", base, base + n)) return null;
     scan.confirm();
-    const cut: BrokenLine = { ...state.cut, end: length, excerpt };
-    return result(state.open, [...state.before, cut], length, true);
+    const cut: BrokenLine = { start: state.cut.start, end: length, incomplete: true, id: state.cut.id, excerpt: state.excerpt };
+    return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
   return {
@@ -248,6 +256,12 @@ export function createStreamParser(library: Library): StreamParser {
       // before it can go on past it, so everything before it has ended and is not read again.
       const cut = parts.broken[parts.broken.length - 1];
       if (cut !== undefined && cut.incomplete && !cut.tooDeep && cut.start >= openFrom && STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))) openFrom = cut.start;
+      else if (cut !== undefined && parts.statements.length > 0 && cut.start > openFrom && parts.broken.length > 0 && (parts.broken.length === 1 || parts.broken[parts.broken.length - 2].start < openFrom)) {
+        // The line right after the last statement's starts with a name: a ternary goes on only on a
+        // line that starts with ? or :, so that statement has ended too.
+        const nl = tail.indexOf("\n", parts.statements[parts.statements.length - 1].end - tailBase);
+        if (nl !== -1 && nl + 1 + tailBase === cut.start && STARTS_NAME.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100))) openFrom = cut.start;
+      }
       for (const line of parts.broken) {
         if (line.start >= openFrom) break;
         if (parseTree("brokenLine", line.start, to).farthest >= to) openFrom = line.start;
@@ -333,12 +347,13 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    return { open, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept };
+    return { open, ended: endings, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept };
   }
   // The best result so far: final statements' errors plus the open statement's own. `same`: the
   // open statements are those of the last result, and nothing has ended since.
   function result(open: Statement[], openBroken: BrokenLine[], to: number, same = false): ParseResult {
-    const state = same && lastOpen !== null && lastOpen.open === open ? lastOpen : (lastOpen = openState(open, to));
+    const reuse = lastOpen !== null && lastOpen.ended === endings && (same ? lastOpen.open === open : open.length === 0 && lastOpen.open.length === 0);
+    const state = reuse ? lastOpen! : (lastOpen = openState(open, to));
     const { openById, openCheckErrors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base } = state;
     // Ended statements come before the open ones, so their errors come first in source order.
     if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
