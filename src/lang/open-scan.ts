@@ -16,6 +16,8 @@
 // follow (a closer that matches nothing, a newline outside brackets) makes it `lost`: the stream
 // reads the statement whole again, as it did before.
 
+import type { BrokenLine } from "./types.ts";
+
 /** How many units of the statement's start `head` keeps (what a message's excerpt reads). */
 export const HEAD = 200;
 
@@ -129,6 +131,35 @@ export class OpenScan {
     out.push(to);
     return out;
   }
+}
+
+const NAME_EQUALS = /^[ \t]*(\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
+const SPACE = /\s/;
+
+/**
+ * The cut statement as `splitProgram` gives it (a broken line that stops for want of input),
+ * from its first units `head`; its excerpt is made when a message reads it.
+ */
+export class CutLine implements BrokenLine {
+  readonly incomplete = true;
+  readonly id?: string;
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    private readonly head: string,
+  ) {
+    const id = NAME_EQUALS.exec(head)?.[1];
+    if (id !== undefined) this.id = id;
+  }
+  get excerpt(): string {
+    return cutExcerpt(this.head) ?? "";
+  }
+}
+
+/** Whether the excerpt of a cut statement whose first units are `head` is known from them alone (see `cutExcerpt`). */
+export function excerptKnown(head: string): boolean {
+  const nl = head.indexOf("\n");
+  return nl <= 0 || !SPACE.test(head[nl - 1]);
 }
 
 /**

@@ -3,7 +3,7 @@
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
 import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
-import { cutExcerpt, OpenScan } from "./open-scan.ts";
+import { CutLine, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
@@ -19,6 +19,9 @@ const STARTS_STATEMENT = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^=]/;
 
 // A line that starts with a name (not `?` or `:`, nor a comment that a `?` line may follow).
 const STARTS_NAME = /^[ \t]*[A-Za-z_$]/;
+
+const NO_STATEMENTS: ReadonlyMap<string, Statement> = new Map();
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface StreamParser {
   push(chunk: string): ParseResult;
@@ -68,7 +71,7 @@ export function createStreamParser(library: Library): StreamParser {
   let lineText = ""; // the line being received (from `scanned` on), read when it ends
   // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
   // still go on, with what was open before it, and its strings and brackets as read so far.
-  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; excerpt: string | null } | null = null;
+  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean } | null = null;
   let scan: OpenScan | null = null;
   let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
   let endings = 0; // statements made final and programs started again, counted: what open state depends on
@@ -186,7 +189,9 @@ export function createStreamParser(library: Library): StreamParser {
   const watchCut = (open: Statement[], openBroken: BrokenLine[], to: number) => {
     const cut = openBroken[openBroken.length - 1];
     const lastOpen = open.length ? open[open.length - 1].start : -1;
-    if (cut === undefined || !cut.incomplete || cut.tooDeep || cut.id === undefined || cut.end !== to || to !== length || openBroken.some((b) => b.start < lastOpen)) {
+    // A cut without its name yet (`metricCa`) has nothing before it that could still go on past it.
+    const named = cut !== undefined && (cut.id !== undefined || openBroken.length === 1);
+    if (cut === undefined || !cut.incomplete || cut.tooDeep || !named || cut.end !== to || to !== length || openBroken.some((b) => b.start < lastOpen)) {
       cutOpen = scan = null;
       return;
     }
@@ -196,7 +201,7 @@ export function createStreamParser(library: Library): StreamParser {
     }
     // The parser has just read the statement whole and said it can go on.
     scan.confirm();
-    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", excerpt: null };
+    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", known: false };
   };
 
   // A chunk that only carries the cut statement further: one read of the parser, over what
@@ -206,13 +211,13 @@ export function createStreamParser(library: Library): StreamParser {
     if (scan === null || !scan.open) return null;
     if (state.head !== scan.head) {
       state.head = scan.head; // it stops growing at HEAD units
-      state.excerpt = cutExcerpt(scan.head);
+      state.known = excerptKnown(scan.head);
     }
-    if (state.excerpt === null) return null;
+    if (!state.known) return null;
     const { base, length: n } = setScratchFrom(scan.ranges(length));
     if (!wantsMore("Line_statement", base, base + n)) return null;
     scan.confirm();
-    const cut: BrokenLine = { start: state.cut.start, end: length, incomplete: true, id: state.cut.id, excerpt: state.excerpt };
+    const cut = new CutLine(state.cut.start, length, state.head);
     return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
@@ -317,6 +322,15 @@ export function createStreamParser(library: Library): StreamParser {
   // What the open statements say, made once per set of open statements: a chunk that only
   // carries a cut statement further (`goOn`) leaves them, and everything that has ended, as they were.
   function openState(open: Statement[], to: number) {
+    if (open.length === 0) {
+      // Nothing open: what has ended says it all.
+      if (exceptKey !== "" || pending.list !== exceptFrom) {
+        pendingExcept = pending.list;
+        exceptFrom = pending.list;
+        exceptKey = "";
+      }
+      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], openUnresolved: [], orphanedNow: unreferenced.list, endedOpen: NO_NAMES, orphanedOpen: null, added: 0, base: pendingExcept };
+    }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
     const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
