@@ -37,8 +37,9 @@ export class OpenScan {
   readonly start: number;
   /** How far it has been read. */
   pos: number;
-  /** Its first `HEAD` units. */
+  /** Its first `HEAD` units, and where the first newline stands in them (-1: none). */
   head = "";
+  firstNl = -1;
   /** Something this does not follow came: the statement has to be read whole. */
   lost = false;
   readonly levels: Level[] = [];
@@ -56,7 +57,14 @@ export class OpenScan {
   feed(text: string): void {
     const at = this.pos;
     this.pos += text.length;
-    if (this.head.length < HEAD) this.head += text.slice(0, HEAD - this.head.length);
+    if (this.head.length < HEAD) {
+      const piece = text.length <= HEAD - this.head.length ? text : text.slice(0, HEAD - this.head.length);
+      if (this.firstNl === -1) {
+        const nl = piece.indexOf("\n");
+        if (nl !== -1) this.firstNl = this.head.length + nl;
+      }
+      this.head += piece;
+    }
     const levels = this.levels;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -134,11 +142,10 @@ export class OpenScan {
 }
 
 const NAME_EQUALS = /^[ \t]*(\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/;
-const SPACE = /\s/;
 
 /**
  * The cut statement as `splitProgram` gives it (a broken line that stops for want of input),
- * from its first units `head`; its excerpt is made when a message reads it.
+ * from its first units `head` and its name; its excerpt is made when a message reads it.
  */
 export class CutLine implements BrokenLine {
   readonly incomplete = true;
@@ -147,8 +154,8 @@ export class CutLine implements BrokenLine {
     readonly start: number,
     readonly end: number,
     private readonly head: string,
+    id: string | undefined,
   ) {
-    const id = NAME_EQUALS.exec(head)?.[1];
     if (id !== undefined) this.id = id;
   }
   get excerpt(): string {
@@ -156,10 +163,20 @@ export class CutLine implements BrokenLine {
   }
 }
 
-/** Whether the excerpt of a cut statement whose first units are `head` is known from them alone (see `cutExcerpt`). */
-export function excerptKnown(head: string): boolean {
-  const nl = head.indexOf("\n");
-  return nl <= 0 || !SPACE.test(head[nl - 1]);
+/** The name of the cut statement whose first units are `head` (`name =`, not `==`), and whether more units may change it. */
+export function cutName(head: string): { id: string | undefined; final: boolean } {
+  const match = NAME_EQUALS.exec(head);
+  return { id: match?.[1], final: match !== null && match[0].length < head.length };
+}
+
+/** Whether the excerpt of a cut statement is known from its first units alone (see `cutExcerpt`), given `scan.head` and `scan.firstNl`. */
+export function excerptKnown(scan: OpenScan): boolean {
+  return scan.firstNl <= 0 || !isSpace(scan.head.charCodeAt(scan.firstNl - 1));
+}
+
+// What String.prototype.trim removes (and /\s/ matches).
+function isSpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /**

@@ -3,7 +3,7 @@
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
 import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
-import { CutLine, excerptKnown, OpenScan } from "./open-scan.ts";
+import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
@@ -71,9 +71,10 @@ export function createStreamParser(library: Library): StreamParser {
   let lineText = ""; // the line being received (from `scanned` on), read when it ends
   // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
   // still go on, with what was open before it, and its strings and brackets as read so far.
-  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean } | null = null;
+  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean; id: string | undefined; named: boolean } | null = null;
   let scan: OpenScan | null = null;
   let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
+  let endedView: { count: number; list: Statement[]; defs: Defs } | null = null; // endedAt's last answer
   let endings = 0; // statements made final and programs started again, counted: what open state depends on
 
   const resetProgram = (start: number) => {
@@ -122,7 +123,7 @@ export function createStreamParser(library: Library): StreamParser {
         }
         resetProgram(0);
       }
-      const isFence = FENCE.test(line);
+      const isFence = line.includes("`") && FENCE.test(line);
       if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
       } else if (mode === "fence" && isFence) {
@@ -201,7 +202,7 @@ export function createStreamParser(library: Library): StreamParser {
     }
     // The parser has just read the statement whole and said it can go on.
     scan.confirm();
-    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", known: false };
+    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", known: false, id: undefined, named: false };
   };
 
   // A chunk that only carries the cut statement further: one read of the parser, over what
@@ -211,13 +212,18 @@ export function createStreamParser(library: Library): StreamParser {
     if (scan === null || !scan.open) return null;
     if (state.head !== scan.head) {
       state.head = scan.head; // it stops growing at HEAD units
-      state.known = excerptKnown(scan.head);
+      state.known = excerptKnown(scan);
+      if (!state.named) {
+        const name = cutName(scan.head);
+        state.id = name.id;
+        state.named = name.final;
+      }
     }
     if (!state.known) return null;
     const { base, length: n } = setScratchFrom(scan.ranges(length));
     if (!wantsMore("Line_statement", base, base + n)) return null;
     scan.confirm();
-    const cut = new CutLine(state.cut.start, length, state.head);
+    const cut = new CutLine(state.cut.start, length, state.head, state.id);
     return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
@@ -298,6 +304,7 @@ export function createStreamParser(library: Library): StreamParser {
   // The ended statements as they were when the first `count` had ended (later ones may define a
   // name again), read only when a result's root is.
   function endedAt(count: number): Defs {
+    if (endedView !== null && endedView.count === count && endedView.list === finals) return endedView.defs;
     const list = finals;
     const where = places;
     const get = (id: string): Statement | undefined => {
@@ -306,7 +313,9 @@ export function createStreamParser(library: Library): StreamParser {
       for (let i = place.length - 1; i >= 0; i--) if (place[i] < count) return list[place[i]];
       return undefined;
     };
-    return { get, has: (id) => get(id) !== undefined };
+    const view: Defs = { get, has: (id) => get(id) !== undefined };
+    endedView = { count, list, defs: view };
+    return view;
   }
 
   // Whether the line of an open statement ending at `end` has ended before `to`: then it is final
