@@ -176,6 +176,9 @@ export function createStreamParser(library: Library): StreamParser {
     pending.delete(stmt.id);
     checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
+      // A statement that refers to itself is not referred to (as an open one is not): it is an
+      // orphan until another statement refers to it.
+      if (name === stmt.id) continue;
       referenced.add(name);
       unreferenced.delete(name);
       if (!defs.has(name)) pending.add(name);

@@ -238,7 +238,7 @@ function pushesAgree(text: string, cuts: number[], lib = small): void {
 }
 
 // Long statements, on one line and over many, nested deep, with the pieces a cut can fall in.
-const itemArb = fc.constantFrom('"a, b"', "'c'", "1", "-2.5e3", "[1, 2]", "{k: [3]}", 'Text("t")', "x", "x.y", "x[0]", "@count(x)", "Action([])", "true", "null", "(1 + 2)", "# note\n", "// note\n", "\n", " ", "a ? 1 : 2");
+const itemArb = fc.constantFrom('"a, b"', "'c'", "1", "-2.5e3", "[1, 2]", "{k: [3]}", 'Text("t")', "x", "x.y", "x[0]", "@count(x)", "Action([])", "true", "null", "(1 + 2)", "# note\n", "// note\n", "\n", "\r\n", " ", "a ? 1 : 2", "'it\\'s, [x'", '"q\\", ["', "a /b", "a/ /b");
 const badArb = fc.constantFrom("1 2", ",,", ")", "]", "}", '"open\n', "(1, 2)", "x[1, 2]", "=", "Foo(a: 1)", "\\", "'", "[");
 const longArb = fc
   .tuple(
@@ -283,4 +283,25 @@ test("a long statement streams in work that grows with its length: each chunk re
     // Reading the cut statement from its start at each chunk reads ~text.length² / 40 units.
     assert.ok(read < 6 * text.length, `${read} code units parsed for ${text.length} streamed`);
   }
+});
+
+test("statements nested near and past the nesting limit stream to what parse() gives, chunk by chunk", () => {
+  const nested = (depth: number) => `root = Stack([a])\na = ${"[1, ".repeat(depth)}2${"]".repeat(depth)}\nb = Text("x")\n`;
+  for (const text of [nested(1000), nested(1300), `root = Stack([${"Card([".repeat(500)}Text("t")${"])".repeat(500)}])\n`]) {
+    for (const size of [40, 7]) {
+      const cuts = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => i * size);
+      assert.equal(json(streamIn(text, cuts)), json(parse(text, small)), `chunks of ${size}`);
+    }
+    // Every 50th chunk's result against the same prefix in one push.
+    pushesAgree(text, Array.from({ length: Math.ceil(text.length / 400) }, (_, i) => i * 400 + 3));
+  }
+});
+
+test("a statement that refers only to itself is an orphan while it is the last one and after", () => {
+  const stream = createStreamParser(small);
+  stream.push('root = Stack([a])\na = Text("a")\nx = [x]\n');
+  assert.deepEqual(stream.push('b = Te').orphaned, ["x"]);
+  assert.deepEqual(stream.push('xt("b")\n').orphaned, ["x", "b"]);
+  assert.deepEqual(stream.push('c = Text("c")\n').orphaned, ["x", "b", "c"]);
+  assert.deepEqual(stream.end().orphaned, parse('root = Stack([a])\na = Text("a")\nx = [x]\nb = Text("b")\nc = Text("c")\n', small).orphaned);
 });
