@@ -341,7 +341,7 @@ export function createStreamParser(library: Library): StreamParser {
         exceptFrom = pending.list;
         exceptKey = "";
       }
-      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], openUnresolved: [], orphanedNow: unreferenced.list, endedOpen: NO_NAMES, orphanedOpen: null, added: 0, base: pendingExcept };
+      return withLists({ open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], openUnresolved: [], orphanedNow: unreferenced.list, endedOpen: NO_NAMES, orphanedOpen: null, added: 0, base: pendingExcept });
     }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
@@ -373,14 +373,23 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    return { open, ended: endings, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept };
+    return withLists({ open, ended: endings, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept });
+  }
+
+  // The unresolved and orphaned lists of every result made from one open state: one function
+  // each, shared by those results (each copies the lists when it first reads them).
+  function withLists<T extends { base: readonly string[]; openUnresolved: string[]; orphanedNow: readonly string[]; orphanedOpen: string[] | null }>(state: T) {
+    const { base, openUnresolved, orphanedNow, orphanedOpen } = state;
+    const unresolved = openUnresolved.length ? () => base.concat(openUnresolved) : () => base.slice();
+    const orphaned = orphanedOpen ? () => orphanedNow.concat(orphanedOpen) : () => orphanedNow.slice();
+    return { ...state, unresolved, orphaned };
   }
   // The best result so far: final statements' errors plus the open statement's own. `same`: the
   // open statements are those of the last result, and nothing has ended since.
   function result(open: Statement[], openBroken: BrokenLine[], to: number, same = false): ParseResult {
     const reuse = lastOpen !== null && lastOpen.ended === endings && (same ? lastOpen.open === open : open.length === 0 && lastOpen.open.length === 0);
     const state = reuse ? lastOpen! : (lastOpen = openState(open, to));
-    const { openById, openCheckErrors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base } = state;
+    const { openById, openCheckErrors, endedOpen, added } = state;
     // Ended statements come before the open ones, so their errors come first in source order.
     if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
       const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
@@ -389,8 +398,6 @@ export function createStreamParser(library: Library): StreamParser {
       publishedBroken = finalBroken.length;
     }
     // Built when read: a cut statement's message reads the statement to say what it still needs.
-    const openSource = { text: tail, base: tailBase };
-    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
     // never change once made (later chunks replace them or append past them).
     const finalErrors = finalErrorsPublic;
@@ -400,10 +407,13 @@ export function createStreamParser(library: Library): StreamParser {
     const endedThen = endedAt(finals.length);
     return lazyResult(
       {
-        errors: () => finalErrors.slice(0, errorCount).concat(openErrors()),
+        errors: () => {
+          const open = [...brokenLineErrors(openBroken, library, { text: textNow, base: textBase }), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
+          return finalErrors.slice(0, errorCount).concat(open);
+        },
         incomplete: openBroken.some((b) => b.incomplete),
-        unresolved: () => base.concat(openUnresolved),
-        orphaned: () => (orphanedOpen ? orphanedNow.concat(orphanedOpen) : orphanedNow.slice()),
+        unresolved: state.unresolved,
+        orphaned: state.orphaned,
         statements: defs.size + added,
       },
       () => {
