@@ -341,7 +341,9 @@ export function createStreamParser(library: Library): StreamParser {
         exceptFrom = pending.list;
         exceptKey = "";
       }
-      return withLists({ open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], openUnresolved: [], orphanedNow: unreferenced.list, endedOpen: NO_NAMES, orphanedOpen: null, added: 0, base: pendingExcept });
+      const base = pendingExcept;
+      const orphanedNow = unreferenced.list;
+      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => base.slice(), orphaned: () => orphanedNow.slice() };
     }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
@@ -373,16 +375,12 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    return withLists({ open, ended: endings, openById, openCheckErrors: openChecker.errors, openUnresolved, orphanedNow, endedOpen, orphanedOpen, added, base: pendingExcept });
-  }
-
-  // The unresolved and orphaned lists of every result made from one open state: one function
-  // each, shared by those results (each copies the lists when it first reads them).
-  function withLists<T extends { base: readonly string[]; openUnresolved: string[]; orphanedNow: readonly string[]; orphanedOpen: string[] | null }>(state: T) {
-    const { base, openUnresolved, orphanedNow, orphanedOpen } = state;
-    const unresolved = openUnresolved.length ? () => base.concat(openUnresolved) : () => base.slice();
+    const base = pendingExcept;
+    // The lists of every result made from this state: one function each, shared by those results
+    // (each copies the lists when it first reads them).
+    const unresolved = () => base.concat(openUnresolved);
     const orphaned = orphanedOpen ? () => orphanedNow.concat(orphanedOpen) : () => orphanedNow.slice();
-    return { ...state, unresolved, orphaned };
+    return { open, ended: endings, openById, openCheckErrors: openChecker.errors, endedOpen, added, unresolved, orphaned };
   }
   // The best result so far: final statements' errors plus the open statement's own. `same`: the
   // open statements are those of the last result, and nothing has ended since.
