@@ -12,7 +12,7 @@
 // is what may follow the opening bracket itself (an item, a comma after a trailing one is not
 // allowed in either, the closing bracket). Strings and comments are followed exactly (`#` and
 // `//` comments run to the end of the line, double-quoted strings escape one unit, single-quoted
-// ones too, a raw newline ends neither without breaking the statement). Anything this does not
+// ones any unit, a raw newline inside either breaks the statement). Anything this does not
 // follow (a closer that matches nothing, a newline outside brackets) makes it `lost`: the stream
 // reads the statement whole again, as it did before.
 
@@ -181,8 +181,9 @@ function isSpace(c: number): boolean {
 
 /**
  * The excerpt `splitProgram` gives the cut statement whose first units are `head`, or null when it
- * depends on where the broken line ends (a first line with white space at its end, a newline
- * after it, and nothing more within `HEAD`).
+ * may depend on where the broken line ends: a first line that ends in white space before its
+ * newline keeps that white space only when something other than white space follows within the
+ * units `splitProgram` reads.
  */
 export function cutExcerpt(head: string): string | null {
   const nl = head.indexOf("\n");
