@@ -1,7 +1,7 @@
 // Language-core benchmark under Node 20, against the browser bundle dist/browser/index.js (build
 // it with `npm run build`, or `npx bun src/lang/bundle.ts`). Same workloads and tables as
 // bench/lang.ts (shared in bench/lang-workload.mjs).
-// Run: node --expose-gc bench/lang-node.mjs [oneshot] [samples] [stream] (default: all three).
+// Run: node --expose-gc bench/lang-node.mjs [oneshot] [samples] [stream] [long] (default: all four).
 // Never fails on timings; exits 0.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -138,6 +138,18 @@ export function buildProgram(validSamples, target) {
   return [root, ...copies].join("\n") + "\n";
 }
 
+/** One statement of about `target` characters on one line: a Stack of TextContent rows. */
+export function longStatement(target) {
+  const items = [];
+  let size = 40;
+  for (let i = 0; size < target; i++) {
+    const item = `TextContent("row ${i}")`;
+    items.push(item);
+    size += item.length + 2;
+  }
+  return `root = Stack([${items.join(", ")}], "column")\n`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measurement
 
@@ -267,10 +279,10 @@ function table(header, rows) {
  *              Bun it is not: JavaScriptCore counts the cells marked at the last collection, so
  *              what a call allocates into blocks already owned shows only after the next one.
  *              There, the heap figure (and target) is the growth retained after a collection.
- *   sections   any of "oneshot", "samples", "stream"
+ *   sections   any of "oneshot", "samples", "stream", "long"
  * Returns the figures; never throws on a slow result.
  */
-export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = console.log, sections = ["oneshot", "samples", "stream"] }) {
+export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = console.log, sections = ["oneshot", "samples", "stream", "long"] }) {
   const fixtures = loadFixtures();
   if (fixtures.missing) {
     log(`language bench skipped: ${fixtures.missing} (the shared fixtures hold the library and samples)`);
@@ -541,6 +553,44 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
         rows,
       ),
     );
+    log("");
+  }
+
+  // --- One long statement ----------------------------------------------------------------------------
+  // `root = Stack([TextContent("row 0"), TextContent("row 1"), …], "column")` on one line, streamed
+  // in CHUNK-character chunks: the work per chunk must not grow with the statement (issue 10 C14:
+  // ≤ 2 µs per push, linear). Linearity = time for ~100k ÷ (10 × time for ~10k); 1 is linear, 10
+  // is quadratic. Reported, never asserted.
+  if (sections.includes("long")) {
+    const rows = [];
+    const fig = {};
+    for (const size of [10_000, 100_000]) {
+      const text = longStatement(size);
+      const chunks = [];
+      for (let i = 0; i < text.length; i += CHUNK) chunks.push(text.slice(i, i + CHUNK));
+      const stream = () => {
+        const sp = lang.createStreamParser(library);
+        for (const chunk of chunks) sp.push(chunk);
+        return sp;
+      };
+      const whole = lang.parse(text, library);
+      const agrees = JSON.stringify(stream().end()) === JSON.stringify(whole);
+      gc?.();
+      const t = timeRuns(stream, { budgetMs: 2000, maxRuns: 50, slowMs: 8000 });
+      fig[size] = { chars: text.length, chunks: chunks.length, ms: t.ms, runs: t.runs, usPerPush: (t.ms * 1000) / chunks.length, agrees, valid: lang.isValid(whole) };
+    }
+    const linearity = fig[100_000].ms / (10 * fig[10_000].ms);
+    figures.long = { ...fig, linearity };
+    for (const size of [10_000, 100_000]) {
+      const f = fig[size];
+      const target = size === 100_000 ? `≤2 µs per push: ${met(f.usPerPush <= 2)}; linear (ratio ≤1.5): ${met(linearity <= 1.5)}` : "—";
+      rows.push([sizeLabel(size), String(f.chars), String(f.chunks), f.valid ? "valid" : "**invalid**", f.agrees ? "yes" : "**no**", `${fmtMs(f.ms)} (n=${f.runs})`, fmtUs(f.usPerPush), size === 100_000 ? fmt(linearity, 2) : "—", target]);
+    }
+    targets.push(["one long statement, ~100k on one line: µs per push", fmtUs(fig[100_000].usPerPush), fig[100_000].usPerPush <= 2]);
+    targets.push(["one long statement: linearity (100k time ÷ 10 × 10k time)", fmt(linearity, 2), linearity <= 1.5]);
+    log(`### One statement on one line (\`root = Stack([TextContent("row 0"), …], "column")\`), streamed in ${CHUNK}-character chunks`);
+    log("");
+    log(table(["statement", "chars", "chunks", "against the real library", "end() = parse()", "total ms", "µs per push", "linearity (100k ÷ 10 × 10k)", "TARGET"], rows));
     log("");
   }
 

@@ -1,7 +1,7 @@
 // Language-core benchmark under Bun, against the sources (src/lang): ours (parse + isValid) beside
 // @openuidev/lang-core and ohm-js interpreting grammar/ui.ohm. The workloads, measurements and
 // tables live in bench/lang-workload.mjs, shared with bench/lang-node.mjs (Node, the bundle).
-// Run: bun bench/lang.ts [oneshot] [samples] [stream] (default: all three). Never fails on timings: targets are reported as met or not met.
+// Run: bun bench/lang.ts [oneshot] [samples] [stream] [long] (default: all four). Never fails on timings: targets are reported as met or not met.
 import * as lang from "../src/lang/index.ts";
 // @ts-ignore: plain-JS module shared with the Node runner
 import { runLangBench } from "./lang-workload.mjs";

@@ -74,9 +74,18 @@ function reserve(length: number): void {
   if (keep) append(keep); // a stream's text survives the move
 }
 
+// Linear memory as code units, made again only when memory grows (a view per chunk costs more
+// than copying a chunk).
+let unitView = new Uint16Array(0);
+function units(): Uint16Array {
+  if (unitView.buffer !== wasm!.memory.buffer) unitView = new Uint16Array(wasm!.memory.buffer);
+  return unitView;
+}
+
 function append(chunk: string): void {
-  const view = new Uint16Array(wasm!.memory.buffer, inputPtr + held.length * 2, chunk.length);
-  for (let i = 0; i < chunk.length; i++) view[i] = chunk.charCodeAt(i);
+  const view = units();
+  const at = (inputPtr >> 1) + held.length;
+  for (let i = 0; i < chunk.length; i++) view[at + i] = chunk.charCodeAt(i);
   held = held === "" ? chunk : held + chunk; // the string itself, so that it is found again at once
 }
 
@@ -127,6 +136,27 @@ export function setScratch(text: string): number {
   return base;
 }
 
+/**
+ * Puts the held input's ranges `[ranges[0], ranges[1])`, `[ranges[2], ranges[3])`, … one after
+ * another just past it, copied inside linear memory (no string is made or read); returns the
+ * offset the copy starts at and its length. The next append overwrites it.
+ */
+export function setScratchFrom(ranges: number[]): { base: number; length: number } {
+  need();
+  const base = held.length;
+  let length = 0;
+  for (let i = 0; i < ranges.length; i += 2) length += ranges[i + 1] - ranges[i];
+  reserve(base + length);
+  const view = units();
+  const input = inputPtr >> 1;
+  let at = input + base;
+  for (let i = 0; i < ranges.length; i += 2) {
+    view.copyWithin(at, input + ranges[i], input + ranges[i + 1]);
+    at += ranges[i + 1] - ranges[i];
+  }
+  return { base, length };
+}
+
 // Code units handed to the parser so far: what a stream's chunks cost, countable in tests.
 let unitsRead = 0;
 export function unitsParsed(): number {
@@ -149,6 +179,21 @@ export function parseTree(rule: StartRule, from: number, to: number): Tree {
   const count = overflow ? 0 : w.nodeCount();
   const data = new Int32Array(w.memory.buffer, w.nodes(), count * 4);
   return { data, count, end: overflow ? -1 : end, farthest: w.farthestPosition(), overflow };
+}
+
+/**
+ * Whether reading input[from, to) of the buffer with `rule` stopped for want of more input: the
+ * parse failed (no overflow) and looked at `to`. No tree is read.
+ */
+export function wantsMore(rule: StartRule, from: number, to: number): boolean {
+  const w = need();
+  unitsRead += to - from;
+  try {
+    const end = w.parse(START_RULES.indexOf(rule), from, to);
+    return end === -1 && w.overflowed() === 0 && w.farthestPosition() >= to;
+  } catch {
+    return false; // a native stack overflow
+  }
 }
 
 /**

@@ -2,7 +2,8 @@
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
 // recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
-import { appendInput, claimInput, parseTree, setInput } from "./engine.ts";
+import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
+import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
@@ -12,6 +13,15 @@ import { NameList } from "./name-list.ts";
 import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
+
+// A line that starts a statement, `=` and what follows it included (`==` does not).
+const STARTS_STATEMENT = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^=]/;
+
+// A line that starts with a name (not `?` or `:`, nor a comment that a `?` line may follow).
+const STARTS_NAME = /^[ \t]*[A-Za-z_$]/;
+
+const NO_STATEMENTS: ReadonlyMap<string, Statement> = new Map();
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface StreamParser {
   push(chunk: string): ParseResult;
@@ -58,6 +68,14 @@ export function createStreamParser(library: Library): StreamParser {
   let exceptKey = "";
   let ended = false;
   let last: ParseResult | null = null;
+  let lineText = ""; // the line being received (from `scanned` on), read when it ends
+  // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
+  // still go on, with what was open before it, and its strings and brackets as read so far.
+  let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean; id: string | undefined; named: boolean } | null = null;
+  let scan: OpenScan | null = null;
+  let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
+  let endedView: { count: number; list: Statement[]; defs: Defs } | null = null; // endedAt's last answer
+  let endings = 0; // statements made final and programs started again, counted: what open state depends on
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -72,28 +90,40 @@ export function createStreamParser(library: Library): StreamParser {
     unreferenced = new NameList();
     finalErrorsPublic = [];
     publishedErrors = publishedBroken = 0;
+    cutOpen = scan = null;
+    endings++;
   };
 
-  // Looks at each newly completed line for the envelope header, fences and end markers. At the
-  // end (`final`), the last line is complete without its newline, as frame() reads it.
-  const scanLines = (final = false) => {
+  // Looks at each newly completed line for the envelope header, fences and end markers, reading
+  // only `chunk`, the text just appended (a line that grows over many chunks is kept in
+  // `lineText` and read once, when it ends). At the end (`final`), the last line is complete
+  // without its newline, as frame() reads it.
+  const scanLines = (chunk: string, final = false) => {
+    let from = 0; // in `chunk`
     while (programEnd === -1) {
-      let nl = tail.indexOf("\n", scanned - tailBase);
-      if (nl === -1 && final && scanned < length) nl = tail.length;
-      if (programStart === -1) {
-        if (nl === -1 && (ENVELOPE.startsWith(tail) || tail.startsWith(ENVELOPE))) return; // undecided yet
-        programStart = tail.startsWith(ENVELOPE) ? (nl === -1 ? length : Math.min(tailBase + nl + 1, length)) : 0;
-        if (programStart > 0) mode = "envelope";
-        resetProgram(programStart);
-        if (nl === -1) return;
-        scanned = programStart;
-        continue;
+      const nl = chunk.indexOf("\n", from);
+      if (nl === -1) {
+        lineText += from === 0 ? chunk : chunk.slice(from);
+        from = chunk.length;
+        if (!final || lineText === "") {
+          if (programStart === -1 && !ENVELOPE.startsWith(lineText) && !lineText.startsWith(ENVELOPE)) resetProgram(0);
+          return;
+        }
       }
-      if (nl === -1) return;
-      const line = tail.slice(scanned - tailBase, nl);
+      const line = nl === -1 ? lineText : lineText + chunk.slice(from, nl);
+      from = nl === -1 ? chunk.length : nl + 1;
+      lineText = "";
       const lineStart = scanned;
-      scanned = Math.min(tailBase + nl + 1, length);
-      const isFence = FENCE.test(line);
+      scanned = Math.min(lineStart + line.length + 1, length);
+      if (programStart === -1) {
+        if (line.startsWith(ENVELOPE)) {
+          mode = "envelope";
+          resetProgram(scanned);
+          continue;
+        }
+        resetProgram(0);
+      }
+      const isFence = line.includes("`") && FENCE.test(line);
       if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
       } else if (mode === "fence" && isFence) {
@@ -142,14 +172,62 @@ export function createStreamParser(library: Library): StreamParser {
     if (place) place.push(finals.length);
     else places.set(stmt.id, [finals.length]);
     finals.push(stmt);
+    endings++;
     pending.delete(stmt.id);
     checker.statement(stmt); // its errors stay in checker.errors
     for (const name of checker.refsOf(stmt.id)) {
+      // A statement that refers to itself is not referred to (as an open one is not): it is an
+      // orphan until another statement refers to it.
+      if (name === stmt.id) continue;
       referenced.add(name);
       unreferenced.delete(name);
       if (!defs.has(name)) pending.add(name);
     }
     if ((stmt.kind === "component" || stmt.kind === "value") && stmt.id !== "root" && !referenced.has(stmt.id)) unreferenced.add(stmt.id);
+  };
+
+  // After a chunk read in full: when the open region ends with a statement cut mid-way that can
+  // still go on (`name = [1, 2, …` and no closing bracket yet), later chunks follow it with
+  // `goOn` until it can be complete. Everything open before it stays as it is meanwhile: the cut
+  // line starts a statement, so no line before it can continue past it.
+  const watchCut = (open: Statement[], openBroken: BrokenLine[], to: number) => {
+    const cut = openBroken[openBroken.length - 1];
+    const lastOpen = open.length ? open[open.length - 1].start : -1;
+    // A cut without its name yet (`metricCa`) has nothing before it that could still go on past it.
+    const named = cut !== undefined && (cut.id !== undefined || openBroken.length === 1);
+    if (cut === undefined || !cut.incomplete || cut.tooDeep || !named || cut.end !== to || to !== length || openBroken.some((b) => b.start < lastOpen)) {
+      cutOpen = scan = null;
+      return;
+    }
+    if (scan === null || scan.start !== cut.start || scan.pos !== to || scan.lost) {
+      scan = new OpenScan(cut.start);
+      scan.feed(tail.slice(cut.start - tailBase, to - tailBase));
+    }
+    // The parser has just read the statement whole and said it can go on.
+    scan.confirm();
+    cutOpen = { open, before: openBroken.slice(0, -1), cut, head: "", known: false, id: undefined, named: false };
+  };
+
+  // A chunk that only carries the cut statement further: one read of the parser, over what
+  // follows the confirmed items of its open brackets. Null when the statement may have ended or
+  // cannot go on: then the chunk is read in full (which says exactly how).
+  const goOn = (state: NonNullable<typeof cutOpen>): ParseResult | null => {
+    if (scan === null || !scan.open) return null;
+    if (state.head !== scan.head) {
+      state.head = scan.head; // it stops growing at HEAD units
+      state.known = excerptKnown(scan);
+      if (!state.named) {
+        const name = cutName(scan.head);
+        state.id = name.id;
+        state.named = name.final;
+      }
+    }
+    if (!state.known) return null;
+    const { base, length: n } = setScratchFrom(scan.ranges(length));
+    if (!wantsMore("Line_statement", base, base + n)) return null;
+    scan.confirm();
+    const cut = new CutLine(state.cut.start, length, state.head, state.id);
+    return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
   return {
@@ -163,14 +241,22 @@ export function createStreamParser(library: Library): StreamParser {
       }
       chunks.push(chunk);
       length += chunk.length;
-      tail += chunk;
-      scanLines();
+      tail += chunk; // not read on the fast path: the string grows without being copied
+      const framing = mode;
+      const startWas = programStart;
+      scanLines(chunk);
       if (programStart === -1) return (last = result([], [], 0));
+      if (scan !== null) scan.feed(chunk);
+      if (cutOpen !== null && closed.length === 0 && mode === framing && programStart === startWas && programEnd === -1) {
+        const fast = goOn(cutOpen);
+        if (fast !== null) return (last = fast);
+      }
       finishClosed(tail, tailBase);
       if (mode === "between") {
         // Prose between blocks: nothing is open.
         openStart = Math.max(openStart, lastEnd);
         trimTail();
+        cutOpen = scan = null;
         return (last = result([], [], openStart));
       }
       const to = programEnd === -1 ? length : programEnd;
@@ -180,6 +266,16 @@ export function createStreamParser(library: Library): StreamParser {
       // looked at the end of the text: a bracket opened on it may close in a later chunk and take
       // the lines after it along, as parse() of the whole text would.
       let openFrom = parts.openFrom;
+      // A statement cut mid-way whose line starts a statement (`name =` and not `==`): no line
+      // before it can go on past it, so everything before it has ended and is not read again.
+      const cut = parts.broken[parts.broken.length - 1];
+      if (cut !== undefined && cut.incomplete && !cut.tooDeep && cut.start >= openFrom && STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))) openFrom = cut.start;
+      else if (cut !== undefined && parts.statements.length > 0 && cut.start > openFrom && parts.broken.length > 0 && (parts.broken.length === 1 || parts.broken[parts.broken.length - 2].start < openFrom)) {
+        // The line right after the last statement's starts with a name: a ternary goes on only on a
+        // line that starts with ? or :, so that statement has ended too.
+        const nl = tail.indexOf("\n", parts.statements[parts.statements.length - 1].end - tailBase);
+        if (nl !== -1 && nl + 1 + tailBase === cut.start && STARTS_NAME.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100))) openFrom = cut.start;
+      }
       for (const line of parts.broken) {
         if (line.start >= openFrom) break;
         if (parseTree("brokenLine", line.start, to).farthest >= to) openFrom = line.start;
@@ -190,12 +286,13 @@ export function createStreamParser(library: Library): StreamParser {
       const open = parts.statements.filter((s) => s.start >= openStart);
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       trimTail();
+      watchCut(open, openBroken, to);
       return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
       if (ended) return last!;
       ended = true;
-      scanLines(true);
+      scanLines("", true);
       const text = chunks.join("");
       setInput(text);
       if (programStart === -1) programStart = 0;
@@ -210,6 +307,7 @@ export function createStreamParser(library: Library): StreamParser {
   // The ended statements as they were when the first `count` had ended (later ones may define a
   // name again), read only when a result's root is.
   function endedAt(count: number): Defs {
+    if (endedView !== null && endedView.count === count && endedView.list === finals) return endedView.defs;
     const list = finals;
     const where = places;
     const get = (id: string): Statement | undefined => {
@@ -218,7 +316,9 @@ export function createStreamParser(library: Library): StreamParser {
       for (let i = place.length - 1; i >= 0; i--) if (place[i] < count) return list[place[i]];
       return undefined;
     };
-    return { get, has: (id) => get(id) !== undefined };
+    const view: Defs = { get, has: (id) => get(id) !== undefined };
+    endedView = { count, list, defs: view };
+    return view;
   }
 
   // Whether the line of an open statement ending at `end` has ended before `to`: then it is final
@@ -231,24 +331,25 @@ export function createStreamParser(library: Library): StreamParser {
     return nl !== -1 && nl + tailBase < to;
   }
 
-  // The best result so far: final statements' errors plus the open statement's own.
-  function result(open: Statement[], openBroken: BrokenLine[], to: number): ParseResult {
+  // What the open statements say, made once per set of open statements: a chunk that only
+  // carries a cut statement further (`goOn`) leaves them, and everything that has ended, as they were.
+  function openState(open: Statement[], to: number) {
+    if (open.length === 0) {
+      // Nothing open: what has ended says it all.
+      if (exceptKey !== "" || pending.list !== exceptFrom) {
+        pendingExcept = pending.list;
+        exceptFrom = pending.list;
+        exceptKey = "";
+      }
+      const base = pendingExcept;
+      const orphanedNow = unreferenced.list;
+      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => base.slice(), orphaned: () => orphanedNow.slice() };
+    }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
     const live: Defs = { get: (id) => openById.get(id) ?? defs.get(id), has: (id) => openById.has(id) || defs.has(id) };
     const openChecker = new Checker(library, live, new Set());
     for (const stmt of open) openChecker.statement(stmt);
-    // Ended statements come before the open ones, so their errors come first in source order.
-    if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
-      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
-      for (const error of added) finalErrorsPublic.push(publicError(error));
-      publishedErrors = checker.errors.length;
-      publishedBroken = finalBroken.length;
-    }
-    // Built when read: a cut statement's message reads the statement to say what it still needs.
-    const openCheckErrors = openChecker.errors;
-    const openSource = { text: tail, base: tailBase };
-    const openErrors = () => [...brokenLineErrors(openBroken, library, openSource), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
     const key = open.map((stmt) => stmt.id).join("\n");
@@ -274,20 +375,43 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
+    const base = pendingExcept;
+    // The lists of every result made from this state: one function each, shared by those results
+    // (each copies the lists when it first reads them).
+    const unresolved = () => base.concat(openUnresolved);
+    const orphaned = orphanedOpen ? () => orphanedNow.concat(orphanedOpen) : () => orphanedNow.slice();
+    return { open, ended: endings, openById, openCheckErrors: openChecker.errors, endedOpen, added, unresolved, orphaned };
+  }
+  // The best result so far: final statements' errors plus the open statement's own. `same`: the
+  // open statements are those of the last result, and nothing has ended since.
+  function result(open: Statement[], openBroken: BrokenLine[], to: number, same = false): ParseResult {
+    const reuse = lastOpen !== null && lastOpen.ended === endings && (same ? lastOpen.open === open : open.length === 0 && lastOpen.open.length === 0);
+    const state = reuse ? lastOpen! : (lastOpen = openState(open, to));
+    const { openById, openCheckErrors, endedOpen, added } = state;
+    // Ended statements come before the open ones, so their errors come first in source order.
+    if (publishedErrors < checker.errors.length || publishedBroken < finalBroken.length) {
+      const added = [...brokenLineErrors(finalBroken.slice(publishedBroken), library), ...checker.errors.slice(publishedErrors)].sort((a, b) => a.at - b.at);
+      for (const error of added) finalErrorsPublic.push(publicError(error));
+      publishedErrors = checker.errors.length;
+      publishedBroken = finalBroken.length;
+    }
+    // Built when read: a cut statement's message reads the statement to say what it still needs.
     // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
     // never change once made (later chunks replace them or append past them).
     const finalErrors = finalErrorsPublic;
     const errorCount = finalErrors.length;
-    const base = pendingExcept;
     const textNow = tail;
     const textBase = tailBase;
     const endedThen = endedAt(finals.length);
     return lazyResult(
       {
-        errors: () => finalErrors.slice(0, errorCount).concat(openErrors()),
+        errors: () => {
+          const open = [...brokenLineErrors(openBroken, library, { text: textNow, base: textBase }), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
+          return finalErrors.slice(0, errorCount).concat(open);
+        },
         incomplete: openBroken.some((b) => b.incomplete),
-        unresolved: () => base.concat(openUnresolved),
-        orphaned: () => (orphanedOpen ? orphanedNow.concat(orphanedOpen) : orphanedNow.slice()),
+        unresolved: state.unresolved,
+        orphaned: state.orphaned,
         statements: defs.size + added,
       },
       () => {

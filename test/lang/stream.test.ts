@@ -220,3 +220,88 @@ test("random texts with fences stream to what parse() gives", () => {
     { numRuns: 400 },
   );
 });
+
+// Each chunk's result against a stream given the same text in one push: reading a cut statement
+// on from where the last chunk left it must say what reading it whole says.
+const fields = (r: ParseResult) => JSON.stringify([r.errors, r.unresolved, r.orphaned, r.statements, r.incomplete, r.root]);
+function pushesAgree(text: string, cuts: number[], lib = small): void {
+  const stream = createStreamParser(lib);
+  let at = 0;
+  for (const cut of [...cuts, text.length].sort((a, b) => a - b)) {
+    if (cut <= at) continue;
+    const got = fields(stream.push(text.slice(at, cut)));
+    at = cut;
+    const whole = createStreamParser(lib);
+    assert.equal(got, fields(whole.push(text.slice(0, at))), `after ${at} of ${JSON.stringify(text)}`);
+  }
+  assert.equal(json(stream.end()), json(parse(text, lib)));
+}
+
+// Long statements, on one line and over many, nested deep, with the pieces a cut can fall in.
+const itemArb = fc.constantFrom('"a, b"', "'c'", "1", "-2.5e3", "[1, 2]", "{k: [3]}", 'Text("t")', "x", "x.y", "x[0]", "@count(x)", "Action([])", "true", "null", "(1 + 2)", "# note\n", "// note\n", "\n", "\r\n", " ", "a ? 1 : 2", "'it\\'s, [x'", '"q\\", ["', "a /b", "a/ /b");
+const badArb = fc.constantFrom("1 2", ",,", ")", "]", "}", '"open\n', "(1, 2)", "x[1, 2]", "=", "Foo(a: 1)", "\\", "'", "[");
+const longArb = fc
+  .tuple(
+    fc.constantFrom("rows = [", "root = Stack([", "t = Table([Col(\"a\")], [", "o = {a: [", "  deep = [[[[", "v = c ? [", "w = Action(["),
+    fc.array(fc.oneof({ weight: 8, arbitrary: itemArb }, { weight: 1, arbitrary: badArb }), { maxLength: 30 }),
+    fc.constantFrom("", "]", "])", "]]]]", "]}", "]\n", "])\nx = Text(\"x\")\n", "]\nroot = Stack([rows])\n"),
+  )
+  .map(([head, items, end]) => head + items.join(", ") + end);
+
+test("each chunk says what the same text in one push says, for long, nested and broken statements", () => {
+  fc.assert(
+    fc.property(longArb, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => {
+      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
+    }),
+    { numRuns: 600 },
+  );
+  fc.assert(
+    fc.property(fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb, mutationArb([...VALID, ...INVALID])), fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => {
+      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a long statement streams in work that grows with its length: each chunk reads what follows the last whole item", () => {
+  const items = (n: number, sep: string) => Array.from({ length: n }, (_, i) => `[${i}, "r${i}", {k: Text("t")}]`).join(sep);
+  const texts = [
+    // One line of 20k characters.
+    `root = Stack([t])\nt = Table([Col("a")], rows)\nrows = [${items(700, ", ")}]\n`,
+    // The same over many lines, and inside a call, nested (each chunk reads the open brackets again:
+    // at most MAX_NESTING of them).
+    `root = Stack([t])\nt = Table([Col("a")], rows)\nrows = [\n  ${items(700, ",\n  ")}\n]\n`,
+    `root = Stack([Card("x", [${"[".repeat(30)}${items(500, ", ")}${"]".repeat(30)}])])\n`,
+  ];
+  for (const text of texts) {
+    const before = unitsParsed();
+    const stream = createStreamParser(small);
+    for (let i = 0; i < text.length; i += 40) stream.push(text.slice(i, i + 40));
+    const result = stream.end();
+    const read = unitsParsed() - before;
+    assert.equal(json(result), json(parse(text, small)));
+    // Reading the cut statement from its start at each chunk reads ~text.length² / 40 units.
+    assert.ok(read < 6 * text.length, `${read} code units parsed for ${text.length} streamed`);
+  }
+});
+
+test("statements nested near and past the nesting limit stream to what parse() gives, chunk by chunk", () => {
+  const nested = (depth: number) => `root = Stack([a])\na = ${"[1, ".repeat(depth)}2${"]".repeat(depth)}\nb = Text("x")\n`;
+  for (const text of [nested(1000), nested(1300), `root = Stack([${"Card([".repeat(500)}Text("t")${"])".repeat(500)}])\n`]) {
+    for (const size of [40, 7]) {
+      const cuts = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => i * size);
+      assert.equal(json(streamIn(text, cuts)), json(parse(text, small)), `chunks of ${size}`);
+    }
+    // Every 50th chunk's result against the same prefix in one push.
+    pushesAgree(text, Array.from({ length: Math.ceil(text.length / 400) }, (_, i) => i * 400 + 3));
+  }
+});
+
+test("a statement that refers only to itself is an orphan while it is the last one and after", () => {
+  const stream = createStreamParser(small);
+  stream.push('root = Stack([a])\na = Text("a")\nx = [x]\n');
+  assert.deepEqual(stream.push('b = Te').orphaned, ["x"]);
+  assert.deepEqual(stream.push('xt("b")\n').orphaned, ["x", "b"]);
+  assert.deepEqual(stream.push('c = Text("c")\n').orphaned, ["x", "b", "c"]);
+  assert.deepEqual(stream.end().orphaned, parse('root = Stack([a])\na = Text("a")\nx = [x]\nb = Text("b")\nc = Text("c")\n', small).orphaned);
+});
