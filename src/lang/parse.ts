@@ -110,19 +110,21 @@ export function quickVerdict(generation: string, library: Library): number {
   return verdictOn(from, to, library).statements;
 }
 
+// Certainly valid: nothing to report. The display tree, if read, needs the statements built.
+function validResult(generation: string, library: Library, from: number, to: number, statements: number): ParseResult {
+  return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => {
+    setInput(generation);
+    const defs = definitions(splitProgram(generation, 0, from, to).statements);
+    return materializeRoot(() => generation, defs, library, new Set());
+  });
+}
+
 export function parse(generation: string, library: Library): ParseResult {
   const { framed, from, to } = read(generation);
   // Several fenced blocks: each is split on its own, and the checker decides.
   if (framed.blocks.length > 1) return checkedParse(generation, library);
   const { tree, statements } = verdictOn(from, to, library);
-  if (statements >= 0) {
-    // Certainly valid: nothing to report. The display tree, if read, needs the statements built.
-    return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => {
-      setInput(generation);
-      const defs = definitions(splitProgram(generation, 0, from, to).statements);
-      return materializeRoot(() => generation, defs, library, new Set());
-    });
-  }
+  if (statements >= 0) return validResult(generation, library, from, to, statements);
   const parts = splitProgram(generation, 0, from, to, tree);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }
@@ -154,4 +156,32 @@ export function inspect(generation: string, library: Library): Inspection {
   const parts = splitBlocks(generation, framed.blocks);
   const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
+}
+
+/**
+ * parse() and, when the generation is not certainly valid, inspect() from the same single parse
+ * of the text: what Autofix asks first, so that its repair starts from the inspection instead of
+ * parsing the text again. `inspection` is null exactly when the fast verdict found it valid.
+ */
+export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
+  const { framed, from, to } = read(generation);
+  let parts: ProgramParts;
+  if (framed.blocks.length > 1) parts = splitBlocks(generation, framed.blocks);
+  else {
+    const { tree, statements } = verdictOn(from, to, library);
+    if (statements >= 0) return { result: validResult(generation, library, from, to, statements), inspection: null };
+    parts = splitProgram(generation, 0, from, to, tree);
+  }
+  const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
+  const result = lazyResult(
+    {
+      errors: checked.errors.map(publicError),
+      incomplete: parts.broken.some((b) => b.incomplete),
+      unresolved: checked.unresolved,
+      orphaned: checked.orphaned,
+      statements: checked.defs.size,
+    },
+    () => materializeRoot(() => generation, checked.defs, library, new Set()),
+  );
+  return { result, inspection: { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors } };
 }
