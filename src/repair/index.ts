@@ -15,18 +15,17 @@ export interface RepairOutcome {
   unfixed_errors: FixError[];
 }
 
-/** Library components the program calls, by name. */
-function componentsKept(result: string, resultIns: Inspection, original: string, originalIns: Inspection, library: Library): Set<string> {
-  const out = new Set<string>();
+/** Whether the result still calls a library component the generation had (the first one found answers). */
+function keepsAComponent(result: string, resultIns: Inspection, original: string, originalIns: Inspection, library: Library): boolean {
   const hadRoot = originalIns.statements.some((s) => s.id === "root");
   for (const stmt of resultIns.statements) {
     for (const call of calls(stmt.expr)) {
       // A root the sanitizer built (its text new) is not something the generation had.
       if (!hadRoot && stmt.id === "root" && call === stmt.expr && !original.includes(result.slice(call.start, call.end))) continue;
-      if (library.components.has(call.name)) out.add(call.name);
+      if (library.components.has(call.name)) return true;
     }
   }
-  return out;
+  return false;
 }
 
 /**
@@ -65,8 +64,7 @@ export function repair(generation: string, library: Library, checked?: { result:
   }
   const result = sanitize(generation, library, inspection);
   const { first, last } = result;
-  const kept = componentsKept(result.content, last, generation, first, library);
-  if (result.remaining.length === 0 && kept.size > 0 && !lostToRename(generation, first, last, library)) {
+  if (result.remaining.length === 0 && keepsAComponent(result.content, last, generation, first, library) && !lostToRename(generation, first, last, library)) {
     return { status: "fixed", content: result.content, fixed_errors: result.fixed, unfixed_errors: [] };
   }
   const unfixed = result.remaining.length ? result.remaining : result.original;
