@@ -73,6 +73,8 @@ let slotMask: i32 = 0;
 let edgeStart: usize = 0; // per statement, into edges
 let edges: usize = 0;
 let edgeCount: i32 = 0;
+let undecided: usize = 0; // per statement: 1 when its own checks were not all decided (see verdict)
+let undecidedCount: i32 = 0;
 let known: usize = 0; // per node, what a lookup found (see statementOf and componentOf)
 let forward = true;
 let backward = true;
@@ -531,7 +533,9 @@ function checkCall(call: i32, whole: bool): bool {
 }
 
 // Statement s (Checker.statement, deciding only): every call and builtin in its expression
-// checked, every reference recorded. The expression's nodes are one run of the postorder array,
+// checked, every reference recorded. A call or builtin it cannot decide marks the statement
+// undecided and the walk goes on, so that its references are all recorded still; false only
+// for an unresolved reference (the verdict is then not known at all). The expression's nodes are one run of the postorder array,
 // read in order: every `name` in it is a reference, except a member's (`.name`, the last child
 // of the PostfixOp_member node right after it).
 function visitStatement(s: i32): bool {
@@ -547,7 +551,7 @@ function visitStatement(s: i32): bool {
       if (t <= s) forward = false;
       if (t >= s) backward = false;
     } else if (rule == RULE_ComponentCall) {
-      if (!checkCall(j, j == top)) return false;
+      if (!checkCall(j, j == top)) markUndecided(s);
     } else if (rule == RULE_BuiltinCall) {
       const name = callName(j);
       const start = nodeStart(name) + 1; // without the `@`
@@ -555,10 +559,15 @@ function visitStatement(s: i32): bool {
       let builtin = false;
       const at = word(T_BUILTINS_AT);
       for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
-      if (!builtin) return false;
+      if (!builtin) markUndecided(s);
     }
   }
   return true;
+}
+
+@inline function markUndecided(s: i32): void {
+  if (at32(undecided, s) == 0) undecidedCount++;
+  set32(undecided, s, 1);
 }
 
 // Whether the reference graph has a cycle: iterative depth-first search, colours in `colour`.
@@ -645,10 +654,13 @@ export function verdict(tableBytes: i32): i32 {
   const colour = edges + (<usize>n << 2);
   const path = colour + (<usize>n << 2);
   const next = path + (<usize>n << 2);
-  known = next + (<usize>n << 2);
+  undecided = next + (<usize>n << 2);
+  known = undecided + (<usize>n << 2);
   slots = known + (<usize>n << 2); // sized once the statements are counted
   grow(slots);
   memory.fill(known, 0, <usize>n << 2);
+  memory.fill(undecided, 0, <usize>n << 2);
+  undecidedCount = 0;
   // The statements, line by line (a program of one line may be that line's node), counted
   // first, then numbered in source order while the lines are read last to first.
   const top = n - 1;
@@ -709,8 +721,19 @@ export function verdict(tableBytes: i32): i32 {
   }
   memory.fill(colour, 0, <usize>stmts << 2);
   if (!allReachable(colour, path, root)) return -1;
-  return stmts;
+  // Everything but some statements' own checks holds: no broken line, no redefinition, every
+  // reference resolved, no cycle, root right, no orphan. -2: only the statements marked in
+  // verdictUndecided() need the checker (with what they reference); the rest certainly pass.
+  return undecidedCount > 0 ? -2 : stmts;
 }
+
+/** After a verdict of -2: the statement count, and per statement (source order) its expression
+ *  node, whether it is undecided, and its references (edges[edgeStart[s]..edgeStart[s + 1])). */
+export function verdictStatements(): i32 { return stmts; }
+export function verdictExprs(): usize { return stmtExpr; }
+export function verdictUndecided(): usize { return undecided; }
+export function verdictEdgeStarts(): usize { return edgeStart; }
+export function verdictEdges(): usize { return edges; }
 
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {

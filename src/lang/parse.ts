@@ -1,9 +1,11 @@
 // One-shot parsing: frame, split, check, and a ParseResult whose display tree is built on read.
-import { fastVerdict, parseTree, setInput } from "./engine.ts";
+import { fastVerdict, parseTree, PARTIAL, setInput, verdictDetail, type Tree } from "./engine.ts";
 import { verdictTable } from "./verdict-table.ts";
 import { frame, type Block } from "./frame.ts";
 import { splitProgram, type ProgramParts } from "./program.ts";
-import { checkProgram, definitions, type PlacedError } from "./check.ts";
+import { Checker, checkProgram, definitions, type PlacedError } from "./check.ts";
+import { buildExpr, TreeReader } from "./ast.ts";
+import { statementKind } from "./program.ts";
 import { materializeRoot } from "./materialize.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, ElementNode, FixError, ParseResult, Statement } from "./types.ts";
@@ -107,7 +109,7 @@ function verdictOn(from: number, to: number, library: Library) {
 export function quickVerdict(generation: string, library: Library): number {
   const { framed, from, to } = read(generation);
   if (framed.blocks.length > 1) return -1;
-  return verdictOn(from, to, library).statements;
+  return Math.max(-1, verdictOn(from, to, library).statements);
 }
 
 // Certainly valid: nothing to report. The display tree, if read, needs the statements built.
@@ -119,12 +121,79 @@ function validResult(generation: string, library: Library, from: number, to: num
   });
 }
 
+// Statements the partial path built and checked, for tests (that an error costs its statements).
+let partialBuilt = 0;
+export function statementsBuiltByPartialChecks(): number {
+  return partialBuilt;
+}
+
+/**
+ * The verdict held for every check but some statements' own (PARTIAL): no broken line, no
+ * redefinition, every reference resolved, no cycle, root right and nothing orphaned. So the
+ * checker's whole answer is the errors of those statements, which only they and what they
+ * reference (transitively: resolving a value follows references) decide. Those are built from
+ * the tree and checked; the rest are not read at all. Null when they are too many to be worth it
+ * (the caller checks the whole program).
+ */
+function partialResult(generation: string, tree: Tree, library: Library, from: number, to: number): ParseResult | null {
+  const detail = verdictDetail();
+  const n = detail.statements;
+  const limit = Math.max(64, n >> 3);
+  const needed = new Uint8Array(n);
+  const queue: number[] = [];
+  const undecided: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (detail.undecided[s] === 0) continue;
+    undecided.push(s);
+    needed[s] = 1;
+    queue.push(s);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
+    for (let e = detail.edgeStarts[v]; e < detail.edgeStarts[v + 1]; e++) {
+      const w = detail.edges[e];
+      if (needed[w]) continue;
+      if (queue.length >= limit) return null;
+      needed[w] = 1;
+      queue.push(w);
+    }
+  }
+  queue.sort((a, b) => a - b);
+  // Read before anything else parses: the views are into the module's memory.
+  const nodes = queue.map((s) => detail.exprs[s] + 1);
+  const reader = new TreeReader(tree, generation, 0);
+  const defs = new Map<string, Statement>();
+  const byNumber = new Map<number, Statement>();
+  for (let k = 0; k < queue.length; k++) {
+    const node = nodes[k];
+    const id = reader.slice(reader.child(node, 0));
+    const expr = buildExpr(reader, reader.child(node, 1));
+    const stmt: Statement = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
+    defs.set(id, stmt);
+    byNumber.set(queue[k], stmt);
+  }
+  partialBuilt += queue.length;
+  const checker = new Checker(library, defs, new Set());
+  for (const s of undecided) checker.statement(byNumber.get(s)!);
+  const errors = checker.errors;
+  errors.sort((a, b) => a.at - b.at);
+  return lazyResult({ errors: errors.map(publicError), incomplete: false, unresolved: [], orphaned: [], statements: n }, () => {
+    setInput(generation);
+    const all = definitions(splitProgram(generation, 0, from, to).statements);
+    return materializeRoot(() => generation, all, library, new Set());
+  });
+}
+
 export function parse(generation: string, library: Library): ParseResult {
   const { framed, from, to } = read(generation);
   // Several fenced blocks: each is split on its own, and the checker decides.
   if (framed.blocks.length > 1) return checkedParse(generation, library);
   const { tree, statements } = verdictOn(from, to, library);
   if (statements >= 0) return validResult(generation, library, from, to, statements);
+  if (statements === PARTIAL) {
+    const partial = partialResult(generation, tree, library, from, to);
+    if (partial) return partial;
+  }
   const parts = splitProgram(generation, 0, from, to, tree);
   return finishProgram(generation, parts.statements, parts.broken, library, to);
 }

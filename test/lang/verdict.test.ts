@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { test } from "../support/harness.ts";
 import { compileLibrary, loadLanguage, parse } from "../../src/lang/index.ts";
 import type { Library } from "../../src/lang/library.ts";
-import { checkedParse, quickVerdict } from "../../src/lang/parse.ts";
+import { checkedParse, quickVerdict, statementsBuiltByPartialChecks } from "../../src/lang/parse.ts";
+import { bigGeneration } from "../../bench/server.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { libraryProgram } from "./library-programs.ts";
@@ -26,12 +27,66 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
     fc.integer().map(libraryProgram),
     mutationArb(generated),
   );
+  let partial = 0;
   fc.assert(
     fc.property(texts, (text) => {
+      const built = statementsBuiltByPartialChecks();
       assert.equal(json(parse(text, small)), json(checkedParse(text, small)), text);
+      if (statementsBuiltByPartialChecks() > built) partial++;
     }),
     { numRuns: 3000 },
   );
+  // Invalid programs whose errors lie in some statements' own checks take the partial path
+  // (only those statements checked): held to the checker above, so it must be taken often.
+  assert.ok(partial > 150, `the partial verdict answered ${partial} of 3000`);
+});
+
+test("an invalid 100k program: only the statements that hold the error are built and checked, and the answer is the checker's", () => {
+  const lib = compileLibrary({
+    root: "Stack",
+    schema: {
+      $defs: {
+        Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
+        Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
+      },
+    },
+  });
+  const valid = bigGeneration();
+  const lineAt = (fraction: number) => {
+    const start = valid.indexOf("\nt", Math.floor(valid.length * fraction)) + 1;
+    return { start, end: valid.indexOf("\n", start) };
+  };
+  const edit = (fraction: number, change: (line: string) => string) => {
+    const { start, end } = lineAt(fraction);
+    return valid.slice(0, start) + change(valid.slice(start, end)) + valid.slice(end);
+  };
+  // [program, statements the partial check may build (null: not the partial path)]
+  const cases: [string, number | null][] = [
+    [edit(0.5, (l) => l.replace("Text(", "Txt(")), 1],
+    [edit(0.1, (l) => l.replace(/"(small|large)"\)$/, '"Small")')), 1],
+    [edit(0.9, (l) => l.replace(/\)$/, ', "extra")')), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, "Text(42")), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, "Text(@Nope(1)")), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, 'Text(Query("q")')), 1],
+    // Two errors far apart, and an error in a statement that takes its value from another one.
+    [edit(0.8, (l) => l.replace("Text(", "Txt(")).replace(/\nt(\d+) = Text\(/, "\nt$1 = Tx("), 2],
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(label") + '\nlabel = 5', 2],
+    // Not the partial path: an unresolved reference, an orphan, a cycle, a broken line.
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(nowhere"), null],
+    [valid + '\nextra = Text("x")', null],
+    [valid + '\nc1 = c2\nc2 = c1', null],
+    [edit(0.5, (l) => l.replace(/\)$/, "")), null],
+  ];
+  for (const [k, [text, builds]] of cases.entries()) {
+    const before = statementsBuiltByPartialChecks();
+    const result = parse(text, lib);
+    const built = statementsBuiltByPartialChecks() - before;
+    const checked = checkedParse(text, lib);
+    assert.ok(result.errors.length > 0, `case ${k}`);
+    assert.equal(json(result), json(checked), `case ${k}`);
+    if (builds === null) assert.equal(built, 0, `case ${k}`);
+    else assert.ok(built >= 1 && built <= builds, `case ${k}: ${built} statements built`);
+  }
 });
 
 test("@Each: the loop variable is no reference in its template; parse() equals the checker", () => {
