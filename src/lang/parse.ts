@@ -3,7 +3,7 @@ import { fastVerdict, parseTree, PARTIAL, setInput, verdictDetail, type Tree } f
 import { verdictTable } from "./verdict-table.ts";
 import { frame, type Block } from "./frame.ts";
 import { splitProgram, type ProgramParts } from "./program.ts";
-import { Checker, checkProgram, definitions, type PlacedError } from "./check.ts";
+import { Checker, checkProgram, definitions, type Checked, type PlacedError } from "./check.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { statementKind } from "./program.ts";
 import { materializeRoot } from "./materialize.ts";
@@ -136,6 +136,17 @@ export function statementsBuiltByPartialChecks(): number {
  * (the caller checks the whole program).
  */
 function partialResult(generation: string, tree: Tree, library: Library, from: number, to: number): ParseResult | null {
+  const errors = partialErrors(generation, tree, library);
+  if (errors === null) return null;
+  return lazyResult({ errors: errors.map(publicError), incomplete: false, unresolved: [], orphaned: [], statements: verdictDetail().statements }, () => {
+    setInput(generation);
+    const all = definitions(splitProgram(generation, 0, from, to).statements);
+    return materializeRoot(() => generation, all, library, new Set());
+  });
+}
+
+/** The checker's errors (placed, in order) after a PARTIAL verdict on `tree`, or null (see partialResult). */
+function partialErrors(generation: string, tree: Tree, library: Library): PlacedError[] | null {
   const detail = verdictDetail();
   const n = detail.statements;
   const limit = Math.max(64, n >> 3);
@@ -177,11 +188,7 @@ function partialResult(generation: string, tree: Tree, library: Library, from: n
   for (const s of undecided) checker.statement(byNumber.get(s)!);
   const errors = checker.errors;
   errors.sort((a, b) => a.at - b.at);
-  return lazyResult({ errors: errors.map(publicError), incomplete: false, unresolved: [], orphaned: [], statements: n }, () => {
-    setInput(generation);
-    const all = definitions(splitProgram(generation, 0, from, to).statements);
-    return materializeRoot(() => generation, all, library, new Set());
-  });
+  return errors;
 }
 
 export function parse(generation: string, library: Library): ParseResult {
@@ -221,10 +228,45 @@ export interface Inspection {
 
 /** What `parse` sees, with positions: for tools that edit the text (the sanitizer). */
 export function inspect(generation: string, library: Library): Inspection {
+  return examine(generation, library).inspection!;
+}
+
+/** inspect(), found without the fast verdict: every statement checked (for tests that hold the two together). */
+export function checkedInspect(generation: string, library: Library): Inspection {
   const { framed, to } = read(generation);
   const parts = splitBlocks(generation, framed.blocks);
   const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
   return { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors };
+}
+
+/**
+ * One parse of the text, split into statements, with the checker's errors: the verdict's
+ * "valid" (no errors) or its partial answer (only the undecided statements checked) where it
+ * has one, else the whole checker. `checked`: the whole checker's result, when it ran;
+ * `verdict`: the statement count when the verdict found the text valid, else -1.
+ */
+function examine(generation: string, library: Library, splitValid = true): { inspection: Inspection | null; checked: Checked | null; verdict: number; from: number; to: number } {
+  const { framed, from, to } = read(generation);
+  let parts: ProgramParts;
+  let errors: PlacedError[] | null = null;
+  let verdict = -1;
+  if (framed.blocks.length > 1) parts = splitBlocks(generation, framed.blocks);
+  else {
+    const { tree, statements } = verdictOn(from, to, library);
+    if (statements >= 0) errors = [];
+    else if (statements === PARTIAL) errors = partialErrors(generation, tree, library);
+    verdict = statements;
+    if (statements >= 0 && !splitValid) return { inspection: null, checked: null, verdict, from, to };
+    // The partial check reads the verdict's tables first: splitting may parse again (broken lines).
+    parts = splitProgram(generation, 0, from, to, tree);
+  }
+  let checked: Checked | null = null;
+  if (errors === null) {
+    checked = checkProgram(parts.statements, parts.broken, library, to, generation);
+    errors = checked.errors;
+  }
+  const inspection = { ...framed, statements: parts.statements, broken: parts.broken, errors };
+  return { inspection, checked, verdict, from, to };
 }
 
 /**
@@ -233,24 +275,18 @@ export function inspect(generation: string, library: Library): Inspection {
  * parsing the text again. `inspection` is null exactly when the fast verdict found it valid.
  */
 export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
-  const { framed, from, to } = read(generation);
-  let parts: ProgramParts;
-  if (framed.blocks.length > 1) parts = splitBlocks(generation, framed.blocks);
-  else {
-    const { tree, statements } = verdictOn(from, to, library);
-    if (statements >= 0) return { result: validResult(generation, library, from, to, statements), inspection: null };
-    parts = splitProgram(generation, 0, from, to, tree);
-  }
-  const checked = checkProgram(parts.statements, parts.broken, library, to, generation);
+  const { inspection, checked, verdict, from, to } = examine(generation, library, false);
+  if (inspection === null) return { result: validResult(generation, library, from, to, verdict), inspection: null };
+  const defs = checked?.defs ?? definitions(inspection.statements);
   const result = lazyResult(
     {
-      errors: checked.errors.map(publicError),
-      incomplete: parts.broken.some((b) => b.incomplete),
-      unresolved: checked.unresolved,
-      orphaned: checked.orphaned,
-      statements: checked.defs.size,
+      errors: inspection.errors.map(publicError),
+      incomplete: inspection.broken.some((b) => b.incomplete),
+      unresolved: checked?.unresolved ?? [],
+      orphaned: checked?.orphaned ?? [],
+      statements: defs.size,
     },
-    () => materializeRoot(() => generation, checked.defs, library, new Set()),
+    () => materializeRoot(() => generation, defs, library, new Set()),
   );
-  return { result, inspection: { ...framed, statements: parts.statements, broken: parts.broken, errors: checked.errors } };
+  return { result, inspection };
 }

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { test } from "../support/harness.ts";
 import { compileLibrary, loadLanguage, parse } from "../../src/lang/index.ts";
 import type { Library } from "../../src/lang/library.ts";
-import { checkedParse, quickVerdict, statementsBuiltByPartialChecks } from "../../src/lang/parse.ts";
+import { checkedInspect, checkedParse, inspect, quickVerdict, statementsBuiltByPartialChecks } from "../../src/lang/parse.ts";
 import { bigGeneration } from "../../bench/server.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
@@ -32,6 +32,8 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
     fc.property(texts, (text) => {
       const built = statementsBuiltByPartialChecks();
       assert.equal(json(parse(text, small)), json(checkedParse(text, small)), text);
+      // inspect() (the sanitizer's view, errors placed) takes the verdict's answers as well.
+      assert.equal(json(inspect(text, small)), json(checkedInspect(text, small)), text);
       if (statementsBuiltByPartialChecks() > built) partial++;
     }),
     { numRuns: 3000 },
@@ -84,6 +86,7 @@ test("an invalid 100k program: only the statements that hold the error are built
     const checked = checkedParse(text, lib);
     assert.ok(result.errors.length > 0, `case ${k}`);
     assert.equal(json(result), json(checked), `case ${k}`);
+    assert.equal(json(inspect(text, lib)), json(checkedInspect(text, lib)), `case ${k}`);
     if (builds === null) assert.equal(built, 0, `case ${k}`);
     else assert.ok(built >= 1 && built <= builds, `case ${k}: ${built} statements built`);
   }
@@ -192,6 +195,7 @@ test("real samples: the six valid ones get the verdict, settings-panel the check
   fc.assert(
     fc.property(mutationArb(Object.values(samples)), (text) => {
       assert.equal(json(parse(text, lib)), json(checkedParse(text, lib)), text);
+      assert.equal(json(inspect(text, lib)), json(checkedInspect(text, lib)), text);
     }),
     { numRuns: 400 },
   );
