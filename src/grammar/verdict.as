@@ -534,8 +534,8 @@ function checkCall(call: i32, whole: bool): bool {
 
 // Statement s (Checker.statement, deciding only): every call and builtin in its expression
 // checked, every reference recorded. A call or builtin it cannot decide marks the statement
-// undecided and the walk goes on, so that its references are all recorded still; false only
-// for an unresolved reference (the verdict is then not known at all). The expression's nodes are one run of the postorder array,
+// undecided and the walk goes on, so that its references are all recorded still; so does a
+// reference to nothing (the checker reports it as unresolved). The expression's nodes are one run of the postorder array,
 // read in order: every `name` in it is a reference, except a member's (`.name`, the last child
 // of the PostfixOp_member node right after it).
 function visitStatement(s: i32): bool {
@@ -546,7 +546,11 @@ function visitStatement(s: i32): bool {
       if (j < top && nodeRule(j + 1) == RULE_PostfixOp_member) continue;
       const t = statementOf(j);
       if (t == SCOPED) continue;
-      if (t < 0) return false; // unresolved
+      if (t < 0) {
+        // A reference to nothing: the checker words it (and its suggestion); no edge.
+        markUndecided(s);
+        continue;
+      }
       set32(edges, edgeCount++, t);
       if (t <= s) forward = false;
       if (t >= s) backward = false;
@@ -721,8 +725,8 @@ export function verdict(tableBytes: i32): i32 {
   }
   memory.fill(colour, 0, <usize>stmts << 2);
   if (!allReachable(colour, path, root)) return -1;
-  // Everything but some statements' own checks holds: no broken line, no redefinition, every
-  // reference resolved, no cycle, root right, no orphan. -2: only the statements marked in
+  // Everything but some statements' own checks (and their references to nothing) holds: no
+  // broken line, no redefinition, no cycle, root right, no orphan. -2: only the statements marked in
   // verdictUndecided() need the checker (with what they reference); the rest certainly pass.
   return undecidedCount > 0 ? -2 : stmts;
 }

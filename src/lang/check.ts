@@ -90,6 +90,9 @@ export class Checker {
     readonly library: Library,
     readonly defs: Defs,
     readonly brokenNames: Set<string>,
+    // Every statement's name in source order, for suggestions, when not every statement is
+    // checked (the partial check after the verdict); else the checked ones are all of them.
+    private readonly allNames: (() => string[]) | null = null,
   ) {}
 
   private report(code: ErrorCode, message: string, at: number, extra: Omit<FixError, "code" | "message"> = {}): void {
@@ -327,8 +330,9 @@ export class Checker {
   // " (did you mean `x`?)" for a name referenced and never defined, when a defined one is close.
   // Looked for among a bounded number of statements, so that many unresolved names stay cheap.
   private suggestName(name: string): string {
-    if (this.order.length === 0 || this.order.length > 2000) return "";
-    const hint = closest(name, this.order);
+    const names = this.allNames ? this.allNames() : this.order;
+    if (names.length === 0 || names.length > 2000) return "";
+    const hint = closest(name, names);
     return hint && hint !== name && this.defs.has(hint) ? ` (did you mean \`${hint}\`?)` : "";
   }
 

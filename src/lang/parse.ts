@@ -3,7 +3,7 @@ import { fastVerdict, parseTree, PARTIAL, setInput, verdictDetail, type Tree } f
 import { verdictTable } from "./verdict-table.ts";
 import { frame, type Block } from "./frame.ts";
 import { splitProgram, type ProgramParts } from "./program.ts";
-import { Checker, checkProgram, definitions, type Checked, type PlacedError } from "./check.ts";
+import { Checker, checkProgram, definitions, type Checked, type Defs, type PlacedError } from "./check.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { statementKind } from "./program.ts";
 import { materializeRoot } from "./materialize.ts";
@@ -136,59 +136,56 @@ export function statementsBuiltByPartialChecks(): number {
  * (the caller checks the whole program).
  */
 function partialResult(generation: string, tree: Tree, library: Library, from: number, to: number): ParseResult | null {
-  const errors = partialErrors(generation, tree, library);
-  if (errors === null) return null;
-  return lazyResult({ errors: errors.map(publicError), incomplete: false, unresolved: [], orphaned: [], statements: verdictDetail().statements }, () => {
+  const statements = verdictDetail().statements;
+  const partial = partialErrors(generation, tree, library);
+  if (partial === null) return null;
+  return lazyResult({ errors: partial.errors.map(publicError), incomplete: false, unresolved: partial.unresolved, orphaned: [], statements }, () => {
     setInput(generation);
     const all = definitions(splitProgram(generation, 0, from, to).statements);
     return materializeRoot(() => generation, all, library, new Set());
   });
 }
 
-/** The checker's errors (placed, in order) after a PARTIAL verdict on `tree`, or null (see partialResult). */
-function partialErrors(generation: string, tree: Tree, library: Library): PlacedError[] | null {
+/** The checker's errors (placed, in order) and unresolved names after a PARTIAL verdict on `tree`, or null (see partialResult). */
+function partialErrors(generation: string, tree: Tree, library: Library): { errors: PlacedError[]; unresolved: string[] } | null {
   const detail = verdictDetail();
   const n = detail.statements;
-  const limit = Math.max(64, n >> 3);
-  const needed = new Uint8Array(n);
-  const queue: number[] = [];
-  const undecided: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (detail.undecided[s] === 0) continue;
-    undecided.push(s);
-    needed[s] = 1;
-    queue.push(s);
-  }
-  for (let head = 0; head < queue.length; head++) {
-    const v = queue[head];
-    for (let e = detail.edgeStarts[v]; e < detail.edgeStarts[v + 1]; e++) {
-      const w = detail.edges[e];
-      if (needed[w]) continue;
-      if (queue.length >= limit) return null;
-      needed[w] = 1;
-      queue.push(w);
-    }
-  }
-  queue.sort((a, b) => a - b);
-  // Read before anything else parses: the views are into the module's memory.
-  const nodes = queue.map((s) => detail.exprs[s] + 1);
+  const { exprs, undecided } = detail;
   const reader = new TreeReader(tree, generation, 0);
-  const defs = new Map<string, Statement>();
-  const byNumber = new Map<number, Statement>();
-  for (let k = 0; k < queue.length; k++) {
-    const node = nodes[k];
-    const id = reader.slice(reader.child(node, 0));
-    const expr = buildExpr(reader, reader.child(node, 1));
-    const stmt: Statement = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
-    defs.set(id, stmt);
-    byNumber.set(queue[k], stmt);
+  // Statements are built when the checker asks for them: the undecided ones, and those their
+  // checks look up (resolving a value follows references). Every name is read from the tree,
+  // for `has` and for the suggestions of unresolved references.
+  const numbers = new Map<string, number>();
+  const names: string[] = new Array(n);
+  for (let s = 0; s < n; s++) {
+    names[s] = reader.slice(reader.child(exprs[s] + 1, 0));
+    numbers.set(names[s], s);
   }
-  partialBuilt += queue.length;
-  const checker = new Checker(library, defs, new Set());
-  for (const s of undecided) checker.statement(byNumber.get(s)!);
+  const built: (Statement | undefined)[] = new Array(n);
+  const build = (s: number): Statement => {
+    let stmt = built[s];
+    if (stmt === undefined) {
+      const node = exprs[s] + 1;
+      const id = names[s];
+      const expr = buildExpr(reader, reader.child(node, 1));
+      stmt = built[s] = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
+      partialBuilt++;
+    }
+    return stmt;
+  };
+  const defs: Defs = {
+    get: (id) => {
+      const s = numbers.get(id);
+      return s === undefined ? undefined : build(s);
+    },
+    has: (id) => numbers.has(id),
+  };
+  const checker = new Checker(library, defs, new Set(), () => names);
+  for (let s = 0; s < n; s++) if (undecided[s] !== 0) checker.statement(build(s));
+  const unresolved = checker.unresolved();
   const errors = checker.errors;
   errors.sort((a, b) => a.at - b.at);
-  return errors;
+  return { errors, unresolved };
 }
 
 export function parse(generation: string, library: Library): ParseResult {
@@ -245,18 +242,26 @@ export function checkedInspect(generation: string, library: Library): Inspection
  * has one, else the whole checker. `checked`: the whole checker's result, when it ran;
  * `verdict`: the statement count when the verdict found the text valid, else -1.
  */
-function examine(generation: string, library: Library, splitValid = true): { inspection: Inspection | null; checked: Checked | null; verdict: number; from: number; to: number } {
+function examine(
+  generation: string,
+  library: Library,
+  splitValid = true,
+): { inspection: Inspection | null; checked: Checked | null; unresolved: string[]; verdict: number; from: number; to: number } {
   const { framed, from, to } = read(generation);
   let parts: ProgramParts;
   let errors: PlacedError[] | null = null;
+  let unresolved: string[] = [];
   let verdict = -1;
   if (framed.blocks.length > 1) parts = splitBlocks(generation, framed.blocks);
   else {
     const { tree, statements } = verdictOn(from, to, library);
     if (statements >= 0) errors = [];
-    else if (statements === PARTIAL) errors = partialErrors(generation, tree, library);
+    else if (statements === PARTIAL) {
+      const partial = partialErrors(generation, tree, library);
+      if (partial) ({ errors, unresolved } = partial);
+    }
     verdict = statements;
-    if (statements >= 0 && !splitValid) return { inspection: null, checked: null, verdict, from, to };
+    if (statements >= 0 && !splitValid) return { inspection: null, checked: null, unresolved, verdict, from, to };
     // The partial check reads the verdict's tables first: splitting may parse again (broken lines).
     parts = splitProgram(generation, 0, from, to, tree);
   }
@@ -266,7 +271,7 @@ function examine(generation: string, library: Library, splitValid = true): { ins
     errors = checked.errors;
   }
   const inspection = { ...framed, statements: parts.statements, broken: parts.broken, errors };
-  return { inspection, checked, verdict, from, to };
+  return { inspection, checked, unresolved: checked?.unresolved ?? unresolved, verdict, from, to };
 }
 
 /**
@@ -275,14 +280,14 @@ function examine(generation: string, library: Library, splitValid = true): { ins
  * parsing the text again. `inspection` is null exactly when the fast verdict found it valid.
  */
 export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
-  const { inspection, checked, verdict, from, to } = examine(generation, library, false);
+  const { inspection, checked, unresolved, verdict, from, to } = examine(generation, library, false);
   if (inspection === null) return { result: validResult(generation, library, from, to, verdict), inspection: null };
   const defs = checked?.defs ?? definitions(inspection.statements);
   const result = lazyResult(
     {
       errors: inspection.errors.map(publicError),
       incomplete: inspection.broken.some((b) => b.incomplete),
-      unresolved: checked?.unresolved ?? [],
+      unresolved,
       orphaned: checked?.orphaned ?? [],
       statements: defs.size,
     },

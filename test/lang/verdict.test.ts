@@ -73,8 +73,13 @@ test("an invalid 100k program: only the statements that hold the error are built
     // Two errors far apart, and an error in a statement that takes its value from another one.
     [edit(0.8, (l) => l.replace("Text(", "Txt(")).replace(/\nt(\d+) = Text\(/, "\nt$1 = Tx("), 2],
     [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(label") + '\nlabel = 5', 2],
-    // Not the partial path: an unresolved reference, an orphan, a cycle, a broken line.
-    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(nowhere"), null],
+    // References to nothing: the checker words them (with the suggestion it finds among every name).
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(nowhere"), 1],
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(t99999"), 1],
+    // In root, which refers to every statement: each is looked up (built), only root is checked.
+    [valid.replace("root = Stack([t0, ", "root = Stack([t0, ghost, "), Infinity],
+    // Not the partial path: an orphan, a cycle, a broken line.
+
     [valid + '\nextra = Text("x")', null],
     [valid + '\nc1 = c2\nc2 = c1', null],
     [edit(0.5, (l) => l.replace(/\)$/, "")), null],
