@@ -416,32 +416,31 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     );
     log("");
 
-    // The ~100k program with one error: what Autofix is asked to check. A misspelt component
-    // (the verdict leaves only its statement to the checker) is the target; a reference to
-    // nothing (the whole checker still runs) is shown beside it, not a target.
+    // The ~100k program with one error: what Autofix is asked to check. A misspelt component and
+    // a reference to nothing in root: the verdict leaves only the statement that holds the error
+    // to the checker (an orphan, a cycle or a broken line still send the whole program there).
     const big = programs.find((p) => p.target === 100_000)?.text;
     const at = big ? big.indexOf("TextContent(", big.length >> 1) : -1;
     if (at >= 0) {
       const broken = [
-        ["misspelt component", big.slice(0, at) + "TextContnt(" + big.slice(at + 12), true],
-        ["reference to nothing (info)", big.replace(/\[root_0, /, "[root_0, ghostPanel, "), false],
+        ["misspelt component", big.slice(0, at) + "TextContnt(" + big.slice(at + 12)],
+        ["reference to nothing", big.replace(/\[root_0, /, "[root_0, ghostPanel, ")],
       ];
       const errorRows = [];
-      for (const [name, text, isTarget] of broken) {
+      let worst = null;
+      for (const [name, text] of broken) {
         const errors = ours(text).errors.length;
         gc?.();
         const o = timeRuns(() => ours(text), { budgetMs: 1000 });
         gc?.();
         const l = timeRuns(() => peer(text), { budgetMs: 1000 });
         const r = ratio(l.ms, o.ms);
-        let target = "—";
-        if (isTarget) {
-          figures.oneShot100kInvalid = r;
-          target = `ours ≥10× faster than lang-core: ${met(r !== null && r >= 10)}`;
-          targets.push(["one-shot ~100k with one error: ours ≥10× faster than lang-core", fmtRatio(r), r !== null && r >= 10]);
-        }
+        const target = `ours ≥10× faster than lang-core: ${met(r !== null && r >= 10)}`;
+        worst = worst === null || r === null || r < worst ? r : worst;
         errorRows.push([name, String(text.length), String(errors), `${fmtMs(o.ms)} (n=${o.runs})`, `${fmtMs(l.ms)} (n=${l.runs})`, fmtRatio(r), target]);
       }
+      figures.oneShot100kInvalid = worst;
+      targets.push(["one-shot ~100k with one error: ours ≥10× faster than lang-core (the lesser of the two)", fmtRatio(worst), worst !== null && worst >= 10]);
       log("### One-shot parse + validate, ~100k with one error");
       log("");
       log(table(["error", "chars", "ours errors", "ours ms", "lang-core ms", "lang-core/ours", "TARGET"], errorRows));
