@@ -155,18 +155,24 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   // Statements are built when the checker asks for them: the undecided ones, and those their
   // checks look up (resolving a value follows references). Every name is read from the tree,
   // for `has` and for the suggestions of unresolved references.
-  const numbers = new Map<string, number>();
+  // Read at the first lookup (a misspelt component's check makes none).
+  let numbers: Map<string, number> | null = null;
   const names: string[] = new Array(n);
-  for (let s = 0; s < n; s++) {
-    names[s] = reader.slice(reader.child(exprs[s] + 1, 0));
-    numbers.set(names[s], s);
-  }
+  const lookup = () => {
+    if (numbers) return numbers;
+    numbers = new Map();
+    for (let s = 0; s < n; s++) {
+      names[s] = reader.slice(reader.child(exprs[s] + 1, 0));
+      numbers.set(names[s], s);
+    }
+    return numbers;
+  };
   const built: (Statement | undefined)[] = new Array(n);
   const build = (s: number): Statement => {
     let stmt = built[s];
     if (stmt === undefined) {
       const node = exprs[s] + 1;
-      const id = names[s];
+      const id = names[s] ?? reader.slice(reader.child(node, 0));
       const expr = buildExpr(reader, reader.child(node, 1));
       stmt = built[s] = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
       partialBuilt++;
@@ -175,12 +181,12 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   };
   const defs: Defs = {
     get: (id) => {
-      const s = numbers.get(id);
+      const s = lookup().get(id);
       return s === undefined ? undefined : build(s);
     },
-    has: (id) => numbers.has(id),
+    has: (id) => lookup().has(id),
   };
-  const checker = new Checker(library, defs, new Set(), () => names);
+  const checker = new Checker(library, defs, new Set(), () => (lookup(), names));
   for (let s = 0; s < n; s++) if (undecided[s] !== 0) checker.statement(build(s));
   const unresolved = checker.unresolved();
   const errors = checker.errors;
@@ -282,16 +288,16 @@ function examine(
 export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
   const { inspection, checked, unresolved, verdict, from, to } = examine(generation, library, false);
   if (inspection === null) return { result: validResult(generation, library, from, to, verdict), inspection: null };
-  const defs = checked?.defs ?? definitions(inspection.statements);
   const result = lazyResult(
     {
       errors: inspection.errors.map(publicError),
       incomplete: inspection.broken.some((b) => b.incomplete),
       unresolved,
       orphaned: checked?.orphaned ?? [],
-      statements: defs.size,
+      // Without the whole checker the verdict ran, and found no redefinition.
+      statements: checked ? checked.defs.size : inspection.statements.length,
     },
-    () => materializeRoot(() => generation, defs, library, new Set()),
+    () => materializeRoot(() => generation, checked?.defs ?? definitions(inspection.statements), library, new Set()),
   );
   return { result, inspection };
 }

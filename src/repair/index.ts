@@ -34,6 +34,10 @@ function keepsAComponent(result: string, resultIns: Inspection, original: string
  * result reads valid but has thrown away what the model wrote; it is not a fix.
  */
 function lostToRename(generation: string, original: Inspection, result: Inspection, library: Library): boolean {
+  // Usually the result keeps every statement, in order: then no set of names is needed for them.
+  const aligned =
+    result.statements.length >= original.statements.length && original.statements.every((s, i) => result.statements[i].id === s.id);
+  if (aligned && !original.broken.some((line) => line.id !== undefined)) return false;
   const kept = new Set(result.statements.map((s) => s.id));
   const text = generation;
   for (const line of original.broken) {
