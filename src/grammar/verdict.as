@@ -75,6 +75,7 @@ let edges: usize = 0;
 let edgeCount: i32 = 0;
 let undecided: usize = 0; // per statement: 1 when its own checks were not all decided (see verdict)
 let undecidedCount: i32 = 0;
+let reached: usize = 0; // per statement: 1 when reachable from root, state, queries and mutations
 let known: usize = 0; // per node, what a lookup found (see statementOf and componentOf)
 let forward = true;
 let backward = true;
@@ -724,11 +725,13 @@ export function verdict(tableBytes: i32): i32 {
     if (hasCycle(colour, path, next)) return -1;
   }
   memory.fill(colour, 0, <usize>stmts << 2);
-  if (!allReachable(colour, path, root)) return -1;
-  // Everything but some statements' own checks (and their references to nothing) holds: no
-  // broken line, no redefinition, no cycle, root right, no orphan. -2: only the statements marked in
-  // verdictUndecided() need the checker (with what they reference); the rest certainly pass.
-  return undecidedCount > 0 ? -2 : stmts;
+  reached = colour;
+  const noOrphan = allReachable(colour, path, root);
+  // Everything but some statements' own checks (and their references to nothing) and orphans
+  // holds: no broken line, no redefinition, no cycle, root right. -2: only the statements marked
+  // in verdictUndecided() need the checker (with what they reference), the statements not marked
+  // in verdictReached() are orphans; the rest certainly pass.
+  return undecidedCount > 0 || !noOrphan ? -2 : stmts;
 }
 
 /** After a verdict of -2: the statement count, and per statement (source order) its expression
@@ -738,6 +741,7 @@ export function verdictExprs(): usize { return stmtExpr; }
 export function verdictUndecided(): usize { return undecided; }
 export function verdictEdgeStarts(): usize { return edgeStart; }
 export function verdictEdges(): usize { return edges; }
+export function verdictReached(): usize { return reached; }
 
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {

@@ -475,11 +475,16 @@ export class Checker {
       const i = this.index.get(name);
       if (i !== undefined && seen[i]) continue;
       out.push(name);
-      this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, stmt.start, {
-        statementId: name,
-      });
+      this.orphan(name, stmt.start);
     }
     return out;
+  }
+
+  /** Reports statement `name` (at `start`) as an orphan: for checks that found it so themselves. */
+  orphan(name: string, start: number): void {
+    this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, start, {
+      statementId: name,
+    });
   }
 
   /** `root` must exist and be an element (of the library's root component, when it names one). */

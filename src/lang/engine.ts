@@ -19,6 +19,7 @@ interface Exports {
   verdictUndecided(): number;
   verdictEdgeStarts(): number;
   verdictEdges(): number;
+  verdictReached(): number;
 }
 
 /** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
@@ -181,6 +182,8 @@ export interface VerdictDetail {
   /** Statement s references edges[edgeStarts[s] .. edgeStarts[s + 1]) (statement numbers). */
   edgeStarts: Int32Array;
   edges: Int32Array;
+  /** Per statement: 1 when it is reachable from root (else an orphan). */
+  reached: Int32Array;
 }
 
 /** The verdict's answer when every check held but some statements' own: see verdictDetail(). */
@@ -197,5 +200,6 @@ export function verdictDetail(): VerdictDetail {
     undecided: new Int32Array(buffer, w.verdictUndecided(), n),
     edgeStarts,
     edges: new Int32Array(buffer, w.verdictEdges(), edgeStarts[n]),
+    reached: new Int32Array(buffer, w.verdictReached(), n),
   };
 }

@@ -121,10 +121,15 @@ function validResult(generation: string, library: Library, from: number, to: num
   });
 }
 
-// Statements the partial path built and checked, for tests (that an error costs its statements).
+// Statements the partial path built, and the times it answered, for tests (that an error costs
+// its statements).
 let partialBuilt = 0;
+let partialAnswers = 0;
 export function statementsBuiltByPartialChecks(): number {
   return partialBuilt;
+}
+export function partialChecks(): number {
+  return partialAnswers;
 }
 
 /**
@@ -139,18 +144,19 @@ function partialResult(generation: string, tree: Tree, library: Library, from: n
   const statements = verdictDetail().statements;
   const partial = partialErrors(generation, tree, library);
   if (partial === null) return null;
-  return lazyResult({ errors: partial.errors.map(publicError), incomplete: false, unresolved: partial.unresolved, orphaned: [], statements }, () => {
+  return lazyResult({ errors: partial.errors.map(publicError), incomplete: false, unresolved: partial.unresolved, orphaned: partial.orphaned, statements }, () => {
     setInput(generation);
     const all = definitions(splitProgram(generation, 0, from, to).statements);
     return materializeRoot(() => generation, all, library, new Set());
   });
 }
 
-/** The checker's errors (placed, in order) and unresolved names after a PARTIAL verdict on `tree`, or null (see partialResult). */
-function partialErrors(generation: string, tree: Tree, library: Library): { errors: PlacedError[]; unresolved: string[] } | null {
+/** The checker's errors (placed, in order), unresolved names and orphans after a PARTIAL verdict on `tree`, or null (see partialResult). */
+function partialErrors(generation: string, tree: Tree, library: Library): { errors: PlacedError[]; unresolved: string[]; orphaned: string[] } | null {
   const detail = verdictDetail();
   const n = detail.statements;
   const { exprs, undecided } = detail;
+  partialAnswers++;
   const reader = new TreeReader(tree, generation, 0);
   // Statements are built when the checker asks for them: the undecided ones, and those their
   // checks look up (resolving a value follows references). Every name is read from the tree,
@@ -189,9 +195,18 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   const checker = new Checker(library, defs, new Set(), () => (lookup(), names));
   for (let s = 0; s < n; s++) if (undecided[s] !== 0) checker.statement(build(s));
   const unresolved = checker.unresolved();
+  // Orphans as the verdict found them (the same reachability as Checker.orphaned), in source order.
+  const orphaned: string[] = [];
+  for (let s = 0; s < n; s++) {
+    if (detail.reached[s] !== 0) continue;
+    const node = exprs[s] + 1;
+    const name = names[s] ?? reader.slice(reader.child(node, 0));
+    orphaned.push(name);
+    checker.orphan(name, reader.start(node));
+  }
   const errors = checker.errors;
   errors.sort((a, b) => a.at - b.at);
-  return { errors, unresolved };
+  return { errors, unresolved, orphaned };
 }
 
 export function parse(generation: string, library: Library): ParseResult {
@@ -252,11 +267,12 @@ function examine(
   generation: string,
   library: Library,
   splitValid = true,
-): { inspection: Inspection | null; checked: Checked | null; unresolved: string[]; verdict: number; from: number; to: number } {
+): { inspection: Inspection | null; checked: Checked | null; unresolved: string[]; orphaned: string[]; verdict: number; from: number; to: number } {
   const { framed, from, to } = read(generation);
   let parts: ProgramParts;
   let errors: PlacedError[] | null = null;
   let unresolved: string[] = [];
+  let orphaned: string[] = [];
   let verdict = -1;
   if (framed.blocks.length > 1) parts = splitBlocks(generation, framed.blocks);
   else {
@@ -264,10 +280,10 @@ function examine(
     if (statements >= 0) errors = [];
     else if (statements === PARTIAL) {
       const partial = partialErrors(generation, tree, library);
-      if (partial) ({ errors, unresolved } = partial);
+      if (partial) ({ errors, unresolved, orphaned } = partial);
     }
     verdict = statements;
-    if (statements >= 0 && !splitValid) return { inspection: null, checked: null, unresolved, verdict, from, to };
+    if (statements >= 0 && !splitValid) return { inspection: null, checked: null, unresolved, orphaned, verdict, from, to };
     // The partial check reads the verdict's tables first: splitting may parse again (broken lines).
     parts = splitProgram(generation, 0, from, to, tree);
   }
@@ -277,7 +293,7 @@ function examine(
     errors = checked.errors;
   }
   const inspection = { ...framed, statements: parts.statements, broken: parts.broken, errors };
-  return { inspection, checked, unresolved: checked?.unresolved ?? unresolved, verdict, from, to };
+  return { inspection, checked, unresolved: checked?.unresolved ?? unresolved, orphaned: checked?.orphaned ?? orphaned, verdict, from, to };
 }
 
 /**
@@ -286,14 +302,14 @@ function examine(
  * parsing the text again. `inspection` is null exactly when the fast verdict found it valid.
  */
 export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
-  const { inspection, checked, unresolved, verdict, from, to } = examine(generation, library, false);
+  const { inspection, checked, unresolved, orphaned, verdict, from, to } = examine(generation, library, false);
   if (inspection === null) return { result: validResult(generation, library, from, to, verdict), inspection: null };
   const result = lazyResult(
     {
       errors: inspection.errors.map(publicError),
       incomplete: inspection.broken.some((b) => b.incomplete),
       unresolved,
-      orphaned: checked?.orphaned ?? [],
+      orphaned,
       // Without the whole checker the verdict ran, and found no redefinition.
       statements: checked ? checked.defs.size : inspection.statements.length,
     },
