@@ -231,7 +231,10 @@ export async function main(): Promise<void> {
  */
 async function autofixTiming(programs: Record<string, string>, lib: Library): Promise<void> {
   const big: string = buildProgram(Object.values(programs).map((text) => ({ text })), 100_000);
-  const kinds = ["misspelt component", "enum case", "excess argument", "number as string"];
+  const kinds = ["misspelt component", "enum case", "excess argument", "number as string", "orphan", "dangling reference"];
+  // A breaker whose edit falls on the stand-in root line (a dangling reference is added to root's
+  // list) is made on the whole program's root instead.
+  const onRoot: Record<string, (p: string) => string> = { "dangling reference": (p) => p.replace("[root_0, ", "[root_0, ghostPanel, ") };
   const rows: string[][] = [];
   let worst = 0;
   let worstPasses = 0;
@@ -243,8 +246,10 @@ async function autofixTiming(programs: Record<string, string>, lib: Library): Pr
     const part = big.slice(middle, end);
     const stand = `root = Stack([${/^(root_\d+)/.exec(part)![1]}], "column")\n` + part;
     const brokenPart = BREAKERS[kind](stand, lib);
-    if (brokenPart === null || !brokenPart.startsWith(stand.slice(0, stand.indexOf("\n") + 1))) continue;
-    const generation = big.slice(0, middle) + brokenPart.slice(stand.indexOf("\n") + 1) + big.slice(end);
+    let generation: string;
+    if (onRoot[kind]) generation = onRoot[kind](big);
+    else if (brokenPart === null || !brokenPart.startsWith(stand.slice(0, stand.indexOf("\n") + 1))) continue;
+    else generation = big.slice(0, middle) + brokenPart.slice(stand.indexOf("\n") + 1) + big.slice(end);
     const fix = () => {
       const checked = checkGeneration(generation, lib);
       return runFix({ checked, library: lib, source: {}, context: [], instructions: "", complete: null });
