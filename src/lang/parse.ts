@@ -164,11 +164,18 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   // Read at the first lookup (a misspelt component's check makes none).
   let numbers: Map<string, number> | null = null;
   const names: string[] = new Array(n);
+  // A statement's name is the first node of its subtree (a leaf, as the verdict reads it).
+  const data = tree.data;
+  const nameOf = (s: number) => {
+    const node = exprs[s] + 1;
+    const first = node - data[node * 4 + 3] + 1;
+    return generation.slice(data[first * 4 + 1], data[first * 4 + 2]);
+  };
   const lookup = () => {
     if (numbers) return numbers;
     numbers = new Map();
     for (let s = 0; s < n; s++) {
-      names[s] = reader.slice(reader.child(exprs[s] + 1, 0));
+      names[s] = nameOf(s);
       numbers.set(names[s], s);
     }
     return numbers;
@@ -178,7 +185,7 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
     let stmt = built[s];
     if (stmt === undefined) {
       const node = exprs[s] + 1;
-      const id = names[s] ?? reader.slice(reader.child(node, 0));
+      const id = names[s] ?? nameOf(s);
       const expr = buildExpr(reader, reader.child(node, 1));
       stmt = built[s] = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
       partialBuilt++;
@@ -200,7 +207,7 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   for (let s = 0; s < n; s++) {
     if (detail.reached[s] !== 0) continue;
     const node = exprs[s] + 1;
-    const name = names[s] ?? reader.slice(reader.child(node, 0));
+    const name = names[s] ?? nameOf(s);
     orphaned.push(name);
     checker.orphan(name, reader.start(node));
   }

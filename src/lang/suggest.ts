@@ -42,11 +42,13 @@ const counts = new Int32Array(128);
 const taken: number[] = [];
 const fold = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
+// -1 when `c` has a letter outside ASCII (it may fold in other ways, by toLowerCase: no bound).
 function sharedLetters(word: string, c: string): number {
   let shared = 0;
   for (let i = 0; i < c.length; i++) {
     const k = fold(c.charCodeAt(i));
-    if (k < 128 && counts[k] > 0) {
+    if (k >= 128) shared = -c.length - 1;
+    else if (counts[k] > 0) {
       counts[k]--;
       taken.push(k);
       shared++;
@@ -54,7 +56,7 @@ function sharedLetters(word: string, c: string): number {
   }
   for (const k of taken) counts[k]++;
   taken.length = 0;
-  return shared;
+  return shared < 0 ? -1 : shared;
 }
 
 /** The candidate closest to `word`, or null when none is close enough. Ties go to the first. */
@@ -72,7 +74,10 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
     for (const c of candidates) {
       if (Math.abs(c.length - word.length) >= bestD) continue;
       // Letters outside ASCII may fold in other ways (toLowerCase): no bound for those words.
-      if (ascii && Math.ceil((word.length + c.length - 2 * sharedLetters(word, c)) / 2) >= bestD && !/[^\x00-\x7f]/.test(c)) continue;
+      if (ascii) {
+        const shared = sharedLetters(word, c);
+        if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= bestD) continue;
+      }
       const d = distance(word, c, bestD);
       if (d < bestD) {
         best = c;
