@@ -742,6 +742,8 @@ export function verdictUndecided(): usize { return undecided; }
 export function verdictEdgeStarts(): usize { return edgeStart; }
 export function verdictEdges(): usize { return edges; }
 export function verdictReached(): usize { return reached; }
+/** Per node of the tree: for a `name` looked up, its statement + 1 (0: none; -2: a loop variable). */
+export function verdictKnown(): usize { return known; }
 
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {

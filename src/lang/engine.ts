@@ -20,6 +20,7 @@ interface Exports {
   verdictEdgeStarts(): number;
   verdictEdges(): number;
   verdictReached(): number;
+  verdictKnown(): number;
 }
 
 /** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
@@ -184,6 +185,8 @@ export interface VerdictDetail {
   edges: Int32Array;
   /** Per statement: 1 when it is reachable from root (else an orphan). */
   reached: Int32Array;
+  /** Per node: for a `name` the verdict looked up, its statement + 1 (0: none, -2: a loop variable). */
+  known: Int32Array;
 }
 
 /** The verdict's answer when every check held but some statements' own: see verdictDetail(). */
@@ -201,5 +204,6 @@ export function verdictDetail(): VerdictDetail {
     edgeStarts,
     edges: new Int32Array(buffer, w.verdictEdges(), edgeStarts[n]),
     reached: new Int32Array(buffer, w.verdictReached(), n),
+    known: new Int32Array(buffer, w.verdictKnown(), w.nodeCount()),
   };
 }

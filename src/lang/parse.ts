@@ -6,6 +6,7 @@ import { splitProgram, type ProgramParts } from "./program.ts";
 import { Checker, checkProgram, definitions, type Checked, type Defs, type PlacedError } from "./check.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { statementKind } from "./program.ts";
+import { RULE } from "./generated/rules.ts";
 import { materializeRoot } from "./materialize.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, ElementNode, FixError, ParseResult, Statement } from "./types.ts";
@@ -171,20 +172,38 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
     const first = node - data[node * 4 + 3] + 1;
     return generation.slice(data[first * 4 + 1], data[first * 4 + 2]);
   };
+  let allRead = false;
+  const allNames = () => {
+    if (!allRead) for (let s = 0; s < n; s++) names[s] ??= nameOf(s);
+    allRead = true;
+    return names;
+  };
   const lookup = () => {
     if (numbers) return numbers;
     numbers = new Map();
-    for (let s = 0; s < n; s++) {
-      names[s] = nameOf(s);
-      numbers.set(names[s], s);
-    }
+    allNames().forEach((name, s) => numbers!.set(name, s));
     return numbers;
+  };
+  // What the verdict's lookups found for the names in the statements built so far (statement
+  // number, or -1 for none): most of the checker's questions, answered without reading every name.
+  const found = new Map<string, number>();
+  const { known } = detail;
+  const noteNames = (node: number) => {
+    for (let j = node - data[node * 4 + 3] + 1; j < node; j++) {
+      if (data[j * 4] !== RULE.name || data[(j + 1) * 4] === RULE.PostfixOp_member || known[j] === -2) continue;
+      found.set(generation.slice(data[j * 4 + 1], data[j * 4 + 2]), known[j] - 1);
+    }
+  };
+  const numberOf = (id: string) => {
+    const s = found.get(id);
+    return s !== undefined ? (s >= 0 ? s : undefined) : lookup().get(id);
   };
   const built: (Statement | undefined)[] = new Array(n);
   const build = (s: number): Statement => {
     let stmt = built[s];
     if (stmt === undefined) {
       const node = exprs[s] + 1;
+      noteNames(node);
       const id = names[s] ?? nameOf(s);
       const expr = buildExpr(reader, reader.child(node, 1));
       stmt = built[s] = { id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) };
@@ -194,12 +213,12 @@ function partialErrors(generation: string, tree: Tree, library: Library): { erro
   };
   const defs: Defs = {
     get: (id) => {
-      const s = lookup().get(id);
+      const s = numberOf(id);
       return s === undefined ? undefined : build(s);
     },
-    has: (id) => lookup().has(id),
+    has: (id) => numberOf(id) !== undefined,
   };
-  const checker = new Checker(library, defs, new Set(), () => (lookup(), names));
+  const checker = new Checker(library, defs, new Set(), allNames);
   for (let s = 0; s < n; s++) if (undecided[s] !== 0) checker.statement(build(s));
   const unresolved = checker.unresolved();
   // Orphans as the verdict found them (the same reachability as Checker.orphaned), in source order.
