@@ -73,6 +73,9 @@ let slotMask: i32 = 0;
 let edgeStart: usize = 0; // per statement, into edges
 let edges: usize = 0;
 let edgeCount: i32 = 0;
+let undecided: usize = 0; // per statement: 1 when its own checks were not all decided (see verdict)
+let undecidedCount: i32 = 0;
+let reached: usize = 0; // per statement: 1 when reachable from root, state, queries and mutations
 let known: usize = 0; // per node, what a lookup found (see statementOf and componentOf)
 let forward = true;
 let backward = true;
@@ -531,7 +534,9 @@ function checkCall(call: i32, whole: bool): bool {
 }
 
 // Statement s (Checker.statement, deciding only): every call and builtin in its expression
-// checked, every reference recorded. The expression's nodes are one run of the postorder array,
+// checked, every reference recorded. A call or builtin it cannot decide marks the statement
+// undecided and the walk goes on, so that its references are all recorded still; so does a
+// reference to nothing (the checker reports it as unresolved). The expression's nodes are one run of the postorder array,
 // read in order: every `name` in it is a reference, except a member's (`.name`, the last child
 // of the PostfixOp_member node right after it).
 function visitStatement(s: i32): bool {
@@ -542,12 +547,16 @@ function visitStatement(s: i32): bool {
       if (j < top && nodeRule(j + 1) == RULE_PostfixOp_member) continue;
       const t = statementOf(j);
       if (t == SCOPED) continue;
-      if (t < 0) return false; // unresolved
+      if (t < 0) {
+        // A reference to nothing: the checker words it (and its suggestion); no edge.
+        markUndecided(s);
+        continue;
+      }
       set32(edges, edgeCount++, t);
       if (t <= s) forward = false;
       if (t >= s) backward = false;
     } else if (rule == RULE_ComponentCall) {
-      if (!checkCall(j, j == top)) return false;
+      if (!checkCall(j, j == top)) markUndecided(s);
     } else if (rule == RULE_BuiltinCall) {
       const name = callName(j);
       const start = nodeStart(name) + 1; // without the `@`
@@ -555,10 +564,15 @@ function visitStatement(s: i32): bool {
       let builtin = false;
       const at = word(T_BUILTINS_AT);
       for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
-      if (!builtin) return false;
+      if (!builtin) markUndecided(s);
     }
   }
   return true;
+}
+
+@inline function markUndecided(s: i32): void {
+  if (at32(undecided, s) == 0) undecidedCount++;
+  set32(undecided, s, 1);
 }
 
 // Whether the reference graph has a cycle: iterative depth-first search, colours in `colour`.
@@ -645,10 +659,13 @@ export function verdict(tableBytes: i32): i32 {
   const colour = edges + (<usize>n << 2);
   const path = colour + (<usize>n << 2);
   const next = path + (<usize>n << 2);
-  known = next + (<usize>n << 2);
+  undecided = next + (<usize>n << 2);
+  known = undecided + (<usize>n << 2);
   slots = known + (<usize>n << 2); // sized once the statements are counted
   grow(slots);
   memory.fill(known, 0, <usize>n << 2);
+  memory.fill(undecided, 0, <usize>n << 2);
+  undecidedCount = 0;
   // The statements, line by line (a program of one line may be that line's node), counted
   // first, then numbered in source order while the lines are read last to first.
   const top = n - 1;
@@ -708,9 +725,25 @@ export function verdict(tableBytes: i32): i32 {
     if (hasCycle(colour, path, next)) return -1;
   }
   memory.fill(colour, 0, <usize>stmts << 2);
-  if (!allReachable(colour, path, root)) return -1;
-  return stmts;
+  reached = colour;
+  const noOrphan = allReachable(colour, path, root);
+  // Everything but some statements' own checks (and their references to nothing) and orphans
+  // holds: no broken line, no redefinition, no cycle, root right. -2: only the statements marked
+  // in verdictUndecided() need the checker (with what they reference), the statements not marked
+  // in verdictReached() are orphans; the rest certainly pass.
+  return undecidedCount > 0 || !noOrphan ? -2 : stmts;
 }
+
+/** After a verdict of -2: the statement count, and per statement (source order) its expression
+ *  node, whether it is undecided, and its references (edges[edgeStart[s]..edgeStart[s + 1])). */
+export function verdictStatements(): i32 { return stmts; }
+export function verdictExprs(): usize { return stmtExpr; }
+export function verdictUndecided(): usize { return undecided; }
+export function verdictEdgeStarts(): usize { return edgeStart; }
+export function verdictEdges(): usize { return edges; }
+export function verdictReached(): usize { return reached; }
+/** Per node of the tree: for a `name` looked up, its statement + 1 (0: none; -2: a loop variable). */
+export function verdictKnown(): usize { return known; }
 
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {

@@ -90,6 +90,9 @@ export class Checker {
     readonly library: Library,
     readonly defs: Defs,
     readonly brokenNames: Set<string>,
+    // Every statement's name in source order, for suggestions, when not every statement is
+    // checked (the partial check after the verdict); else the checked ones are all of them.
+    private readonly allNames: (() => string[]) | null = null,
   ) {}
 
   private report(code: ErrorCode, message: string, at: number, extra: Omit<FixError, "code" | "message"> = {}): void {
@@ -327,8 +330,9 @@ export class Checker {
   // " (did you mean `x`?)" for a name referenced and never defined, when a defined one is close.
   // Looked for among a bounded number of statements, so that many unresolved names stay cheap.
   private suggestName(name: string): string {
-    if (this.order.length === 0 || this.order.length > 2000) return "";
-    const hint = closest(name, this.order);
+    const names = this.allNames ? this.allNames() : this.order;
+    if (names.length === 0 || names.length > 2000) return "";
+    const hint = closest(name, names);
     return hint && hint !== name && this.defs.has(hint) ? ` (did you mean \`${hint}\`?)` : "";
   }
 
@@ -471,11 +475,16 @@ export class Checker {
       const i = this.index.get(name);
       if (i !== undefined && seen[i]) continue;
       out.push(name);
-      this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, stmt.start, {
-        statementId: name,
-      });
+      this.orphan(name, stmt.start);
     }
     return out;
+  }
+
+  /** Reports statement `name` (at `start`) as an orphan: for checks that found it so themselves. */
+  orphan(name: string, start: number): void {
+    this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, start, {
+      statementId: name,
+    });
   }
 
   /** `root` must exist and be an element (of the library's root component, when it names one). */

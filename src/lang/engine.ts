@@ -14,6 +14,13 @@ interface Exports {
   overflowed(): number;
   verdictTable(bytes: number): number;
   verdict(tableBytes: number): number;
+  verdictStatements(): number;
+  verdictExprs(): number;
+  verdictUndecided(): number;
+  verdictEdgeStarts(): number;
+  verdictEdges(): number;
+  verdictReached(): number;
+  verdictKnown(): number;
 }
 
 /** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
@@ -209,4 +216,39 @@ export function fastVerdict(tree: Tree, table: Uint8Array): number {
   // Memory may have grown: the same records, seen through the new buffer.
   tree.data = new Int32Array(w.memory.buffer, w.nodes(), tree.count * 4);
   return statements;
+}
+
+/** What a verdict of -2 (`PARTIAL`) leaves to the checker, read in place (valid until the next parse). */
+export interface VerdictDetail {
+  statements: number;
+  /** Per statement, in source order: its expression node (its Statement node is the next one). */
+  exprs: Int32Array;
+  /** Per statement: 1 when the checker must check it. */
+  undecided: Int32Array;
+  /** Statement s references edges[edgeStarts[s] .. edgeStarts[s + 1]) (statement numbers). */
+  edgeStarts: Int32Array;
+  edges: Int32Array;
+  /** Per statement: 1 when it is reachable from root (else an orphan). */
+  reached: Int32Array;
+  /** Per node: for a `name` the verdict looked up, its statement + 1 (0: none, -2: a loop variable). */
+  known: Int32Array;
+}
+
+/** The verdict's answer when every check held but some statements' own: see verdictDetail(). */
+export const PARTIAL = -2;
+
+export function verdictDetail(): VerdictDetail {
+  const w = need();
+  const n = w.verdictStatements();
+  const buffer = w.memory.buffer;
+  const edgeStarts = new Int32Array(buffer, w.verdictEdgeStarts(), n + 1);
+  return {
+    statements: n,
+    exprs: new Int32Array(buffer, w.verdictExprs(), n),
+    undecided: new Int32Array(buffer, w.verdictUndecided(), n),
+    edgeStarts,
+    edges: new Int32Array(buffer, w.verdictEdges(), edgeStarts[n]),
+    reached: new Int32Array(buffer, w.verdictReached(), n),
+    known: new Int32Array(buffer, w.verdictKnown(), w.nodeCount()),
+  };
 }

@@ -1,7 +1,7 @@
 // The language core's public API: the same on the server, in Deno, Node and the browser.
 import { engineLoaded, loadEngine } from "./engine.ts";
 import { compileLibrary as compile, LibraryError, type Library } from "./library.ts";
-import { inspect as inspectOnce, parse as parseOnce, type Inspection } from "./parse.ts";
+import { inspect as inspectOnce, parse as parseOnce, parseAndInspect as parseAndInspectOnce, type Inspection } from "./parse.ts";
 import { createStreamParser as createStream } from "./stream.ts";
 import { frame } from "./frame.ts";
 import type { ParseResult } from "./types.ts";
@@ -36,6 +36,12 @@ export function createStreamParser(library: Library): { push(chunk: string): Par
 export function inspect(generation: string, library: Library): Inspection {
   requireLoaded();
   return inspectOnce(String(generation), library);
+}
+
+/** parse() and, unless the generation is certainly valid, inspect(), from one parse of the text. */
+export function parseAndInspect(generation: string, library: Library): { result: ParseResult; inspection: Inspection | null } {
+  requireLoaded();
+  return parseAndInspectOnce(String(generation), library);
 }
 export type { Inspection } from "./parse.ts";
 export type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";

@@ -6,8 +6,12 @@ let row = new Int32Array(64);
 let prev = new Int32Array(64);
 let prev2 = new Int32Array(64);
 
-/** Edit distance (insert, delete, substitute, swap neighbours) between a and b, ignoring case. */
-export function distance(a: string, b: string): number {
+/**
+ * Edit distance (insert, delete, substitute, swap neighbours) between a and b, ignoring case.
+ * Past `bound` the exact figure is not needed: once a whole row reaches it (a row's least value
+ * never falls from one row to the next), `bound` is returned.
+ */
+export function distance(a: string, b: string, bound = Infinity): number {
   a = a.toLowerCase();
   b = b.toLowerCase();
   if (row.length <= b.length) {
@@ -18,14 +22,41 @@ export function distance(a: string, b: string): number {
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     row[0] = i;
+    let least = i;
     for (let j = 1; j <= b.length; j++) {
       let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
       if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, prev2[j - 2] + 1);
       row[j] = d;
+      if (d < least) least = d;
     }
     [prev2, prev, row] = [prev, row, prev2];
+    if (least >= bound) return bound;
   }
-  return prev[b.length];
+  return Math.min(prev[b.length], bound);
+}
+
+// The letters of the word closest() is asked about, counted (ASCII, case folded), and a bound
+// from them: an edit changes at most two letters of the multiset (a swap none), so the distance
+// is at least half the letters the two words do not share.
+const counts = new Int32Array(128);
+const taken: number[] = [];
+const fold = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
+
+// -1 when `c` has a letter outside ASCII (it may fold in other ways, by toLowerCase: no bound).
+function sharedLetters(word: string, c: string): number {
+  let shared = 0;
+  for (let i = 0; i < c.length; i++) {
+    const k = fold(c.charCodeAt(i));
+    if (k >= 128) shared = -c.length - 1;
+    else if (counts[k] > 0) {
+      counts[k]--;
+      taken.push(k);
+      shared++;
+    }
+  }
+  for (const k of taken) counts[k]++;
+  taken.length = 0;
+  return shared < 0 ? -1 : shared;
 }
 
 /** The candidate closest to `word`, or null when none is close enough. Ties go to the first. */
@@ -33,12 +64,30 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
   const limit = Math.max(1, Math.floor(word.length / 3));
   let best: string | null = null;
   let bestD = limit + 1;
-  for (const c of candidates) {
-    if (Math.abs(c.length - word.length) >= bestD) continue;
-    const d = distance(word, c);
-    if (d < bestD) {
-      best = c;
-      bestD = d;
+  let ascii = true;
+  for (let i = 0; i < word.length; i++) {
+    const k = fold(word.charCodeAt(i));
+    if (k >= 128) ascii = false;
+    else counts[k]++;
+  }
+  try {
+    for (const c of candidates) {
+      if (Math.abs(c.length - word.length) >= bestD) continue;
+      // Letters outside ASCII may fold in other ways (toLowerCase): no bound for those words.
+      if (ascii) {
+        const shared = sharedLetters(word, c);
+        if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= bestD) continue;
+      }
+      const d = distance(word, c, bestD);
+      if (d < bestD) {
+        best = c;
+        bestD = d;
+      }
+    }
+  } finally {
+    for (let i = 0; i < word.length; i++) {
+      const k = fold(word.charCodeAt(i));
+      if (k < 128) counts[k]--;
     }
   }
   return best;

@@ -1,7 +1,7 @@
 // The Autofix pipeline once a request is accepted: frame → check → sanitizer → fixing model →
 // rewrap. Pure: the fixing model arrives as an injected `complete` function. Used by the server
 // route and by `tessera fix`.
-import { frame, isValid, parse, type Library } from "../lang/index.ts";
+import { frame, isValid, parseAndInspect, type Inspection, type Library } from "../lang/index.ts";
 import { reframe, type Framed } from "../lang/frame.ts";
 import type { FixError, ParseResult } from "../lang/types.ts";
 import { repair } from "./index.ts";
@@ -31,13 +31,16 @@ export interface Checked {
   framed: Framed;
   result: ParseResult;
   valid: boolean;
+  /** The statements and placed errors behind `result` (null when it is certainly valid): the
+   *  repair starts from them instead of parsing the generation again. */
+  inspection: Inspection | null;
 }
 
 /** Checks only the program inside the fence(s) or envelope. */
 export function checkGeneration(generation: string, library: Library): Checked {
   const framed = frame(generation);
-  const result = parse(generation, library);
-  return { generation, framed, result, valid: isValid(result) };
+  const { result, inspection } = parseAndInspect(generation, library);
+  return { generation, framed, result, valid: isValid(result), inspection };
 }
 
 export function alreadyValid(generation: string): FixOutcome {
@@ -59,9 +62,10 @@ export async function runFix(input: FixInput): Promise<FixOutcome> {
 
   // Attempt 1: the deterministic sanitizer, on the whole generation: it edits the program where
   // it stands (in each fenced block), so the wrapping comes back byte for byte. Its result is
-  // re-checked rather than trusted.
-  const sanitized = repair(generation, input.library);
-  if (sanitized.status === "fixed" && sanitized.content !== null && isValid(parse(sanitized.content, input.library))) {
+  // checked rather than trusted: `fixed` means the checker found no error in the content itself
+  // (the sanitizer's last inspection is of exactly that text), so it is not parsed once more.
+  const sanitized = repair(generation, input.library, { result, inspection: input.checked.inspection });
+  if (sanitized.status === "fixed" && sanitized.content !== null) {
     return {
       status: "fixed",
       content: sanitized.content,

@@ -107,11 +107,14 @@ function freshName(call: CallExpr, taken: Set<string>): string {
 /** An inline Query/Mutation moves into its own statement, referenced where it stood. */
 export function hoistInline(round: Round): Edit[] {
   const edits: Edit[] = [];
+  const errors = errorsOf(round, "inline-reserved");
+  // The names in use (every reference of the program) are gathered only when there is something to hoist.
+  if (errors.length === 0) return edits;
   const taken = new Set<string>([...round.defs.keys(), ...round.ins.broken.flatMap((b) => (b.id ? [b.id] : []))]);
   for (const stmt of round.ins.statements) for (const { e } of walk(stmt.expr)) if (e.k === "ref") taken.add(e.name);
   const br = lineBreak(round.ins.program);
   const hoisted = new Set<number>();
-  for (const error of errorsOf(round, "inline-reserved")) {
+  for (const error of errors) {
     const stmt = statementAt(round, error.at);
     // One per statement and round: two insertions at its end would collide.
     if (!stmt || hoisted.has(stmt.start)) continue;

@@ -1,5 +1,5 @@
 // The repair API (Autofix attempt 1): `repair` decides the outcome, `sanitize` does the edits.
-import { inspect, isValid, parse, type FixError, type Inspection, type Library } from "../lang/index.ts";
+import { isValid, parseAndInspect, type FixError, type Inspection, type Library, type ParseResult } from "../lang/index.ts";
 import { calls } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { callName, lowerCaseCalls } from "./rename.ts";
@@ -15,18 +15,17 @@ export interface RepairOutcome {
   unfixed_errors: FixError[];
 }
 
-/** Library components the program calls, by name. */
-function componentsKept(result: string, original: string, library: Library): Set<string> {
-  const out = new Set<string>();
-  const hadRoot = inspect(original, library).statements.some((s) => s.id === "root");
-  for (const stmt of inspect(result, library).statements) {
+/** Whether the result still calls a library component the generation had (the first one found answers). */
+function keepsAComponent(result: string, resultIns: Inspection, original: string, originalIns: Inspection, library: Library): boolean {
+  const hadRoot = originalIns.statements.some((s) => s.id === "root");
+  for (const stmt of resultIns.statements) {
     for (const call of calls(stmt.expr)) {
       // A root the sanitizer built (its text new) is not something the generation had.
       if (!hadRoot && stmt.id === "root" && call === stmt.expr && !original.includes(result.slice(call.start, call.end))) continue;
-      if (library.components.has(call.name)) out.add(call.name);
+      if (library.components.has(call.name)) return true;
     }
   }
-  return out;
+  return false;
 }
 
 /**
@@ -35,6 +34,10 @@ function componentsKept(result: string, original: string, library: Library): Set
  * result reads valid but has thrown away what the model wrote; it is not a fix.
  */
 function lostToRename(generation: string, original: Inspection, result: Inspection, library: Library): boolean {
+  // Usually the result keeps every statement, in order: then no set of names is needed for them.
+  const aligned =
+    result.statements.length >= original.statements.length && original.statements.every((s, i) => result.statements[i].id === s.id);
+  if (aligned && !original.broken.some((line) => line.id !== undefined)) return false;
   const kept = new Set(result.statements.map((s) => s.id));
   const text = generation;
   for (const line of original.broken) {
@@ -56,13 +59,16 @@ function lostToRename(generation: string, original: Inspection, result: Inspecti
  * kept; its content is the whole generation in its wrapping. Otherwise `fix_failed` with the
  * errors left (or the generation's own): the fixing model, when there is one, gets the original.
  */
-export function repair(generation: string, library: Library): RepairOutcome {
-  if (isValid(parse(generation, library))) {
+export function repair(generation: string, library: Library, checked?: { result: ParseResult; inspection: Inspection | null }): RepairOutcome {
+  // One inspection of each text carries through: the generation's (from the check, or made
+  // here from the same parse as the verdict) and the result's (the sanitizer's last round).
+  const { result: parsed, inspection } = checked ?? parseAndInspect(generation, library);
+  if (isValid(parsed) || inspection === null) {
     return { status: "already_valid", content: generation, fixed_errors: [], unfixed_errors: [] };
   }
-  const result = sanitize(generation, library);
-  const kept = componentsKept(result.content, generation, library);
-  if (result.remaining.length === 0 && kept.size > 0 && !lostToRename(generation, inspect(generation, library), inspect(result.content, library), library)) {
+  const result = sanitize(generation, library, inspection);
+  const { first, last } = result;
+  if (result.remaining.length === 0 && keepsAComponent(result.content, last, generation, first, library) && !lostToRename(generation, first, last, library)) {
     return { status: "fixed", content: result.content, fixed_errors: result.fixed, unfixed_errors: [] };
   }
   const unfixed = result.remaining.length ? result.remaining : result.original;

@@ -1,6 +1,6 @@
 // Autofix attempt 1, the sanitizer: passes in phases, each round on freshly parsed text, until
 // the program is valid or nothing more can be done. Deterministic and pure.
-import { inspect, type FixError, type Library, type PlacedError } from "../lang/index.ts";
+import { inspect, type FixError, type Inspection, type Library, type PlacedError } from "../lang/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
 import { excessArgs, hoistInline, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
@@ -38,12 +38,16 @@ export interface Sanitized {
   /** Every error some round saw and the result no longer has: the original ones first, then
    *  those an earlier error hid (an excess argument of a misspelt component). */
   fixed: FixError[];
+  /** The generation's inspection and the result's (the last one a round made): what the caller
+   *  needs to know about either text without parsing it again. */
+  first: Inspection;
+  last: Inspection;
 }
 
 const keyOf = (e: FixError) => JSON.stringify([e.code, e.statementId, e.component, e.path, e.message]);
 
-export function sanitize(generation: string, library: Library): Sanitized {
-  const first = inspect(generation, library);
+/** `first`: the generation's inspection, when the caller has it already. */
+export function sanitize(generation: string, library: Library, first: Inspection = inspect(generation, library)): Sanitized {
   let text = generation;
   let ins = first;
   const seen = new Set<string>([text]);
@@ -70,5 +74,5 @@ export function sanitize(generation: string, library: Library): Sanitized {
   const remaining = ins.errors.map(publicError);
   const left = new Set(remaining.map(keyOf));
   const fixed = [...everSeen.entries()].filter(([k]) => !left.has(k)).map(([, e]) => e);
-  return { content: text, remaining, original: first.errors.map(publicError), fixed };
+  return { content: text, remaining, original: first.errors.map(publicError), fixed, first, last: ins };
 }

@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { test } from "../support/harness.ts";
 import { compileLibrary, loadLanguage, parse } from "../../src/lang/index.ts";
 import type { Library } from "../../src/lang/library.ts";
-import { checkedParse, quickVerdict } from "../../src/lang/parse.ts";
+import { checkedInspect, checkedParse, inspect, partialChecks, quickVerdict, statementsBuiltByPartialChecks } from "../../src/lang/parse.ts";
+import { bigGeneration } from "../../bench/server.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { libraryProgram } from "./library-programs.ts";
@@ -26,12 +27,76 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
     fc.integer().map(libraryProgram),
     mutationArb(generated),
   );
+  let partial = 0;
   fc.assert(
     fc.property(texts, (text) => {
+      const answers = partialChecks();
       assert.equal(json(parse(text, small)), json(checkedParse(text, small)), text);
+      // inspect() (the sanitizer's view, errors placed) takes the verdict's answers as well.
+      assert.equal(json(inspect(text, small)), json(checkedInspect(text, small)), text);
+      if (partialChecks() > answers) partial++;
     }),
     { numRuns: 3000 },
   );
+  // Invalid programs whose errors lie in some statements' own checks take the partial path
+  // (only those statements checked): held to the checker above, so it must be taken often.
+  assert.ok(partial > 150, `the partial verdict answered ${partial} of 3000`);
+});
+
+test("an invalid 100k program: only the statements that hold the error are built and checked, and the answer is the checker's", () => {
+  const lib = compileLibrary({
+    root: "Stack",
+    schema: {
+      $defs: {
+        Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
+        Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
+      },
+    },
+  });
+  const valid = bigGeneration();
+  const lineAt = (fraction: number) => {
+    const start = valid.indexOf("\nt", Math.floor(valid.length * fraction)) + 1;
+    return { start, end: valid.indexOf("\n", start) };
+  };
+  const edit = (fraction: number, change: (line: string) => string) => {
+    const { start, end } = lineAt(fraction);
+    return valid.slice(0, start) + change(valid.slice(start, end)) + valid.slice(end);
+  };
+  // [program, statements the partial check may build (null: not the partial path)]
+  const cases: [string, number | null][] = [
+    [edit(0.5, (l) => l.replace("Text(", "Txt(")), 1],
+    [edit(0.1, (l) => l.replace(/"(small|large)"\)$/, '"Small")')), 1],
+    [edit(0.9, (l) => l.replace(/\)$/, ', "extra")')), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, "Text(42")), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, "Text(@Nope(1)")), 1],
+    [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, 'Text(Query("q")')), 1],
+    // Two errors far apart, and an error in a statement that takes its value from another one.
+    [edit(0.8, (l) => l.replace("Text(", "Txt(")).replace(/\nt(\d+) = Text\(/, "\nt$1 = Tx("), 2],
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(label") + '\nlabel = 5', 2],
+    // References to nothing: the checker words them (with the suggestion it finds among every name).
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(nowhere"), 1],
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(t99999"), 1],
+    // In root, which refers to every statement: each is looked up (built), only root is checked.
+    [valid.replace("root = Stack([t0, ", "root = Stack([t0, ghost, "), Infinity],
+    // Orphans: found by the verdict, nothing built for them.
+    [valid + '\nextra = Text("x")', 0],
+    [valid + '\nextra = Text("x")\nmore = Stack([extra, Txt("y")])', 2],
+    // Not the partial path: a cycle, a broken line.
+    [valid + '\nc1 = c2\nc2 = c1', null],
+    [edit(0.5, (l) => l.replace(/\)$/, "")), null],
+  ];
+  for (const [k, [text, builds]] of cases.entries()) {
+    const before = statementsBuiltByPartialChecks();
+    const answers = partialChecks();
+    const result = parse(text, lib);
+    const built = statementsBuiltByPartialChecks() - before;
+    assert.equal(partialChecks() - answers, builds === null ? 0 : 1, `case ${k}: the partial path`);
+    const checked = checkedParse(text, lib);
+    assert.ok(result.errors.length > 0, `case ${k}`);
+    assert.equal(json(result), json(checked), `case ${k}`);
+    assert.equal(json(inspect(text, lib)), json(checkedInspect(text, lib)), `case ${k}`);
+    if (builds !== null) assert.ok(built <= builds, `case ${k}: ${built} statements built`);
+  }
 });
 
 test("@Each: the loop variable is no reference in its template; parse() equals the checker", () => {
@@ -137,6 +202,7 @@ test("real samples: the six valid ones get the verdict, settings-panel the check
   fc.assert(
     fc.property(mutationArb(Object.values(samples)), (text) => {
       assert.equal(json(parse(text, lib)), json(checkedParse(text, lib)), text);
+      assert.equal(json(inspect(text, lib)), json(checkedInspect(text, lib)), text);
     }),
     { numRuns: 400 },
   );

@@ -1,0 +1,66 @@
+// Autofix reads a generation with at most two parser passes: one over the generation (the check,
+// whose inspection the repair starts from) and one over the repaired text (the sanitizer's round,
+// which is also the check of the result). Counted with the engine's counter of code units handed
+// to the parser.
+import { expect, test } from "bun:test";
+import { compileLibrary, loadLanguage } from "../../src/lang/index.ts";
+import { unitsParsed } from "../../src/lang/engine.ts";
+import { checkGeneration, runFix } from "../../src/repair/autofix.ts";
+import { repair } from "../../src/repair/index.ts";
+import { bigGeneration } from "../../bench/server.ts";
+
+await loadLanguage();
+const lib = compileLibrary({
+  root: "Stack",
+  schema: {
+    $defs: {
+      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
+      Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
+    },
+  },
+});
+
+const valid = bigGeneration();
+const middle = valid.indexOf("\nt", valid.length >> 1) + 1;
+const lineEnd = valid.indexOf("\n", middle);
+const line = valid.slice(middle, lineEnd);
+const withLine = (replacement: string) => valid.slice(0, middle) + replacement + valid.slice(lineEnd);
+
+// One error each, in the middle of a ~100k program, and the repair that restores it.
+const CASES: Record<string, string> = {
+  "misspelt component": withLine(line.replace("Text(", "Txt(")),
+  "enum case": withLine(line.replace(/"(small|large)"\)$/, (_, v: string) => `"${v[0].toUpperCase()}${v.slice(1)}")`)),
+  "excess argument": withLine(line.replace(/\)$/, ', "extra")')),
+  "number as string": withLine(line.replace(/Text\("([^"]*)"/, "Text(42")),
+};
+
+for (const [kind, generation] of Object.entries(CASES)) {
+  test(`Autofix on a 100k program with one error (${kind}): fixed, with at most two parser passes`, async () => {
+    expect(generation).not.toBe(valid);
+    const before = unitsParsed();
+    const checked = checkGeneration(generation, lib);
+    expect(checked.valid).toBe(false);
+    const outcome = await runFix({ checked, library: lib, source: {}, context: [], instructions: "", complete: null });
+    const units = unitsParsed() - before;
+    expect(outcome.status).toBe("fixed");
+    if (kind !== "number as string") expect(outcome.content).toBe(valid);
+    // The generation once, the repaired text once.
+    expect(units).toBeLessThanOrEqual(generation.length + outcome.content!.length);
+  });
+}
+
+test("repair() alone, given nothing: the same two passes, and the same outcome as with the check's inspection", () => {
+  const generation = CASES["misspelt component"];
+  const before = unitsParsed();
+  const alone = repair(generation, lib);
+  expect(unitsParsed() - before).toBeLessThanOrEqual(generation.length + alone.content!.length);
+  const checked = checkGeneration(generation, lib);
+  expect(repair(generation, lib, checked)).toEqual(alone);
+});
+
+test("an already-valid 100k program: one pass", () => {
+  const before = unitsParsed();
+  expect(checkGeneration(valid, lib).valid).toBe(true);
+  expect(repair(valid, lib).status).toBe("already_valid");
+  expect(unitsParsed() - before).toBeLessThanOrEqual(2 * valid.length);
+});
