@@ -7,27 +7,17 @@
 // Run: bun bench/scale.ts [requests per cell]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { freshDatabase, postgresBinaries, SKIP_POSTGRES, type TestDatabase } from "../test/support/postgres.ts";
 import { autofixBody, BROKEN } from "../test/server/harness.ts";
+import { freePort } from "../test/support/ports.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONCURRENCY = 32;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function replica(env: Record<string, string>): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { startHeldModel } from "../support/held-model.ts";
 import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
 import { returnExpiredHolds } from "../../src/db/billing.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
@@ -17,23 +18,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const CALLS = 6;
 const START = 40;
 
-let waiting: (() => void)[] = [];
-let arrived = 0;
-const model = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(req) {
-    const body = await req.json();
-    arrived++;
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    return Response.json({
-      id: "chatcmpl-slow", object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
-      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: VALID, refusal: null } }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  },
-});
-const release = () => { for (const go of waiting.splice(0)) go(); };
+/** The slow fixing model: every request waits until `model.release()`. */
+const model = startHeldModel(VALID);
 
 let fresh: TestDatabase;
 let dir: string;
@@ -44,8 +30,8 @@ beforeAll(async () => {
   db = await openDatabase(fresh.target);
 });
 afterAll(async () => {
-  release();
-  model.stop(true);
+  model.release();
+  model.stop();
   await db?.destroy();
   await fresh?.drop();
   rmSync(dir, { recursive: true, force: true });
@@ -98,13 +84,13 @@ test("a replica killed with -9 amid paid fixes on both: the books balance throug
       post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(async (r) => ({ status: r.status, body: await r.json() }), () => ({ status: 0, body: null })));
     const onA = fire(a.base);
     const onB = fire(b.base);
-    await until("every call to reach the fixing model", () => arrived === 2 * CALLS);
+    await until("every call to reach the fixing model", () => model.arrived() === 2 * CALLS);
     const during = await books("two");
     expect(during).toEqual({ credits: START - 2 * CALLS, holds: 2 * CALLS, openHolds: 2 * CALLS, ledger: START });
 
     b.proc.kill(9);
     await b.proc.exited;
-    release();
+    model.release();
     const fromA = await Promise.all(onA);
     const fromB = await Promise.all(onB);
     expect(fromB.every((r) => r.status === 0)).toBe(true); // the connection died with its replica

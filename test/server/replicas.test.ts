@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -15,6 +14,7 @@ import { normalizeInput } from "../../src/responses/to-chat.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { startSlowOpenAI, type SlowOpenAI } from "../support/slow-openai.ts";
 import { autofixBody, BROKEN } from "./harness.ts";
+import { freePort } from "../support/ports.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const CLI = join(root, "src/cli/bin.js");
@@ -27,16 +27,6 @@ let quick: SlowOpenAI;
 const replicas: { url: string; proc: Bun.Subprocess }[] = [];
 let env: Record<string, string>;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startReplica(extra: Record<string, string> = {}): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();

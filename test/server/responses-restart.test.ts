@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../../src/db/index.ts";
 import { freshDatabase } from "../support/postgres.ts";
+import { freePort } from "../support/ports.ts";
 import { startSlowOpenAI } from "../support/slow-openai.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -37,7 +38,7 @@ test("a background response survives a kill -9 of its server as a failed respons
   const org = await createOrganization(db, "restart", 10);
   const { key } = await createApiKey(db, org.id);
   await db.destroy();
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 
   const first = await serve(port);

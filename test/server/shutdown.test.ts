@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { startHeldModel } from "../support/held-model.ts";
 import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
 import { HOLD_EXPIRY_MS } from "../../src/db/billing.ts";
 import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/fixing-model.ts";
@@ -20,26 +21,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const CALLS = 8;
 const START_CREDITS = 20;
 
-/** The slow fixing model: every request waits until `release()`. */
-let waiting: (() => void)[] = [];
-let arrived = 0;
-const model = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(req) {
-    const body = await req.json();
-    arrived++;
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    return Response.json({
-      id: "chatcmpl-slow", object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
-      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: VALID, refusal: null } }],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  },
-});
-function release() {
-  for (const go of waiting.splice(0)) go();
-}
+/** The slow fixing model: every request waits until `model.release()`. */
+const model = startHeldModel(VALID);
 
 let dir: string;
 let db: Db;
@@ -54,8 +37,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tessera-shutdown-"));
 });
 afterAll(async () => {
-  release();
-  model.stop(true);
+  model.release();
+  model.stop();
   await db?.destroy();
   for (const fresh of made) await fresh.drop();
   rmSync(dir, { recursive: true, force: true });
@@ -121,13 +104,13 @@ async function orgWithKey(name: string): Promise<string> {
 
 /** Fires CALLS paid fixes and resolves once every one waits on the model (its hold taken). */
 async function fireFixes(base: string, key: string) {
-  const before = arrived;
+  const before = model.arrived();
   const answers = Array.from({ length: CALLS }, () =>
     post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
       async (r) => ({ status: r.status, body: await r.json() }),
       (e: Error) => ({ status: 0, body: e.message }),
     ));
-  await until("every call to reach the fixing model", () => arrived - before === CALLS);
+  await until("every call to reach the fixing model", () => model.arrived() - before === CALLS);
   return answers;
 }
 
@@ -149,7 +132,7 @@ test("kill -9 in the middle of paid fixes: the holds stay on the books and come 
 
   server.proc.kill(9);
   await server.proc.exited;
-  release();
+  model.release();
   const settled = await Promise.all(answers);
   expect(settled.every((a) => a.status === 0)).toBe(true); // no answer: the connection died
   const afterKill = await books("killed");
@@ -176,7 +159,7 @@ test("kill -9 in the middle of paid fixes: the holds stay on the books and come 
 
   // And the restarted server still charges as before.
   const ok = await fireFixes(restarted.base, key);
-  release();
+  model.release();
   const done = await Promise.all(ok);
   expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
   expect(await books("killed")).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
@@ -201,7 +184,7 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   expect(server.proc.exitCode).toBeNull();
   expectBalanced(await books("stopped"));
 
-  release();
+  model.release();
   const done = await Promise.all(answers);
   expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
   expect(done.every((a) => a.body.fix_summary.status === "fixed")).toBe(true);
@@ -235,6 +218,6 @@ test("SIGINT while the model never answers: after the grace the calls are cut an
   const returned = await db.selectFrom("credit_ledger").select("reason").where("organization_id", "=", org.id).where("delta", "=", 0).execute();
   expect(returned).toHaveLength(CALLS);
   expect(returned[0]!.reason).toContain("the server stopped before the request ended");
-  release();
+  model.release();
   await db.destroy();
 }, 60_000);

@@ -5,10 +5,10 @@
 // database per test file (or per harness), the server stopped when the process exits.
 // Anything else (unset, "sqlite") gives a SQLite file in a temporary folder.
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "./ports.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -70,16 +70,6 @@ export function sharedServer(): Promise<Server> {
   return shared;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** initdb refuses to run as root: as root, run the server as `postgres` (or `nobody`) on a folder it owns. */
 function runAs(): { prefix: string[]; uid?: number; gid?: number } {
