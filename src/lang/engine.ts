@@ -83,7 +83,7 @@ function reserve(length: number): void {
 
 // Linear memory as code units, made again only when memory grows (a view per chunk costs more
 // than copying a chunk).
-let unitView = new Uint16Array(0);
+let unitView: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
 function units(): Uint16Array {
   if (unitView.buffer !== wasm!.memory.buffer) unitView = new Uint16Array(wasm!.memory.buffer);
   return unitView;

@@ -187,7 +187,7 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
     });
     await page.goto(`${origin}/index.html`);
     const exported = await page.waitForFunction(() => window.__tessera, null, { timeout: 30_000 }).then((h) => h.jsonValue());
-    assert.deepEqual(exported, ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse"]);
+    assert.deepEqual(exported, ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse", "parseAndInspect"]);
     userAgent = await page.evaluate(() => navigator.userAgent);
     inBrowser = await page.evaluate(scenario, { bundleUrl: `${origin}/index.js`, ...args });
   } finally {

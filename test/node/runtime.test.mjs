@@ -20,7 +20,7 @@ test(`runs on Node ${process.versions.node} (20 or later)`, () => {
 });
 
 test("the bundle exports exactly the public API", () => {
-  assert.deepEqual(Object.keys(lang).sort(), ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse"]);
+  assert.deepEqual(Object.keys(lang).sort(), ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse", "parseAndInspect"]);
 });
 
 test("parsing before loadLanguage() throws and says what to do; loading twice is harmless", async () => {
