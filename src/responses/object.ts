@@ -41,7 +41,7 @@ export function settingsOf(body: CreateBody, id: string, createdAt: number, conv
   };
 }
 
-export function functionTools(body: Pick<CreateBody, "tools">): FunctionToolOut[] {
+function functionTools(body: Pick<CreateBody, "tools">): FunctionToolOut[] {
   return (body.tools ?? []).map((t) => ({
     type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? null,
   }));

@@ -19,7 +19,7 @@ import { prepareTurn, type PreparedTurn } from "./prepare.ts";
 import { openTurn, runTurn, type SequencedEvent } from "./run.ts";
 
 /** This process, as a holder of job leases. */
-export const WORKER_ID = crypto.randomUUID();
+const WORKER_ID = crypto.randomUUID();
 /**
  * How long a claim on a running job holds without renewal (TESSERA_LEASE_SECONDS): renewed three
  * times per period, so it outlives a missed renewal or two, and a dead process's jobs are failed
@@ -108,7 +108,7 @@ export function abortLocal(id: string): void {
  * Background responses whose process is gone: claimed by this process (so no other replica
  * sweeps the same one), then failed, saying why, instead of in progress forever.
  */
-export async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = DEFAULT_LEASE_SECONDS, deps?: AppDeps): Promise<number> {
+async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = DEFAULT_LEASE_SECONDS, deps?: AppDeps): Promise<number> {
   let n = 0;
   let resumed = 0;
   // This process's own run after a stall: the claim just renewed its lease; it goes on.

@@ -14,7 +14,7 @@ import { holdPrice } from "../paid.ts";
 import { prepareTurn, type TurnCache } from "./prepare.ts";
 import { contextAfter, openTurn, runTurn, settleUnopened } from "./run.ts";
 
-export const SOCKET_PATH = "/v1/embed/responses";
+const SOCKET_PATH = "/v1/embed/responses";
 /** Responses a socket remembers for continuation; the oldest goes first. */
 const CACHE_LIMIT = 64;
 
