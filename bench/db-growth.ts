@@ -11,16 +11,9 @@ import { writeConfigBlock } from "../src/client/config-block.ts";
 import { createApiKey, createOrganization, type Db } from "../src/db/index.ts";
 import { startServer } from "../src/server/main.ts";
 import { bigGeneration } from "./server.ts";
+import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
 
-const SMALL = {
-  root: "Stack",
-  schema: {
-    $defs: {
-      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
-      Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
-    },
-  },
-};
+const SMALL = STACK_TEXT_LIBRARY;
 
 /** The small library plus synthetic components, to the size of the real 53-component library (~34 KB). */
 function realSized(): typeof SMALL {

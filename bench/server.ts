@@ -11,16 +11,9 @@ import { join } from "node:path";
 import { writeConfigBlock } from "../src/client/config-block.ts";
 import { createApiKey, createOrganization, MAX_CREDITS } from "../src/db/index.ts";
 import { startServer } from "../src/server/main.ts";
+import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
 
-const LIBRARY = {
-  root: "Stack",
-  schema: {
-    $defs: {
-      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
-      Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
-    },
-  },
-};
+const LIBRARY = STACK_TEXT_LIBRARY;
 
 /** A valid program just under 100,000 characters: one root, many Text statements. */
 export function bigGeneration(limit = 100_000): string {

@@ -13,6 +13,7 @@ import { libraryProgram } from "./library-programs.ts";
 import { schemaProgram } from "./schema-programs.ts";
 import { VALID, INVALID } from "../conformance/corpus.ts";
 import { mutationArb, programArb } from "../conformance/generators.ts";
+import { STACK_TEXT_LIBRARY } from "../support/stack-text-library.ts";
 
 await loadLanguage();
 const small = compileLibrary(SMALL_LIBRARY);
@@ -44,15 +45,7 @@ test("parse() equals the checker's answer on corpus, random, mutated and library
 });
 
 test("an invalid 100k program: only the statements that hold the error are built and checked, and the answer is the checker's", () => {
-  const lib = compileLibrary({
-    root: "Stack",
-    schema: {
-      $defs: {
-        Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
-        Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
-      },
-    },
-  });
+  const lib = compileLibrary(STACK_TEXT_LIBRARY);
   const valid = bigGeneration();
   const lineAt = (fraction: number) => {
     const start = valid.indexOf("\nt", Math.floor(valid.length * fraction)) + 1;

@@ -8,17 +8,10 @@ import { unitsParsed } from "../../src/lang/engine.ts";
 import { checkGeneration, runFix } from "../../src/repair/autofix.ts";
 import { repair } from "../../src/repair/index.ts";
 import { bigGeneration } from "../../bench/server.ts";
+import { STACK_TEXT_LIBRARY } from "../support/stack-text-library.ts";
 
 await loadLanguage();
-const lib = compileLibrary({
-  root: "Stack",
-  schema: {
-    $defs: {
-      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
-      Text: { type: "object", properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } }, required: ["text"] },
-    },
-  },
-});
+const lib = compileLibrary(STACK_TEXT_LIBRARY);
 
 const valid = bigGeneration();
 const middle = valid.indexOf("\nt", valid.length >> 1) + 1;

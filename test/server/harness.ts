@@ -9,6 +9,7 @@ import { createApiKey, createOrganization, findOrganizationByName } from "../../
 import type { ServerConfig } from "../../src/server/config.ts";
 import { startServer, type RunningServer } from "../../src/server/main.ts";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
+import { STACK_TEXT_LIBRARY } from "../support/stack-text-library.ts";
 
 export interface Harness {
   server: RunningServer;
@@ -59,20 +60,7 @@ export async function startHarness(
 }
 
 /** A small library: enough components to write valid and broken programs by hand. */
-export const SMALL_LIBRARY = {
-  id: "small",
-  root: "Stack",
-  schema: {
-    $defs: {
-      Stack: { type: "object", properties: { children: { type: "array", items: {} } }, required: ["children"] },
-      Text: {
-        type: "object",
-        properties: { text: { type: "string" }, size: { type: "string", enum: ["small", "large"] } },
-        required: ["text"],
-      },
-    },
-  },
-};
+export const SMALL_LIBRARY = STACK_TEXT_LIBRARY;
 
 export const CONFIG = writeConfigBlock({ chatLibrary: SMALL_LIBRARY });
 export const VALID = `root = Stack([greeting])\ngreeting = Text("Hello", "large")`;
