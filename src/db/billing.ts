@@ -12,7 +12,9 @@
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
-import { storeLibrary, type LoggedLibrary } from "./logs.ts";
+import { changedRows, prepared } from "./prepared.ts";
+import { inSharedTransaction } from "./group-commit.ts";
+import { insertEvent, insertLog, type LoggedLibrary } from "./logs.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
 /**
@@ -40,55 +42,63 @@ export function canAfford(org: Pick<Organization, "credits" | "suspended">, pric
   return org.suspended === 0 && org.credits >= price;
 }
 
+// The paid path's writes, compiled once (prepared.ts).
+const takeCredits = prepared<{ org: number; amount: number }>((db, v) => db
+  .updateTable("organizations")
+  .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
+  .where("id", "=", v("org"))
+  .where("credits", ">=", v("amount"))
+  .where("suspended", "=", 0));
+const giveCredits = prepared<{ org: number; amount: number }>((db, v) => db
+  .updateTable("organizations")
+  .set((eb) => ({ credits: eb("credits", "+", v("amount")) }))
+  .where("id", "=", v("org")));
+const insertHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+  .insertInto("credit_holds")
+  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at") }));
+/** The decrement and the hold row as one statement, where the database runs an UPDATE inside WITH (PostgreSQL). */
+const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+  .with("taken", (qb) => qb
+    .updateTable("organizations")
+    .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
+    .where("id", "=", v("org"))
+    .where("credits", ">=", v("amount"))
+    .where("suspended", "=", 0)
+    .returning("id"))
+  .insertInto("credit_holds")
+  .columns(["organization_id", "request_id", "amount", "created_at"])
+  .expression((eb) => eb.selectFrom("taken").select([
+    "taken.id",
+    eb.cast<string>(eb.val(v("request")), "text").as("request_id"),
+    eb.cast<number>(eb.val(v("amount")), "bigint").as("amount"),
+    eb.cast<string>(eb.val(v("at")), "text").as("created_at"),
+  ])));
+const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) => db
+  .deleteFrom("credit_holds")
+  .where("request_id", "=", v("request"))
+  .where("organization_id", "=", v("org"))
+  .returning("amount"));
+const insertLedger = prepared<{ org: number; delta: number; reason: string; request: string; at: string }>((db, v) => db
+  .insertInto("credit_ledger")
+  .values({ organization_id: v("org"), delta: v("delta"), reason: v("reason"), request_id: v("request"), created_at: v("at") }));
+
 /**
  * Takes `amount` credits for request `requestId` if the organization has them and is not
- * suspended. The check and the decrement are a single statement (SQLite serializes concurrent
- * holds), and the hold row is written in the same transaction.
+ * suspended. The check and the decrement are a single statement (the database serializes
+ * concurrent holds), and the hold row is written in the same transaction.
  */
 export async function holdCredits(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
   if (amount <= 0) return true;
-  const held = capabilities(db).modifyingCte ? await holdInOneStatement(db, orgId, amount, requestId) : await db.transaction().execute(async (tx) => {
-    const result = await tx
-      .updateTable("organizations")
-      .set((eb) => ({ credits: eb("credits", "-", amount) }))
-      .where("id", "=", orgId)
-      .where("credits", ">=", amount)
-      .where("suspended", "=", 0)
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) return false;
-    await tx
-      .insertInto("credit_holds")
-      .values({ organization_id: orgId, request_id: requestId, amount, created_at: nowIso() })
-      .execute();
+  const values = { org: orgId, request: requestId, amount, at: nowIso() };
+  const oneStatement = capabilities(db).modifyingCte;
+  const held = await inSharedTransaction(db, async (tx) => {
+    if (oneStatement) return changedRows(await takeIntoHold(tx, values)) === 1;
+    if (changedRows(await takeCredits(tx, values)) !== 1) return false;
+    await insertHold(tx, values);
     return true;
   });
   if (held) openHoldSet(db).add(requestId);
   return held;
-}
-
-/**
- * The same hold as one statement, where the database runs an UPDATE inside WITH (PostgreSQL): the
- * decrement and the hold row commit together without a transaction's four round trips.
- */
-async function holdInOneStatement(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
-  const result = await db
-    .with("taken", (qb) => qb
-      .updateTable("organizations")
-      .set((eb) => ({ credits: eb("credits", "-", amount) }))
-      .where("id", "=", orgId)
-      .where("credits", ">=", amount)
-      .where("suspended", "=", 0)
-      .returning("id"))
-    .insertInto("credit_holds")
-    .columns(["organization_id", "request_id", "amount", "created_at"])
-    .expression((eb) => eb.selectFrom("taken").select([
-      "taken.id",
-      eb.cast<string>(eb.val(requestId), "text").as("request_id"),
-      eb.cast<number>(eb.val(amount), "bigint").as("amount"),
-      eb.cast<string>(eb.val(nowIso()), "text").as("created_at"),
-    ]))
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 export interface Settlement {
@@ -112,55 +122,47 @@ export interface Settlement {
  */
 export async function settle(db: Db, s: Settlement): Promise<number> {
   if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
-  const created_at = nowIso();
-  const charged = await db.transaction().execute(async (tx) => {
+  const at = nowIso();
+  const charged = await inSharedTransaction(db, async (tx) => {
     let charge = s.charge;
     if (s.held > 0) {
-      const hold = await tx
-        .deleteFrom("credit_holds")
-        .where("request_id", "=", s.requestId)
-        .where("organization_id", "=", s.orgId)
-        .returning("amount")
-        .executeTakeFirst();
+      const [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
       if (hold) {
         charge = Math.min(charge, hold.amount);
         const refund = hold.amount - charge;
-        if (refund > 0) {
-          await tx
-            .updateTable("organizations")
-            .set((eb) => ({ credits: eb("credits", "+", refund) }))
-            .where("id", "=", s.orgId)
-            .execute();
-        }
-      } else if (charge > 0) {
-        // The hold was returned before this request ended: charge the balance now, if it can pay.
-        const taken = await tx
-          .updateTable("organizations")
-          .set((eb) => ({ credits: eb("credits", "-", charge) }))
-          .where("id", "=", s.orgId)
-          .where("credits", ">=", charge)
-          .executeTakeFirst();
-        if (taken.numUpdatedRows !== 1n) charge = 0;
+        if (refund > 0) await giveCredits(tx, { org: s.orgId, amount: refund });
+      } else if (charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: charge })) !== 1) {
+        // The hold was returned before this request ended and the balance cannot pay it now.
+        charge = 0;
       }
     }
-    if (charge > 0) {
-      await tx
-        .insertInto("credit_ledger")
-        .values({ organization_id: s.orgId, delta: -charge, reason: s.reason, request_id: s.requestId, created_at })
-        .execute();
-    }
-    if (s.library) await storeLibrary(tx, s.library);
-    await tx
-      .insertInto("request_logs")
-      .values({ ...s.log, library_hash: s.library?.hash ?? null, organization_id: s.orgId, request_id: s.requestId, charge, created_at })
-      .execute();
-    if (s.event) {
-      await tx.insertInto("reliability_events").values({ ...s.event, organization_id: s.orgId, created_at }).execute();
-    }
+    await writeRecords(tx, s, charge, at);
     return charge;
   });
   openHolds.get(db)?.delete(s.requestId);
   return charged;
+}
+
+/**
+ * A paid call whose work is already done when it is paid for (no hold: nothing can be lost
+ * between the check and the charge): takes the charge and writes ledger row, request log and
+ * reliability event in one transaction. False, with nothing written, when the organization
+ * cannot pay (suspended, or concurrent calls spent the balance): the caller answers 429.
+ */
+export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promise<boolean> {
+  const at = nowIso();
+  return inSharedTransaction(db, async (tx) => {
+    if (s.charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
+    await writeRecords(tx, s, s.charge, at);
+    return true;
+  });
+}
+
+/** What a settled call leaves: the ledger row (when charged), its log (and library) and its event. */
+async function writeRecords(tx: Db, s: Omit<Settlement, "held">, charge: number, at: string): Promise<void> {
+  if (charge > 0) await insertLedger(tx, { org: s.orgId, delta: -charge, reason: s.reason, request: s.requestId, at });
+  await insertLog(tx, { ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at: at }, s.library ?? null);
+  if (s.event) await insertEvent(tx, { ...s.event, organization_id: s.orgId, created_at: at });
 }
 
 /**

@@ -2,7 +2,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
-import type { ApiKey } from "./schema.ts";
+import { prepared } from "./prepared.ts";
+import type { ApiKey, Organization } from "./schema.ts";
 
 const KEY_PREFIX = "tsk_";
 /** Visible part kept for listing: the marker plus 8 characters of the random part. */
@@ -38,26 +39,43 @@ export async function revokeApiKeys(db: Db, prefix: string): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
+/** Live keys by visible prefix, each with its organization: one query on every authenticated call. */
+const keysByPrefix = prepared<{ prefix: string }, ApiKey & { org_name: string; org_credits: number; org_suspended: number; org_created_at: string }>((db, v) => db
+  .selectFrom("api_keys")
+  .innerJoin("organizations", "organizations.id", "api_keys.organization_id")
+  .selectAll("api_keys")
+  .select([
+    "organizations.name as org_name",
+    "organizations.credits as org_credits",
+    "organizations.suspended as org_suspended",
+    "organizations.created_at as org_created_at",
+  ])
+  .where("api_keys.prefix", "=", v("prefix"))
+  .where("api_keys.revoked_at", "is", null));
+
 /**
- * Finds the live key for a presented secret. The lookup is by the prefix (not secret on its own);
- * the hash comparison is constant time so response timing says nothing about the stored hash.
+ * Finds the live key for a presented secret, and its organization. The lookup is by the prefix
+ * (not secret on its own); the hash comparison is constant time so response timing says nothing
+ * about the stored hash.
  */
-export async function verifyApiKey(db: Db, presented: string): Promise<ApiKey | undefined> {
+export async function findKeyOwner(db: Db, presented: string): Promise<{ key: ApiKey; org: Organization } | undefined> {
   if (presented.length < VISIBLE_LENGTH || presented.length > 512) return undefined;
-  const candidates = await db
-    .selectFrom("api_keys")
-    .selectAll()
-    .where("prefix", "=", presented.slice(0, VISIBLE_LENGTH))
-    .where("revoked_at", "is", null)
-    .execute();
+  const candidates = (await keysByPrefix(db, { prefix: presented.slice(0, VISIBLE_LENGTH) })).rows;
   const presentedHash = Buffer.from(hashKey(presented), "hex");
-  let match: ApiKey | undefined;
+  let match: (typeof candidates)[number] | undefined;
   for (const candidate of candidates) {
     if (timingSafeEqual(presentedHash, Buffer.from(candidate.key_hash, "hex"))) match = candidate;
   }
+  if (!match) return undefined;
+  const { org_name, org_credits, org_suspended, org_created_at, ...key } = match;
   // `last used` is kept to the minute: a write per request would cost every call a disk sync.
-  if (match && (!match.last_used_at || Date.parse(nowIso()) - Date.parse(match.last_used_at) >= LAST_USED_RESOLUTION_MS)) {
-    await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", match.id).execute();
+  if (!key.last_used_at || Date.parse(nowIso()) - Date.parse(key.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+    await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", key.id).execute();
   }
-  return match;
+  return { key, org: { id: key.organization_id, name: org_name, credits: org_credits, suspended: org_suspended, created_at: org_created_at } };
+}
+
+/** The live key for a presented secret (see findKeyOwner). */
+export async function verifyApiKey(db: Db, presented: string): Promise<ApiKey | undefined> {
+  return (await findKeyOwner(db, presented))?.key;
 }

@@ -2,6 +2,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
+import { inSharedTransaction } from "./group-commit.ts";
+import { prepared } from "./prepared.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
 /** A library config block a request log refers to by hash (stored once per distinct block). */
@@ -23,36 +25,62 @@ export interface LoggedLibrary {
  */
 export async function storeLibrary(tx: Kysely<Database> | Transaction<Database>, library: LoggedLibrary): Promise<void> {
   const now = Date.now();
-  const created_at = nowIso(new Date(now));
-  await tx
-    .updateTable("log_libraries")
-    .set({ created_at })
-    .where("hash", "=", library.hash)
-    .where("created_at", "<", nowIso(new Date(now - LIBRARY_REFRESH_MS)))
-    .execute();
-  await tx
-    .insertInto("log_libraries")
-    .values({ hash: library.hash, config: library.config, created_at })
-    .onConflict((oc) => oc.column("hash").doNothing())
-    .execute();
+  const at = nowIso(new Date(now));
+  await refreshLibrary(tx, { hash: library.hash, at, staleBefore: nowIso(new Date(now - LIBRARY_REFRESH_MS)) });
+  await insertLibrary(tx, { hash: library.hash, config: library.config, at });
 }
 
 /** A stored block older than this is brought forward when a log names it again (see storeLibrary). */
 const LIBRARY_REFRESH_MS = 24 * 60 * 60 * 1000;
 
-export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">, library: LoggedLibrary | null = null): Promise<void> {
-  if (!library) {
-    await db.insertInto("request_logs").values({ ...log, created_at: nowIso() }).execute();
-    return;
-  }
-  await db.transaction().execute(async (tx) => {
-    await storeLibrary(tx, library);
-    await tx.insertInto("request_logs").values({ ...log, library_hash: library.hash, created_at: nowIso() }).execute();
+// Written with every logged request: compiled once (prepared.ts).
+const refreshLibrary = prepared<{ hash: string; at: string; staleBefore: string }>((db, v) => db
+  .updateTable("log_libraries")
+  .set({ created_at: v("at") })
+  .where("hash", "=", v("hash"))
+  .where("created_at", "<", v("staleBefore")));
+const insertLibrary = prepared<{ hash: string; config: string; at: string }>((db, v) => db
+  .insertInto("log_libraries")
+  .values({ hash: v("hash"), config: v("config"), created_at: v("at") })
+  .onConflict((oc) => oc.column("hash").doNothing()));
+type LogRow = Required<NewRequestLog>;
+const insertLogRow = prepared<Omit<LogRow, "id">>((db, v) => db
+  .insertInto("request_logs")
+  .values({
+    request_id: v("request_id"), organization_id: v("organization_id"), endpoint: v("endpoint"), model: v("model"),
+    status: v("status"), conversation: v("conversation"), library_hash: v("library_hash"), outcome: v("outcome"),
+    charge: v("charge"), duration_ms: v("duration_ms"), input_tokens: v("input_tokens"), output_tokens: v("output_tokens"),
+    created_at: v("created_at"),
+  }));
+const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, v) => db
+  .insertInto("reliability_events")
+  .values({
+    organization_id: v("organization_id"), model: v("model"), endpoint: v("endpoint"), outcome: v("outcome"),
+    corrected_codes: v("corrected_codes"), created_at: v("created_at"),
+  }));
+
+/** A request log, and its library block unless stored already; in the caller's transaction. */
+export async function insertLog(tx: Kysely<Database>, log: Omit<NewRequestLog, "library_hash">, library: LoggedLibrary | null): Promise<void> {
+  if (library) await storeLibrary(tx, library);
+  await insertLogRow(tx, {
+    ...log,
+    library_hash: library?.hash ?? null,
+    input_tokens: log.input_tokens ?? null,
+    output_tokens: log.output_tokens ?? null,
   });
 }
 
+export async function insertEvent(tx: Kysely<Database>, event: NewReliabilityEvent): Promise<void> {
+  await insertEventRow(tx, event);
+}
+
+/** A log outside of billing (a free or refused call), in a transaction shared with other writes (group-commit.ts). */
+export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">, library: LoggedLibrary | null = null): Promise<void> {
+  await inSharedTransaction(db, (tx) => insertLog(tx, { ...log, created_at: nowIso() }, library));
+}
+
 export async function writeReliabilityEvent(db: Db, event: Omit<NewReliabilityEvent, "created_at">): Promise<void> {
-  await db.insertInto("reliability_events").values({ ...event, created_at: nowIso() }).execute();
+  await inSharedTransaction(db, (tx) => insertEvent(tx, { ...event, created_at: nowIso() }));
 }
 
 export interface ModelReliability {

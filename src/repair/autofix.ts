@@ -57,50 +57,52 @@ export interface FixInput {
   complete: CompleteFn | null;
 }
 
+/** Both attempts: the sanitizer, then (when it leaves errors and one is configured) the fixing model. */
 export async function runFix(input: FixInput): Promise<FixOutcome> {
-  const { generation, framed, result } = input.checked;
+  const first = sanitizerFix(input);
+  return first.status === "fixed" || !input.complete ? first : modelAttempt(input, first.unfixed_errors, input.complete);
+}
 
-  // Attempt 1: the deterministic sanitizer, on the whole generation: it edits the program where
-  // it stands (in each fenced block), so the wrapping comes back byte for byte. Its result is
-  // checked rather than trusted: `fixed` means the checker found no error in the content itself
-  // (the sanitizer's last inspection is of exactly that text), so it is not parsed once more.
+/**
+ * Attempt 1: the deterministic sanitizer, on the whole generation: it edits the program where it
+ * stands (in each fenced block), so the wrapping comes back byte for byte. Its result is checked
+ * rather than trusted: `fixed` means the checker found no error in the content itself (the
+ * sanitizer's last inspection is of exactly that text), so it is not parsed once more. Synchronous:
+ * a caller can tell whether the fixing model is needed before it pays for a model call.
+ */
+export function sanitizerFix(input: Omit<FixInput, "complete">): FixOutcome {
+  const { generation, result } = input.checked;
   const sanitized = repair(generation, input.library, { result, inspection: input.checked.inspection });
   if (sanitized.status === "fixed" && sanitized.content !== null) {
-    return {
-      status: "fixed",
-      content: sanitized.content,
-      fixed_errors: sanitized.fixed_errors,
-      unfixed_errors: [],
-      usage: NO_USAGE,
-      by: "sanitizer",
-    };
+    return { status: "fixed", content: sanitized.content, fixed_errors: sanitized.fixed_errors, unfixed_errors: [], usage: NO_USAGE, by: "sanitizer" };
   }
   const remaining = sanitized.unfixed_errors.length ? sanitized.unfixed_errors : result.errors;
-
-  // Attempt 2: the fixing model, when one is configured.
-  if (input.complete) {
-    const fixed = await modelFix({
-      library: input.source,
-      compiled: input.library,
-      context: input.context,
-      program: framed.program,
-      errors: remaining,
-      instructions: input.instructions,
-      complete: input.complete,
-    });
-    if (fixed.status === "fixed") {
-      // Keep the original program's trailing line break so the wrapping reads as it came in.
-      const trailing = /\s*$/.exec(framed.program)?.[0] ?? "";
-      return {
-        status: "fixed",
-        content: reframe(framed, fixed.program + trailing),
-        fixed_errors: result.errors,
-        unfixed_errors: [],
-        usage: fixed.usage,
-        by: "model",
-      };
-    }
-    return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: remaining, usage: fixed.usage, by: "model" };
-  }
   return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: remaining, usage: NO_USAGE, by: "sanitizer" };
+}
+
+/** Attempt 2: the fixing model, given the errors the sanitizer left. */
+export async function modelAttempt(input: Omit<FixInput, "complete">, remaining: FixError[], complete: CompleteFn): Promise<FixOutcome> {
+  const { framed, result } = input.checked;
+  const fixed = await modelFix({
+    library: input.source,
+    compiled: input.library,
+    context: input.context,
+    program: framed.program,
+    errors: remaining,
+    instructions: input.instructions,
+    complete,
+  });
+  if (fixed.status === "fixed") {
+    // Keep the original program's trailing line break so the wrapping reads as it came in.
+    const trailing = /\s*$/.exec(framed.program)?.[0] ?? "";
+    return {
+      status: "fixed",
+      content: reframe(framed, fixed.program + trailing),
+      fixed_errors: result.errors,
+      unfixed_errors: [],
+      usage: fixed.usage,
+      by: "model",
+    };
+  }
+  return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: remaining, usage: fixed.usage, by: "model" };
 }

@@ -1,7 +1,7 @@
 // Shared by every authenticated route. An API key (server side) reaches everything of its
 // organization; a frontend token (browser side) reaches only the Conversations routes, and there
 // only its user's conversations: anywhere else it is a 403, never a 401 (it is a valid credential).
-import { findOrganizationById, verifyApiKey, type Db, type Organization } from "../db/index.ts";
+import { findKeyOwner, findOrganizationById, type Db, type Organization } from "../db/index.ts";
 import { HttpError } from "./errors.ts";
 import { TOKEN_PREFIX, verifyToken, type Scope } from "./crypto/frontend-tokens.ts";
 
@@ -37,8 +37,7 @@ export async function authenticatePrincipal(db: Db, req: Request): Promise<Princ
     if (!org) throw new HttpError(401, "invalid frontend token", { code: "invalid_token" });
     return { kind: "token", org, userId: check.claims.userId, scopes: check.claims.scopes };
   }
-  const key = await verifyApiKey(db, secret);
-  const org = key && (await findOrganizationById(db, key.organization_id));
+  const org = (await findKeyOwner(db, secret))?.org;
   if (!org) throw new HttpError(401, "invalid or revoked API key", { code: "invalid_api_key" });
   return { kind: "key", org };
 }

@@ -11,6 +11,15 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!req.body) return new Uint8Array();
+  if (Number.isFinite(declared)) {
+    // The length is known and within the limit (HTTP framing ends the body there): one read, without
+    // a stream reader's round trip per chunk (a quarter of a small request's time in bun 1.4).
+    try {
+      return new Uint8Array(await req.arrayBuffer());
+    } catch {
+      throw new RequestAborted();
+    }
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = req.body.getReader();
@@ -50,13 +59,15 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<un
   return parseJson(await readLimited(req, limit));
 }
 
+const utf8 = new TextDecoder();
+
 /** A body (or a WebSocket frame) as JSON: nesting bounded before the parse, 400s for both. */
 export function parseJson(bytes: Uint8Array | string): unknown {
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
     throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
   }
   try {
-    return JSON.parse(typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes));
+    return JSON.parse(typeof bytes === "string" ? bytes : utf8.decode(bytes));
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { code: "invalid_json" });
   }

@@ -1,6 +1,7 @@
 // POST /v1/autofix (and /v1/autofix/chat/completions): spec sections 2.1–2.3, 3, 4.1, 7, 8.
-// Order matters: key (401) → body (413/400) → rules (400) → credits (429) → check → hold → fix → settle.
-import { canAfford, settle, writeRequestLog } from "../../db/index.ts";
+// Order matters: key (401) → body (413/400) → rules (400) → credits (429) → check → sanitizer →
+// charge; or, when the fixing model is needed, hold → model → settle.
+import { canAfford, chargeOutright, findOrganizationById, settle, writeRequestLog } from "../../db/index.ts";
 import { holdPrice, outOfCredits } from "../paid.ts";
 import { authenticate } from "../auth.ts";
 import { readBody } from "../body.ts";
@@ -8,7 +9,7 @@ import type { Handler, RequestContext } from "../context.ts";
 import { errorResponse, HttpError } from "../errors.ts";
 import { AutofixBody, interpretAutofixRequest } from "../autofix/request.ts";
 import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
-import { alreadyValid, checkGeneration, runFix, type FixOutcome } from "../../repair/autofix.ts";
+import { alreadyValid, checkGeneration, modelAttempt, sanitizerFix, type FixOutcome } from "../../repair/autofix.ts";
 import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
 const SURFACE = "autofix";
@@ -38,18 +39,24 @@ export const autofix: Handler = async (ctx) => {
       return Response.json(autofixCompletion(outcome), { headers: timing });
     }
 
-    // Take the price before the fix runs: one atomic UPDATE, so concurrent calls never overspend.
+    const input = { checked, library, source, context: request.context, instructions: request.config.instructions };
+    const first = sanitizerFix(input);
+    if (first.status === "fixed" || !deps.fixingModel) {
+      // The work is done before anything is paid: the charge and its records are one transaction,
+      // with no hold (nothing can be lost between them). Concurrent calls may have spent the
+      // balance meanwhile: then a 429, as had they come first.
+      if (!(await record(ctx, org.id, messages, { held: 0, charge: price, status: 200, outcome: first }))) {
+        throw outOfCredits((await findOrganizationById(deps.db, org.id)) ?? org, SURFACE);
+      }
+      return Response.json(autofixCompletion(first), { headers: timing });
+    }
+
+    // The fixing model may take seconds: its price is held first (one atomic UPDATE, so concurrent
+    // calls never overspend), and settled when it has answered.
     await holdPrice(deps.db, org, price, ctx.requestId, SURFACE);
     let outcome: FixOutcome;
     try {
-      outcome = await runFix({
-        checked,
-        library,
-        source,
-        context: request.context,
-        instructions: request.config.instructions,
-        complete: deps.fixingModel,
-      });
+      outcome = await modelAttempt(input, first.unfixed_errors, deps.fixingModel);
     } catch (e) {
       deps.log(`autofix ${ctx.requestId} failed: ${(e as Error).message}`);
       await record(ctx, org.id, messages, { held: price, charge: 0, status: 500, outcome: null });
@@ -78,25 +85,30 @@ function logFields(ctx: RequestContext, conversation: string, status: number, ou
   };
 }
 
-/** Charge (or hand back the hold), request log and reliability event, in one transaction. */
+/**
+ * Charge (or hand back the hold), request log and reliability event, in one transaction. Without a
+ * hold the charge is taken outright: false when the organization could not pay it (nothing written).
+ */
 async function record(
   ctx: RequestContext,
   orgId: number,
   messages: unknown[],
   r: { held: number; charge: number; status: number; outcome: FixOutcome | null },
-): Promise<void> {
+): Promise<boolean> {
   const outcomeName = r.outcome?.status ?? "error";
   const corrected = r.outcome?.status === "fixed" ? r.outcome.fixed_errors.map((e) => e.code) : [];
   const { conversation, library } = acceptedConversation(messages);
   const log = logFields(ctx, conversation, r.status, outcomeName);
-  await settle(ctx.deps.db, {
+  const settlement = {
     orgId,
     requestId: ctx.requestId,
-    held: r.held,
     charge: r.charge,
     reason: "autofix",
     log,
     library,
     event: { model: AUTOFIX_MODEL, endpoint: log.endpoint, outcome: outcomeName, corrected_codes: JSON.stringify(corrected) },
-  });
+  };
+  if (r.held === 0) return chargeOutright(ctx.deps.db, settlement);
+  await settle(ctx.deps.db, { ...settlement, held: r.held });
+  return true;
 }
