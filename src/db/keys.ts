@@ -69,7 +69,7 @@ export async function findKeyOwner(db: Db, presented: string): Promise<{ key: Ap
   if (!match) return undefined;
   const { org_name, org_credits, org_suspended, org_created_at, ...key } = match;
   // `last used` is kept to the minute: a write per request would cost every call a disk sync.
-  if (!key.last_used_at || Date.parse(nowIso()) - Date.parse(key.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+  if (!key.last_used_at || Date.now() - Date.parse(key.last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", key.id).execute();
   }
   return { key, org: { id: key.organization_id, name: org_name, credits: org_credits, suspended: org_suspended, created_at: org_created_at } };
