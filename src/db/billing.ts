@@ -121,26 +121,33 @@ export interface Settlement {
  * (an expired hold), the charge taken afresh from the balance if it still covers it, else 0.
  */
 export async function settle(db: Db, s: Settlement): Promise<number> {
-  if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
-  const at = nowIso();
-  const charged = await inSharedTransaction(db, async (tx) => {
-    let charge = s.charge;
-    if (s.held > 0) {
-      const [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
-      if (hold) {
-        charge = Math.min(charge, hold.amount);
-        const refund = hold.amount - charge;
-        if (refund > 0) await giveCredits(tx, { org: s.orgId, amount: refund });
-      } else if (charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: charge })) !== 1) {
-        // The hold was returned before this request ended and the balance cannot pay it now.
-        charge = 0;
-      }
-    }
-    await writeRecords(tx, s, charge, at);
-    return charge;
-  });
-  openHolds.get(db)?.delete(s.requestId);
+  const charged = await inSharedTransaction(db, (tx) => settleIn(tx, s));
+  settled(db, s.requestId);
   return charged;
+}
+
+/** settle()'s writes in the caller's transaction (for writes that must commit with them); call settled() after the commit. */
+export async function settleIn(tx: Db, s: Settlement): Promise<number> {
+  if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
+  let charge = s.charge;
+  if (s.held > 0) {
+    const [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
+    if (hold) {
+      charge = Math.min(charge, hold.amount);
+      const refund = hold.amount - charge;
+      if (refund > 0) await giveCredits(tx, { org: s.orgId, amount: refund });
+    } else if (charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: charge })) !== 1) {
+      // The hold was returned before this request ended and the balance cannot pay it now.
+      charge = 0;
+    }
+  }
+  await writeRecords(tx, s, charge, nowIso());
+  return charge;
+}
+
+/** The request's hold is no longer this process's to return at shutdown. */
+export function settled(db: Db, requestId: string): void {
+  openHolds.get(db)?.delete(requestId);
 }
 
 /**

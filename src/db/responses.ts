@@ -4,6 +4,8 @@ import { sql } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
+import { settled, settleIn, type Settlement } from "./billing.ts";
+import { inSharedTransaction } from "./group-commit.ts";
 import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
 import type { Selectable } from "kysely";
 import type { ResponsesTable } from "./schema.ts";
@@ -36,18 +38,20 @@ export interface NewResponse {
  * items), in one transaction: retrievable and continuable from now on.
  */
 export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
+  await db.transaction().execute((tx) => insertResponseIn(tx, r));
+}
+
+async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
   const now = seconds();
-  await db.transaction().execute(async (tx) => {
-    await tx.insertInto("responses").values({
-      id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
-      previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
-      body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
-      worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
-    }).execute();
-    await insertItems(tx, r.id, r.organizationId, "input", r.input);
-    if (r.output) await insertItems(tx, r.id, r.organizationId, "output", r.output);
-    if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
-  });
+  await tx.insertInto("responses").values({
+    id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
+    previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
+    body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
+    worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
+  }).execute();
+  await insertItems(tx, r.id, r.organizationId, "input", r.input);
+  if (r.output) await insertItems(tx, r.id, r.organizationId, "output", r.output);
+  if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
 }
 
 async function insertItems(db: Db, responseId: string, orgId: number, role: "input" | "output", items: { id: string }[]) {
@@ -79,12 +83,41 @@ export interface Finish {
  * transaction. A response already ended (cancelled meanwhile) is left as it is: returns false.
  */
 export async function finishResponse(db: Db, f: Finish): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    if (!(await endResponse(tx, f.id, f.status, f.body))) return false;
-    await insertItems(tx, f.id, f.organizationId, "output", f.output);
-    if (f.conversation && f.conversation.items.length) await appendConversationItems(tx, f.conversation.id, f.organizationId, f.conversation.items);
-    return true;
+  return db.transaction().execute((tx) => finishResponseIn(tx, f));
+}
+
+async function finishResponseIn(tx: Db, f: Finish): Promise<boolean> {
+  if (!(await endResponse(tx, f.id, f.status, f.body))) return false;
+  await insertItems(tx, f.id, f.organizationId, "output", f.output);
+  if (f.conversation && f.conversation.items.length) await appendConversationItems(tx, f.conversation.id, f.organizationId, f.conversation.items);
+  return true;
+}
+
+/**
+ * A turn's end and its settlement in one transaction (shared with concurrent writers:
+ * group-commit.ts): the response stored, whole (`insert`) or by finishing its row (`finish`), and
+ * the hold settled, so that a response reads as ended only once it is paid for. A row that had
+ * already ended (cancelled meanwhile) keeps that end: `settlement` is given its stored body, or
+ * null when this turn's end was stored (or nothing is stored: store:false). Returns that body.
+ */
+export async function endTurn(
+  db: Db,
+  end: { insert: NewResponse } | { finish: Finish } | null,
+  settlement: (endedMeanwhile: unknown | null) => Settlement,
+): Promise<unknown | null> {
+  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx) => {
+    let meanwhile: unknown | null = null;
+    if (end && "insert" in end) await insertResponseIn(tx, end.insert);
+    else if (end && !(await finishResponseIn(tx, end.finish))) {
+      const row = await findResponse(tx, end.finish.organizationId, end.finish.id);
+      meanwhile = row ? JSON.parse(row.body) : null;
+    }
+    const s = settlement(meanwhile);
+    await settleIn(tx, s);
+    return { meanwhile, requestId: s.requestId };
   });
+  settled(db, requestId);
+  return meanwhile;
 }
 
 export async function findResponse(db: Db, orgId: number, id: string): Promise<ResponseRow | undefined> {

@@ -2,7 +2,7 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { findResponse, finishResponse, insertResponse, settle, updateResponse } from "../../db/index.ts";
+import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
 import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
@@ -111,28 +111,25 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     }
   }
 
+  // The end is stored and paid for in one transaction: a response never reads as ended unsettled.
+  let end: Parameters<typeof endTurn>[1] = null;
   if (store) {
     const ok = final.status === "completed" || final.status === "incomplete";
     // A failed or cancelled turn appends nothing to its conversation.
     const appended = ok && t.conversationId
       ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
       : null;
-    let stored = true;
-    if (storedAtStart || o.background) {
-      stored = await finishResponse(db, { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended });
-    } else {
-      await insertResponse(db, { ...row, status: final.status, body: final, output: final.output, conversation: appended });
-    }
-    // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
-    if (!stored) {
-      const row = await findResponse(db, t.org.id, t.settings.id);
-      if (row) final = JSON.parse(row.body) as ResponseObject;
-    }
+    end = storedAtStart || o.background
+      ? { finish: { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended } }
+      : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
-  const charged = final.status === "completed" || final.status === "incomplete";
-  await settleTurn(deps, t, o, {
-    charged, status: charged ? 200 : final.status === "cancelled" ? 499 : 502, outcome: final.status, usage: final.usage, managed,
+  // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
+  const meanwhile = await endTurn(db, end, (stored) => {
+    const { status, usage } = (stored as ResponseObject | null) ?? final;
+    const charged = status === "completed" || status === "incomplete";
+    return turnSettlement(t, o, { charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status, usage, managed });
   });
+  if (meanwhile) final = meanwhile as ResponseObject;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;
 }
@@ -140,11 +137,11 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 class Cancelled extends Error {}
 
 /** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
-async function settleTurn(
-  deps: AppDeps, t: PreparedTurn, o: TurnBill,
+function turnSettlement(
+  t: PreparedTurn, o: TurnBill,
   r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
-): Promise<void> {
-  await settle(deps.db, {
+): Settlement {
+  return {
     orgId: t.org.id, requestId: o.requestId, held: o.held, charge: r.charged ? o.held : 0, reason: "responses",
     log: {
       endpoint: ENDPOINT, model: t.settings.model, status: r.status, conversation: JSON.stringify(t.input), outcome: r.outcome,
@@ -152,12 +149,13 @@ async function settleTurn(
       input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null,
     },
     event: r.managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: r.managed.outcome, corrected_codes: JSON.stringify(r.managed.corrected) } : undefined,
-  }).catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+  };
 }
 
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
-export function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
-  return settleTurn(deps, t, o, { charged: false, status, outcome: "upstream_error" });
+export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
+  await settle(deps.db, turnSettlement(t, o, { charged: false, status, outcome: "upstream_error" }))
+    .catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
 }
 
 /** The items a store:false continuation on the same socket starts from. */
