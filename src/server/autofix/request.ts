@@ -80,7 +80,8 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (last.role !== "assistant" || generation.trim() === "") {
     throw bad("the last message must be an assistant turn whose text is the generation to fix", lastParam);
   }
-  const generationChars = codePoints(generation);
+  // A text has at least as many UTF-16 units as code points: only a longer one needs counting.
+  const generationChars = generation.length > LIMITS.generationChars ? codePoints(generation) : generation.length;
   if (generationChars > LIMITS.generationChars) {
     throw bad(
       `the generation is ${generationChars} characters (Unicode code points); the limit is ${LIMITS.generationChars}`,
@@ -100,7 +101,8 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   if (context.length > LIMITS.contextTurns) {
     throw bad(`the context has ${context.length} usable turns; the limit is ${LIMITS.contextTurns}`, "messages");
   }
-  const chars = context.reduce((n, t) => n + codePoints(t.text), 0);
+  const units = context.reduce((n, t) => n + t.text.length, 0);
+  const chars = units > LIMITS.contextChars ? context.reduce((n, t) => n + codePoints(t.text), 0) : units;
   if (chars > LIMITS.contextChars) {
     throw bad(`the context has ${chars} characters (Unicode code points) of text; the limit is ${LIMITS.contextChars}`, "messages");
   }
