@@ -10,7 +10,10 @@ export const START_RULES = ["Program", "Line_statement", "brokenLine"];
 export const MEMO_RULES = ["bracketed"];
 // Rules that nest what they hold, each application one level of the nesting depth (MAX_DEPTH in
 // compile.ts): brackets, calls, a prefix operator, a ternary's tail; `bracketed` in broken lines.
-export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
+// An object's entry counts one too (an object two levels, as a component call with its list):
+// objects nested in a later entry (`{a: 1, b: {a: 1, b: ...}}`) take the loop over the entries
+// and the entry's key on the native stack, and overflowed it before 1,200 levels counted one.
+export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "Entry", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
 // Rules whose tail nests: each right operand of a binary operator counts one level, as each of
 // them keeps the operator's loop and the chain of the rules below it on the native stack (a
 // chain of them through parentheses, `1 + (1 + (...))`, took twice the stack of plain ones).

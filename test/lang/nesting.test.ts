@@ -16,7 +16,8 @@ const lib = compileLibrary(SMALL_LIBRARY);
 // `levels` levels in all, the root call and its list included.
 const calls = (n: number) => "root = " + "Stack([".repeat(n) + "])".repeat(n);
 const arrays = (levels: number) => "root = Stack([" + "[".repeat(levels - 2) + "]".repeat(levels - 2) + "])";
-const objects = (levels: number) => "root = Stack([" + "{a: ".repeat(levels - 2) + "1" + "}".repeat(levels - 2) + "])";
+// An object counts two levels, itself and its entry: `levels` even.
+const objects = (levels: number) => "root = Stack([" + "{a: ".repeat(levels / 2 - 1) + "1" + "}".repeat(levels / 2 - 1) + "])";
 const parens = (levels: number) => "root = Stack([Text(" + "(".repeat(levels - 3) + '"x"' + ")".repeat(levels - 3) + ")])";
 const ternaries = (levels: number) => "root = Stack([" + "$a ? 1 : ".repeat(levels - 2) + "2])";
 const nots = (levels: number) => "root = Stack([" + "!".repeat(levels - 2) + "$a])";
@@ -43,7 +44,7 @@ test("500 nested component calls and 1,000 nested arrays parse, as do 1,200 leve
 
 test("past the limit the error says nested too deep, and the limit", () => {
   const past = NESTINGS.map((kind) => nestedProgram(kind, repetitionsWithin(kind, MAX_NESTING) + 1));
-  for (const text of [calls(601), arrays(MAX_NESTING + 1), objects(MAX_NESTING + 1), parens(MAX_NESTING + 1), nots(MAX_NESTING + 1), ...past, "root = " + "[".repeat(50_000)]) {
+  for (const text of [calls(601), arrays(MAX_NESTING + 1), objects(MAX_NESTING + 2), parens(MAX_NESTING + 1), nots(MAX_NESTING + 1), ...past, "root = " + "[".repeat(50_000)]) {
     const errors = parse(text, lib).errors;
     assert.equal(errors[0].code, "syntax", text.slice(0, 40));
     assert.match(errors[0].message, /^nested too deep: expected at most 1200 levels of brackets, calls, operators and ternaries inside one another, got more: "root = /);
