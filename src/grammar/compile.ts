@@ -27,8 +27,9 @@ export interface CompiledGrammar {
 
 /**
  * How deep constructs may nest: every application of a nesting rule (see `nestRules`: a bracket,
- * a prefix operator, a ternary's tail) counts one. Past it the parse stops with `overflow` (the
- * language core says "nested too deep"). Chosen below what the native stack holds on the
+ * a prefix operator, a ternary's tail) counts one, as does every operand read in the tail of a
+ * `nestTails` rule (a binary operator's right operand). Past it the parse stops with `overflow`
+ * (the language core says "nested too deep"). Chosen below what the native stack holds on the
  * engines the core runs on (measured in the baseline tiers, whose frames are the largest).
  */
 export const MAX_DEPTH = 1200;
@@ -46,6 +47,9 @@ export function isSyntactic(ruleName: string): boolean {
  * Compiles `grammarSource`; `startRules` get exported entry points. Applications of `memoRules`
  * (lexical rules only) are remembered per position, as Ohm remembers every application: without
  * it a rule that retries at every position after a failure takes exponential time.
+ * `nestTails`: rules compiled as levels of a chain (see `chainOf`) whose tail, what follows the
+ * first factor, counts one nesting level for each application in it that leads back into nesting
+ * (`Additive<n> = Multiplicative<n> (n additiveOp Multiplicative<n>)*`: the right operand).
  */
 export function compileGrammar(
   grammarSource: string,
@@ -53,6 +57,7 @@ export function compileGrammar(
   memoRules: string[] = [],
   nestRules: string[] = [],
   inlineRules: string[] = [],
+  nestTails: string[] = [],
 ): CompiledGrammar {
   const grammar = ohm.grammar(grammarSource) as any;
   const ruleNames = Object.keys(grammar.rules).filter((name) => grammar.rules[name].source);
@@ -326,6 +331,8 @@ export function compileGrammar(
     // The rule can apply itself: its function stays on the native stack while what is nested
     // in it is read (see `spineLeaf`).
     spine?: boolean;
+    // A `nestTails` rule's tail: applications that lead back into nesting count one level.
+    nestApps?: boolean;
   }
 
   // Whether applying `rule` can lead back to a recursive rule (and so deeper into nesting).
@@ -390,6 +397,8 @@ export function compileGrammar(
         return name;
       }
     }
+    // Only a chain level's tail is compiled apart from its first factor.
+    if (nestTails.includes(ruleName)) throw new Error(`${ruleName} (in nestTails) is not compiled as a level of a chain`);
     // Inside a lexical rule nothing is recorded.
     const body = expr(info.body, ctx, ctx.syntactic, skipped);
     const label = `// ${key.slice(key.indexOf(":") + 1)}`;
@@ -602,7 +611,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     // nodes stands (or is elided) for all that start at start1, since finishing the same span
     // again changes nothing; the outermost differs only when spaces were skipped before it.
     const finishes = (from: number) => (from === 0 ? finishOf(0) : `${finishOf(from)} ${finishOf(0)}`);
-    const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, l.ctx, true)));
+    const tails = levels.slice(0, k).map((l) => l.rest.map((f) => expr(f, nestTails.includes(l.rule) ? { ...l.ctx, nestApps: true } : l.ctx, true)));
     // One probe for the tails of levels [lo, hi), when each is a single `x*` or `x?` with a FIRST
     // test: when none can start at the next token, one failed test stands for all of them. `done`
     // is what follows (the nodes finished).
@@ -844,7 +853,13 @@ function ${name}(pos: i32, depth: i32): i32 {
         if (ctx.spine && !reaches(e.ruleName)) keepOut.add(fn);
         const empty = emptyAt(e.ruleName, args);
         const body = grammar.rules[e.ruleName]?.body;
-        if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
+        if (ctx.nestApps && reaches(e.ruleName)) {
+          // An operand in a nesting tail: one level deeper, checked as a nesting rule checks it.
+          // Its native stack cost is the tail's loop and the chain of the level below, on top of
+          // the level of brackets or calls it may hold.
+          code = `const s = ${at}; if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; }
+  return ${fn}(s, depth + 1);`;
+        } else if (!isSyntactic(e.ruleName) && body instanceof pexprs.Terminal && String(body.obj) === "" && !memoRules.includes(e.ruleName)) {
           // A rule that matches nothing (`sameLine`): no node, no failure.
           return past;
         } else if (empty) {

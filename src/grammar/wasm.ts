@@ -10,7 +10,14 @@ export const START_RULES = ["Program", "Line_statement", "brokenLine"];
 export const MEMO_RULES = ["bracketed"];
 // Rules that nest what they hold, each application one level of the nesting depth (MAX_DEPTH in
 // compile.ts): brackets, calls, a prefix operator, a ternary's tail; `bracketed` in broken lines.
-export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
+// An object's entry counts one too (an object two levels, as a component call with its list):
+// objects nested in a later entry (`{a: 1, b: {a: 1, b: ...}}`) take the loop over the entries
+// and the entry's key on the native stack, and overflowed it before 1,200 levels counted one.
+export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "Entry", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
+// Rules whose tail nests: each right operand of a binary operator counts one level, as each of
+// them keeps the operator's loop and the chain of the rules below it on the native stack (a
+// chain of them through parentheses, `1 + (1 + (...))`, took twice the stack of plain ones).
+export const NEST_TAILS = ["Or", "And", "Equality", "Comparison", "Additive", "Multiplicative"];
 // Recursive rules whose code is inlined where they are applied, one native frame fewer per level
 // of nesting (the recursion still goes through the functions of the others).
 export const INLINE_RULES = ["Items", "Primary", "Entries", "Entry"];
@@ -25,7 +32,7 @@ export interface BuiltGrammar {
 }
 
 export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar> {
-  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES, NEST_RULES, INLINE_RULES);
+  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES, NEST_RULES, INLINE_RULES, NEST_TAILS);
   // The verdict (verdict.as) reads the parser's tree: it follows the parser in one module, with
   // the rule ids as constants.
   const ruleIds = compiled.rules.map((rule, id) => `const RULE_${rule}: i32 = ${id};`).join("\n");
@@ -54,7 +61,7 @@ export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar>
     header +
     `export const RULE_NAMES = ${JSON.stringify(compiled.rules)} as const;\n` +
     `export const START_RULES = ${JSON.stringify(START_RULES)} as const;\n` +
-    `/** How deep brackets, calls, prefix operators and ternaries may nest (each counts one level). */\n` +
+    `/** How deep brackets, calls, operators and ternaries may nest (each counts one level). */\n` +
     `export const MAX_NESTING = ${MAX_DEPTH};\n` +
     `export const RULE: Record<string, number> = Object.fromEntries(RULE_NAMES.map((name, id) => [name, id]));\n`;
   return { wasm, rules: compiled.rules, wasmModule, rulesModule };

@@ -118,9 +118,14 @@ const MEMBER = R.PostfixOp_member;
 const OR = R.Or;
 const AND = R.And;
 
-/** Builds the expression at node i. */
-export function buildExpr(r: TreeReader, i: number): Expr {
+/** Builds the expression at node `at`. */
+export function buildExpr(r: TreeReader, at: number): Expr {
   const d = r.tree.data;
+  // Parentheses only group: what they hold is read in their place, in this loop rather than in a
+  // call of its own, so that nesting through them (`((x).a).a`) takes one frame per level, not
+  // two (V8 ran out of stack at about 1,000 levels of those, inside the nesting limit).
+  let i = at;
+  while (KIND[d[i * 4]] === Kind.Group) i = r.child(i, 0);
   const rule = d[i * 4];
   const start = d[i * 4 + 1];
   const end = d[i * 4 + 2];
@@ -181,8 +186,6 @@ export function buildExpr(r: TreeReader, i: number): Expr {
       top = from;
       return { k: "action", steps, start, end };
     }
-    case Kind.Group:
-      return buildExpr(r, r.child(i, 0));
     case Kind.Ternary: {
       const from = pushChildren(d, i);
       const cond = kids[from];

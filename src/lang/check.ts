@@ -552,7 +552,7 @@ export function brokenLineErrors(broken: BrokenLine[], library?: Library, source
     if (line.tooDeep) {
       error = {
         code: "syntax",
-        message: `nested too deep: expected at most ${MAX_NESTING} levels of brackets, calls, prefix operators and ternaries inside one another, got more: ${excerpt}`,
+        message: `nested too deep: expected at most ${MAX_NESTING} levels of brackets, calls, operators and ternaries inside one another, got more: ${excerpt}`,
         at: line.start,
       };
     } else if (line.incomplete) {

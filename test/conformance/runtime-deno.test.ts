@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { test, skip } from "../support/harness.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
+import { NESTINGS, nestedProgram, repetitionsWithin } from "../support/nestings.mjs";
 import { compileLibrary, createStreamParser, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
+import { MAX_NESTING } from "../../src/lang/generated/rules.ts";
 
 const g = globalThis as { Deno?: { version: { deno: string } }; Bun?: { version: string } };
 const runtime = g.Deno ? `Deno ${g.Deno.version.deno}` : g.Bun ? `Bun ${g.Bun.version}` : "an unknown runtime";
@@ -25,6 +27,18 @@ test(`${runtime}: the language loads and checks a small program`, () => {
   const library = compileLibrary({ root: "Box", schema: { $defs: { Box: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } } } });
   assert.equal(isValid(parse('root = Box("hi")', library)), true);
   assert.deepEqual(parse("root = Box(1)", library).errors.map((e) => [e.code, e.path, e.component]), [["type-mismatch", "/label", "Box"]]);
+});
+
+// Early in the file, while the engine runs the module in its first tier (the largest frames).
+test(`${runtime}: every kind of nesting parses right at the limit; past it the error says nested too deep`, () => {
+  const library = compileLibrary({ schema: { $defs: { Stack: { type: "object", properties: { children: { type: "array" } } } } } });
+  for (let round = 0; round < 3; round++) {
+    for (const kind of NESTINGS) {
+      const within = repetitionsWithin(kind, MAX_NESTING);
+      assert.deepEqual(parse(nestedProgram(kind, within), library).errors.filter((e) => e.code === "syntax"), [], kind.name);
+      assert.match(parse(nestedProgram(kind, within + 1), library).errors[0].message, /^nested too deep/, kind.name);
+    }
+  }
 });
 
 if (FIXTURES_MISSING) {

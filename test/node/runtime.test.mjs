@@ -3,6 +3,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { BUNDLE_URL, ensureBundle, FIXTURES_MISSING, realLibraryConfig, realSamples } from "../browser/support.mjs";
+import { NESTINGS, nestedProgram, repetitionsWithin } from "../support/nestings.mjs";
 
 let lang;
 before(async () => {
@@ -32,6 +33,19 @@ test("parsing before loadLanguage() throws and says what to do; loading twice is
   await fresh.loadLanguage();
   await fresh.loadLanguage();
   assert.equal(fresh.isValid(fresh.parse("root = A()", library)), true);
+});
+
+// Early in the file, while the engine runs the module in its first tier (the largest frames).
+test("every kind of nesting parses right at the limit (1,200 levels); past it the error says nested too deep", () => {
+  const library = lang.compileLibrary({ schema: { $defs: { Stack: { type: "object", properties: { children: { type: "array" } } } } } });
+  for (let round = 0; round < 3; round++) {
+    for (const kind of NESTINGS) {
+      const within = repetitionsWithin(kind, 1200);
+      const syntax = lang.parse(nestedProgram(kind, within), library).errors.filter((e) => e.code === "syntax");
+      assert.deepEqual(syntax, [], kind.name);
+      assert.match(lang.parse(nestedProgram(kind, within + 1), library).errors[0].message, /^nested too deep: expected at most 1200 levels/, kind.name);
+    }
+  }
 });
 
 const reason = FIXTURES_MISSING;
