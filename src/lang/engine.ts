@@ -82,10 +82,11 @@ function reserve(length: number): void {
 }
 
 // Linear memory as code units, made again only when memory grows (a view per chunk costs more
-// than copying a chunk).
+// than copying a chunk). Growing detaches the old buffer, which leaves the view empty: that is
+// checked rather than the buffer itself, whose getter costs more than the copy of a chunk.
 let unitView: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
 function units(): Uint16Array {
-  if (unitView.buffer !== wasm!.memory.buffer) unitView = new Uint16Array(wasm!.memory.buffer);
+  if (unitView.length === 0) unitView = new Uint16Array(wasm!.memory.buffer);
   return unitView;
 }
 

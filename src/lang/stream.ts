@@ -304,12 +304,10 @@ export function createStreamParser(library: Library): StreamParser {
     },
   };
 
-  // The ended statements as they were when the first `count` had ended (later ones may define a
-  // name again), read only when a result's root is.
-  function endedAt(count: number): Defs {
-    if (endedView !== null && endedView.count === count && endedView.list === finals) return endedView.defs;
-    const list = finals;
-    const where = places;
+  // The ended statements `list` (their places `where`) as they were when the first `count` had
+  // ended (later ones may define a name again), made only when a result's root is read.
+  function endedAt(list: Statement[], where: Map<string, number[]>, count: number): Defs {
+    if (endedView !== null && endedView.count === count && endedView.list === list) return endedView.defs;
     const get = (id: string): Statement | undefined => {
       const place = where.get(id);
       if (!place) return undefined;
@@ -402,7 +400,9 @@ export function createStreamParser(library: Library): StreamParser {
     const errorCount = finalErrors.length;
     const textNow = tail;
     const textBase = tailBase;
-    const endedThen = endedAt(finals.length);
+    const endedList = finals;
+    const endedPlaces = places;
+    const endedCount = finals.length;
     return lazyResult(
       {
         errors: () => {
@@ -419,6 +419,7 @@ export function createStreamParser(library: Library): StreamParser {
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
         const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
+        const endedThen = endedAt(endedList, endedPlaces, endedCount);
         const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
         const partial = new Set<string>();
         for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
