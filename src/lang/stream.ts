@@ -9,7 +9,7 @@ import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.
 import { finishProgram, lazyResult, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
-import { NameList } from "./name-list.ts";
+import { NameList, readNames } from "./name-list.ts";
 import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
@@ -61,11 +61,6 @@ export function createStreamParser(library: Library): StreamParser {
   let finalErrorsPublic: FixError[] = [];
   let publishedErrors = 0; // of checker.errors
   let publishedBroken = 0; // of finalBroken
-  // The pending names without those the open statements define, for the pending list `exceptFrom`
-  // and the open statements named `exceptKey`: a statement stays open over many chunks.
-  let pendingExcept: readonly string[] = [];
-  let exceptFrom: readonly string[] | null = null;
-  let exceptKey = "";
   let ended = false;
   let last: ParseResult | null = null;
   let lineText = ""; // the line being received (from `scanned` on), read when it ends
@@ -334,14 +329,9 @@ export function createStreamParser(library: Library): StreamParser {
   function openState(open: Statement[], to: number) {
     if (open.length === 0) {
       // Nothing open: what has ended says it all.
-      if (exceptKey !== "" || pending.list !== exceptFrom) {
-        pendingExcept = pending.list;
-        exceptFrom = pending.list;
-        exceptKey = "";
-      }
-      const base = pendingExcept;
-      const orphanedNow = unreferenced.list;
-      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => base.slice(), orphaned: () => orphanedNow.slice() };
+      const pendingNow = pending.snapshot();
+      const orphanedNow = unreferenced.snapshot();
+      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => readNames(pendingNow), orphaned: () => readNames(orphanedNow) };
     }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
@@ -350,15 +340,8 @@ export function createStreamParser(library: Library): StreamParser {
     for (const stmt of open) openChecker.statement(stmt);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
-    const key = open.map((stmt) => stmt.id).join("\n");
-    if (key !== exceptKey || pending.list !== exceptFrom) {
-      pendingExcept = pending.except(openById.keys());
-      exceptFrom = pending.list;
-      exceptKey = key;
-    }
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
-    const orphanedNow = unreferenced.except(openRefs);
     // Open statements whose line has ended are orphans at once when nothing refers to them
     // (appended when the list is read).
     const endedOpen = new Set<string>();
@@ -373,11 +356,13 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    const base = pendingExcept;
     // The lists of every result made from this state: one function each, shared by those results
-    // (each copies the lists when it first reads them).
-    const unresolved = () => base.concat(openUnresolved);
-    const orphaned = orphanedOpen ? () => orphanedNow.concat(orphanedOpen) : () => orphanedNow.slice();
+    // (each makes its lists when it first reads them). Names the open statements define are not
+    // pending; names they refer to are not orphans.
+    const pendingNow = pending.snapshot();
+    const orphanedNow = unreferenced.snapshot();
+    const unresolved = () => readNames(pendingNow, openById).concat(openUnresolved);
+    const orphaned = orphanedOpen ? () => readNames(orphanedNow, openRefs).concat(orphanedOpen) : () => readNames(orphanedNow, openRefs);
     return { open, ended: endings, openById, openCheckErrors: openChecker.errors, endedOpen, added, unresolved, orphaned };
   }
   // The best result so far: final statements' errors plus the open statement's own. `same`: the
@@ -394,8 +379,8 @@ export function createStreamParser(library: Library): StreamParser {
       publishedBroken = finalBroken.length;
     }
     // Built when read: a cut statement's message reads the statement to say what it still needs.
-    // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
-    // never change once made (later chunks replace them or append past them).
+    // The lists are made when read: NameList snapshots and the first `errorCount` of `finalErrors`
+    // never change once made (later chunks append past them).
     const finalErrors = finalErrorsPublic;
     const errorCount = finalErrors.length;
     const textNow = tail;
