@@ -63,7 +63,7 @@ export function createStreamParser(library: Library): StreamParser {
   let publishedBroken = 0; // of finalBroken
   let ended = false;
   let last: ParseResult | null = null;
-  let lineText = ""; // the line being received (from `scanned` on), read when it ends
+  let lineTick = false; // the line being received (from `scanned` on) holds a backtick so far
   // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
   // still go on, with what was open before it, and its strings and brackets as read so far.
   let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean; id: string | undefined; named: boolean } | null = null;
@@ -90,26 +90,34 @@ export function createStreamParser(library: Library): StreamParser {
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers, reading
-  // only `chunk`, the text just appended (a line that grows over many chunks is kept in
-  // `lineText` and read once, when it ends). At the end (`final`), the last line is complete
-  // without its newline, as frame() reads it.
+  // only `chunk`, the text just appended (the last `chunk.length` units of `tail`). A line's text
+  // is taken from `tail` only when it can matter: before the program starts, in an envelope (its
+  // end marker), or when the line holds a backtick (a fence); other lines are only counted. At the
+  // end (`final`), the last line is complete without its newline, as frame() reads it.
   const scanLines = (chunk: string, final = false) => {
+    const chunkStart = length - chunk.length;
     let from = 0; // in `chunk`
     while (programEnd === -1) {
       const nl = chunk.indexOf("\n", from);
+      const tick = chunk.indexOf("`", from);
       if (nl === -1) {
-        lineText += from === 0 ? chunk : chunk.slice(from);
+        if (tick !== -1) lineTick = true;
         from = chunk.length;
-        if (!final || lineText === "") {
-          if (programStart === -1 && !ENVELOPE.startsWith(lineText) && !lineText.startsWith(ENVELOPE)) resetProgram(0);
+        if (!final || scanned === length) {
+          if (programStart === -1) {
+            const head = tail.slice(scanned - tailBase);
+            if (!ENVELOPE.startsWith(head) && !head.startsWith(ENVELOPE)) resetProgram(0);
+          }
           return;
         }
       }
-      const line = nl === -1 ? lineText : lineText + chunk.slice(from, nl);
+      const lineEnd = nl === -1 ? length : chunkStart + nl;
+      const ticked = lineTick || (tick !== -1 && (nl === -1 || tick < nl));
       from = nl === -1 ? chunk.length : nl + 1;
-      lineText = "";
+      lineTick = false;
       const lineStart = scanned;
-      scanned = Math.min(lineStart + line.length + 1, length);
+      const line = programStart === -1 || mode === "envelope" || ticked ? tail.slice(lineStart - tailBase, lineEnd - tailBase) : "";
+      scanned = Math.min(lineEnd + 1, length);
       if (programStart === -1) {
         if (line.startsWith(ENVELOPE)) {
           mode = "envelope";
@@ -118,7 +126,7 @@ export function createStreamParser(library: Library): StreamParser {
         }
         resetProgram(0);
       }
-      const isFence = line.includes("`") && FENCE.test(line);
+      const isFence = ticked && FENCE.test(line);
       if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
       } else if (mode === "fence" && isFence) {
