@@ -233,6 +233,37 @@ export function createStreamParser(library: Library): StreamParser {
     return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
+  // A chunk that ends a line and starts a statement it cuts mid-way (`…])⏎name = Card([`, a
+  // bracket open), with whole statements before it: those have ended (no line before a line that
+  // starts a statement goes on past it), and the cut one is followed as `goOn` follows it. The
+  // statements are read up to its line, and it is read once by itself, rather than all of it read
+  // as a program and its line read again. Null when it is not so: the chunk is then read in full.
+  const lineEndsThenCut = (chunk: string): ParseResult | null => {
+    const nl = chunk.lastIndexOf("\n");
+    if (nl === -1 || nl === chunk.length - 1) return null;
+    const cutStart = length - chunk.length + nl + 1;
+    const from = Math.max(openStart, programStart, mode === "fence" ? blockStart : 0);
+    if (from >= cutStart) return null;
+    const cutText = tail.slice(cutStart - tailBase);
+    if (!STARTS_STATEMENT.test(cutText.length > 200 ? cutText.slice(0, 200) : cutText)) return null;
+    const next = new OpenScan(cutStart);
+    next.feed(cutText);
+    if (!next.open) return null;
+    const name = cutName(next.head);
+    if (name.id === undefined || !excerptKnown(next)) return null;
+    const parts = splitProgram(tail, tailBase, from, cutStart);
+    if (parts.broken.length !== 0) return null;
+    if (!wantsMore("Line_statement", cutStart, length)) return null;
+    for (const stmt of parts.statements) addFinal(stmt);
+    openStart = cutStart;
+    trimTail();
+    next.confirm();
+    scan = next;
+    const cut = new CutLine(cutStart, length, next.head, name.id);
+    cutOpen = { open: [], before: [], cut, head: next.head, known: true, id: name.id, named: name.final };
+    return result([], [cut], length);
+  };
+
   return {
     push(chunk: string): ParseResult {
       if (ended) throw new Error("push() after end()");
@@ -253,6 +284,10 @@ export function createStreamParser(library: Library): StreamParser {
       if (cutOpen !== null && closed.length === 0 && mode === framing && programStart === startWas && programEnd === -1) {
         const fast = goOn(cutOpen);
         if (fast !== null) return (last = fast);
+      }
+      if (closed.length === 0 && mode === framing && mode !== "between" && programStart === startWas && programEnd === -1) {
+        const next = lineEndsThenCut(chunk);
+        if (next !== null) return (last = next);
       }
       finishClosed(tail, tailBase);
       if (mode === "between") {
