@@ -1,12 +1,12 @@
 // The incremental streaming parser. Statements that have ended are parsed and checked once and
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
-// recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
+// recomputed. `end()` is `parse()` of the whole text.
 import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
 import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
-import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
-import { finishProgram, lazyResult, publicError } from "./parse.ts";
+import { brokenLineErrors, Checker, type Defs } from "./check.ts";
+import { lazyResult, parse, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
 import { NameList, readNames } from "./name-list.ts";
@@ -92,9 +92,8 @@ export function createStreamParser(library: Library): StreamParser {
   // Looks at each newly completed line for the envelope header, fences and end markers, reading
   // only `chunk`, the text just appended (the last `chunk.length` units of `tail`). A line's text
   // is taken from `tail` only when it can matter: before the program starts, in an envelope (its
-  // end marker), or when the line holds a backtick (a fence); other lines are only counted. At the
-  // end (`final`), the last line is complete without its newline, as frame() reads it.
-  const scanLines = (chunk: string, final = false) => {
+  // end marker), or when the line holds a backtick (a fence); other lines are only counted.
+  const scanLines = (chunk: string) => {
     const chunkStart = length - chunk.length;
     let from = 0; // in `chunk`
     while (programEnd === -1) {
@@ -102,22 +101,19 @@ export function createStreamParser(library: Library): StreamParser {
       const tick = chunk.indexOf("`", from);
       if (nl === -1) {
         if (tick !== -1) lineTick = true;
-        from = chunk.length;
-        if (!final || scanned === length) {
-          if (programStart === -1) {
-            const head = tail.slice(scanned - tailBase);
-            if (!ENVELOPE.startsWith(head) && !head.startsWith(ENVELOPE)) resetProgram(0);
-          }
-          return;
+        if (programStart === -1) {
+          const head = tail.slice(scanned - tailBase);
+          if (!ENVELOPE.startsWith(head) && !head.startsWith(ENVELOPE)) resetProgram(0);
         }
+        return;
       }
-      const lineEnd = nl === -1 ? length : chunkStart + nl;
-      const ticked = lineTick || (tick !== -1 && (nl === -1 || tick < nl));
-      from = nl === -1 ? chunk.length : nl + 1;
+      const lineEnd = chunkStart + nl;
+      const ticked = lineTick || (tick !== -1 && tick < nl);
+      from = nl + 1;
       lineTick = false;
       const lineStart = scanned;
       const line = programStart === -1 || mode === "envelope" || ticked ? tail.slice(lineStart - tailBase, lineEnd - tailBase) : "";
-      scanned = Math.min(lineEnd + 1, length);
+      scanned = lineEnd + 1;
       if (programStart === -1) {
         if (line.startsWith(ENVELOPE)) {
           mode = "envelope";
@@ -330,15 +326,9 @@ export function createStreamParser(library: Library): StreamParser {
     end(): ParseResult {
       if (ended) return last!;
       ended = true;
-      scanLines("", true);
-      const text = chunks.join("");
-      setInput(text);
-      if (programStart === -1) programStart = 0;
-      finishClosed(text, 0);
-      if (mode === "between") return (last = finishProgram(text, finals, finalBroken, library, lastEnd));
-      const to = programEnd === -1 ? text.length : programEnd;
-      const parts = splitProgram(text, 0, Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
-      return (last = finishProgram(text, [...finals, ...parts.statements], [...finalBroken, ...parts.broken], library, to));
+      // parse() itself: its fast verdict (one pass of the WebAssembly module over the text) answers
+      // a valid program, and most invalid ones, sooner than checking the kept statements again.
+      return (last = parse(chunks.join(""), library));
     },
   };
 
