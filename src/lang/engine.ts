@@ -25,6 +25,7 @@ interface Exports {
 
 /** A parse's flat tree: node i is `data[4i..4i+3]` = rule, start, end, subtree size (postorder). */
 export interface Tree {
+  /** Four numbers per node (its records are the first `count * 4`; the view may run on past them). */
   data: Int32Array;
   count: number;
   /** Where the parse stopped (-1 when the start rule did not match). */
@@ -82,10 +83,11 @@ function reserve(length: number): void {
 }
 
 // Linear memory as code units, made again only when memory grows (a view per chunk costs more
-// than copying a chunk).
+// than copying a chunk). Growing detaches the old buffer, which leaves the view empty: that is
+// checked rather than the buffer itself, whose getter costs more than the copy of a chunk.
 let unitView: Uint16Array<ArrayBufferLike> = new Uint16Array(0);
 function units(): Uint16Array {
-  if (unitView.buffer !== wasm!.memory.buffer) unitView = new Uint16Array(wasm!.memory.buffer);
+  if (unitView.length === 0) unitView = new Uint16Array(wasm!.memory.buffer);
   return unitView;
 }
 
@@ -184,8 +186,22 @@ export function parseTree(rule: StartRule, from: number, to: number): Tree {
     overflow = true;
   }
   const count = overflow ? 0 : w.nodeCount();
-  const data = new Int32Array(w.memory.buffer, w.nodes(), count * 4);
-  return { data, count, end: overflow ? -1 : end, farthest: w.farthestPosition(), overflow };
+  return { data: nodeRecords(w, count), count, end: overflow ? -1 : end, farthest: w.farthestPosition(), overflow };
+}
+
+// The tree's records through one view of linear memory from the first record on, made again only
+// when memory grows (the old view is then empty) or the records move: a view per parse costs as
+// much as parsing a short line. A tree's records are the first `count * 4` of it.
+let nodeView = new Int32Array(0);
+let nodeAt = -1;
+function nodeRecords(w: Exports, count: number): Int32Array {
+  const at = w.nodes();
+  if (at !== nodeAt || nodeView.length < count * 4) {
+    const buffer = w.memory.buffer;
+    nodeView = new Int32Array(buffer, at, (buffer.byteLength - at) >> 2);
+    nodeAt = at;
+  }
+  return nodeView;
 }
 
 /**

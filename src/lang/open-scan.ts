@@ -65,36 +65,48 @@ export class OpenScan {
       }
       this.head += piece;
     }
+    // The state is kept in locals while reading (a chunk is read unit by unit) and stored back after.
     const levels = this.levels;
+    let quote = this.quote;
+    let escape = this.escape;
+    let comment = this.comment;
+    let slash = this.slash;
+    let lost = false;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (this.comment) {
+      if (comment) {
         if (c === 10) {
-          this.comment = false;
-          if (levels.length === 0) return void (this.lost = true);
+          comment = false;
+          if (levels.length === 0) {
+            lost = true;
+            break;
+          }
         }
         continue;
       }
-      if (this.quote !== 0) {
-        if (this.escape) this.escape = false;
-        else if (c === 92) this.escape = true;
-        else if (c === this.quote) this.quote = 0;
-        else if (c === 10) return void (this.lost = true);
+      if (quote !== 0) {
+        if (escape) escape = false;
+        else if (c === 92) escape = true;
+        else if (c === quote) quote = 0;
+        else if (c === 10) {
+          lost = true;
+          break;
+        }
         continue;
       }
-      const slash = this.slash;
-      this.slash = false;
+      const afterSlash = slash;
+      slash = false;
       switch (c) {
         case 34: // "
         case 39: // '
-          this.quote = c;
+          quote = c;
           break;
         case 35: // #
-          this.comment = true;
+          comment = true;
           break;
         case 47: // /
-          if (slash) this.comment = true;
-          else this.slash = true;
+          if (afterSlash) comment = true;
+          else slash = true;
           break;
         case 40: // (
           levels.push({ closer: 41, opener: at + i, seg: at + i + 1, cand: -1 });
@@ -108,18 +120,24 @@ export class OpenScan {
         case 41:
         case 93:
         case 125:
-          if (levels.length === 0 || levels[levels.length - 1].closer !== c) return void (this.lost = true);
-          levels.pop();
+          if (levels.length === 0 || levels[levels.length - 1].closer !== c) lost = true;
+          else levels.pop();
           break;
         case 44: // ,
           if (levels.length !== 0) levels[levels.length - 1].cand = at + i + 1;
           break;
         case 10:
           // Outside brackets a newline ends the line: the statement may have ended.
-          if (levels.length === 0) return void (this.lost = true);
+          if (levels.length === 0) lost = true;
           break;
       }
+      if (lost) break;
     }
+    this.quote = quote;
+    this.escape = escape;
+    this.comment = comment;
+    this.slash = slash;
+    if (lost) this.lost = true;
   }
 
   /** Whether a bracket is still open: then the statement cannot be complete. */

@@ -34,29 +34,53 @@ export interface ResultParts {
  * reads would make streaming quadratic).
  */
 export function lazyResult(parts: ResultParts, buildRoot: () => ElementNode | null): ParseResult {
-  let root: ElementNode | null | undefined;
-  let { errors, unresolved, orphaned } = parts;
-  // Spelled out rather than spread: one object shape for every result.
-  return {
-    get root() {
-      if (root === undefined) root = buildRoot();
-      return root;
-    },
-    get errors() {
-      if (typeof errors === "function") errors = errors();
-      return errors;
-    },
-    incomplete: parts.incomplete,
-    get unresolved() {
-      if (typeof unresolved === "function") unresolved = unresolved();
-      return unresolved;
-    },
-    get orphaned() {
-      if (typeof orphaned === "function") orphaned = orphaned();
-      return orphaned;
-    },
-    statements: parts.statements,
-  };
+  return new LazyResult(parts, buildRoot);
+}
+
+// The lazy fields are getters on the prototype, not on each result: an object literal with its
+// own getters costs a new function per getter per result, most of a stream chunk's time under
+// JavaScriptCore. `toJSON` gives every field, in the order of ParseResult.
+class LazyResult implements ParseResult {
+  #root: ElementNode | null | undefined = undefined;
+  #buildRoot: () => ElementNode | null;
+  #errors: ResultParts["errors"];
+  #unresolved: ResultParts["unresolved"];
+  #orphaned: ResultParts["orphaned"];
+  readonly incomplete: boolean;
+  readonly statements: number;
+
+  constructor(parts: ResultParts, buildRoot: () => ElementNode | null) {
+    this.#buildRoot = buildRoot;
+    this.#errors = parts.errors;
+    this.#unresolved = parts.unresolved;
+    this.#orphaned = parts.orphaned;
+    this.incomplete = parts.incomplete;
+    this.statements = parts.statements;
+  }
+
+  get root(): ElementNode | null {
+    if (this.#root === undefined) this.#root = this.#buildRoot();
+    return this.#root;
+  }
+
+  get errors(): FixError[] {
+    if (typeof this.#errors === "function") this.#errors = this.#errors();
+    return this.#errors;
+  }
+
+  get unresolved(): string[] {
+    if (typeof this.#unresolved === "function") this.#unresolved = this.#unresolved();
+    return this.#unresolved;
+  }
+
+  get orphaned(): string[] {
+    if (typeof this.#orphaned === "function") this.#orphaned = this.#orphaned();
+    return this.#orphaned;
+  }
+
+  toJSON() {
+    return { root: this.root, errors: this.errors, incomplete: this.incomplete, unresolved: this.unresolved, orphaned: this.orphaned, statements: this.statements };
+  }
 }
 
 /** Checks a whole program already split into statements; `text` is the whole input. */

@@ -126,7 +126,9 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     const lineText = text.slice(line.start - base, Math.min(line.end, line.start + 200) - base);
     const named = NAME_EQUALS.exec(lineText);
     if (named) line.id = named[1];
-    line.excerpt = lineText.trim().split("\n")[0].slice(0, 60);
+    const trimmed = lineText.trim();
+    const nl = trimmed.indexOf("\n");
+    line.excerpt = (nl === -1 ? trimmed : trimmed.slice(0, nl)).slice(0, 60);
     const attempt = parseTree("Line_statement", line.start, to);
     if (attempt.overflow) line.tooDeep = true;
     if (attempt.farthest >= to && to > line.start) {

@@ -1,15 +1,15 @@
 // The incremental streaming parser. Statements that have ended are parsed and checked once and
 // kept; each chunk re-reads only the open statement (the last one, which a following line may
 // still continue). Reference, orphan and root bookkeeping is updated per statement, not
-// recomputed. `end()` runs the whole-program checks once, with the same code as `parse()`.
+// recomputed. `end()` is `parse()` of the whole text.
 import { appendInput, claimInput, parseTree, setInput, setScratchFrom, wantsMore } from "./engine.ts";
 import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
-import { brokenLineErrors, Checker, type Defs, type PlacedError } from "./check.ts";
-import { finishProgram, lazyResult, publicError } from "./parse.ts";
+import { brokenLineErrors, Checker, type Defs } from "./check.ts";
+import { lazyResult, parse, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
-import { NameList } from "./name-list.ts";
+import { NameList, readNames } from "./name-list.ts";
 import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
@@ -61,14 +61,9 @@ export function createStreamParser(library: Library): StreamParser {
   let finalErrorsPublic: FixError[] = [];
   let publishedErrors = 0; // of checker.errors
   let publishedBroken = 0; // of finalBroken
-  // The pending names without those the open statements define, for the pending list `exceptFrom`
-  // and the open statements named `exceptKey`: a statement stays open over many chunks.
-  let pendingExcept: readonly string[] = [];
-  let exceptFrom: readonly string[] | null = null;
-  let exceptKey = "";
   let ended = false;
   let last: ParseResult | null = null;
-  let lineText = ""; // the line being received (from `scanned` on), read when it ends
+  let lineTick = false; // the line being received (from `scanned` on) holds a backtick so far
   // The last open line: a statement cut mid-way (a bracket still open) that the parser said can
   // still go on, with what was open before it, and its strings and brackets as read so far.
   let cutOpen: { open: Statement[]; before: BrokenLine[]; cut: BrokenLine; head: string; known: boolean; id: string | undefined; named: boolean } | null = null;
@@ -95,26 +90,30 @@ export function createStreamParser(library: Library): StreamParser {
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers, reading
-  // only `chunk`, the text just appended (a line that grows over many chunks is kept in
-  // `lineText` and read once, when it ends). At the end (`final`), the last line is complete
-  // without its newline, as frame() reads it.
-  const scanLines = (chunk: string, final = false) => {
+  // only `chunk`, the text just appended (the last `chunk.length` units of `tail`). A line's text
+  // is taken from `tail` only when it can matter: before the program starts, in an envelope (its
+  // end marker), or when the line holds a backtick (a fence); other lines are only counted.
+  const scanLines = (chunk: string) => {
+    const chunkStart = length - chunk.length;
     let from = 0; // in `chunk`
     while (programEnd === -1) {
       const nl = chunk.indexOf("\n", from);
+      const tick = chunk.indexOf("`", from);
       if (nl === -1) {
-        lineText += from === 0 ? chunk : chunk.slice(from);
-        from = chunk.length;
-        if (!final || lineText === "") {
-          if (programStart === -1 && !ENVELOPE.startsWith(lineText) && !lineText.startsWith(ENVELOPE)) resetProgram(0);
-          return;
+        if (tick !== -1) lineTick = true;
+        if (programStart === -1) {
+          const head = tail.slice(scanned - tailBase);
+          if (!ENVELOPE.startsWith(head) && !head.startsWith(ENVELOPE)) resetProgram(0);
         }
+        return;
       }
-      const line = nl === -1 ? lineText : lineText + chunk.slice(from, nl);
-      from = nl === -1 ? chunk.length : nl + 1;
-      lineText = "";
+      const lineEnd = chunkStart + nl;
+      const ticked = lineTick || (tick !== -1 && tick < nl);
+      from = nl + 1;
+      lineTick = false;
       const lineStart = scanned;
-      scanned = Math.min(lineStart + line.length + 1, length);
+      const line = programStart === -1 || mode === "envelope" || ticked ? tail.slice(lineStart - tailBase, lineEnd - tailBase) : "";
+      scanned = lineEnd + 1;
       if (programStart === -1) {
         if (line.startsWith(ENVELOPE)) {
           mode = "envelope";
@@ -123,7 +122,7 @@ export function createStreamParser(library: Library): StreamParser {
         }
         resetProgram(0);
       }
-      const isFence = line.includes("`") && FENCE.test(line);
+      const isFence = ticked && FENCE.test(line);
       if (mode === "envelope" && line.startsWith(MARKER)) {
         programEnd = lineStart;
       } else if (mode === "fence" && isFence) {
@@ -230,6 +229,37 @@ export function createStreamParser(library: Library): StreamParser {
     return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
 
+  // A chunk that ends a line and starts a statement it cuts mid-way (`…])⏎name = Card([`, a
+  // bracket open), with whole statements before it: those have ended (no line before a line that
+  // starts a statement goes on past it), and the cut one is followed as `goOn` follows it. The
+  // statements are read up to its line, and it is read once by itself, rather than all of it read
+  // as a program and its line read again. Null when it is not so: the chunk is then read in full.
+  const lineEndsThenCut = (chunk: string): ParseResult | null => {
+    const nl = chunk.lastIndexOf("\n");
+    if (nl === -1 || nl === chunk.length - 1) return null;
+    const cutStart = length - chunk.length + nl + 1;
+    const from = Math.max(openStart, programStart, mode === "fence" ? blockStart : 0);
+    if (from >= cutStart) return null;
+    const cutText = tail.slice(cutStart - tailBase);
+    if (!STARTS_STATEMENT.test(cutText.length > 200 ? cutText.slice(0, 200) : cutText)) return null;
+    const next = new OpenScan(cutStart);
+    next.feed(cutText);
+    if (!next.open) return null;
+    const name = cutName(next.head);
+    if (name.id === undefined || !excerptKnown(next)) return null;
+    const parts = splitProgram(tail, tailBase, from, cutStart);
+    if (parts.broken.length !== 0) return null;
+    if (!wantsMore("Line_statement", cutStart, length)) return null;
+    for (const stmt of parts.statements) addFinal(stmt);
+    openStart = cutStart;
+    trimTail();
+    next.confirm();
+    scan = next;
+    const cut = new CutLine(cutStart, length, next.head, name.id);
+    cutOpen = { open: [], before: [], cut, head: next.head, known: true, id: name.id, named: name.final };
+    return result([], [cut], length);
+  };
+
   return {
     push(chunk: string): ParseResult {
       if (ended) throw new Error("push() after end()");
@@ -250,6 +280,10 @@ export function createStreamParser(library: Library): StreamParser {
       if (cutOpen !== null && closed.length === 0 && mode === framing && programStart === startWas && programEnd === -1) {
         const fast = goOn(cutOpen);
         if (fast !== null) return (last = fast);
+      }
+      if (closed.length === 0 && mode === framing && mode !== "between" && programStart === startWas && programEnd === -1) {
+        const next = lineEndsThenCut(chunk);
+        if (next !== null) return (last = next);
       }
       finishClosed(tail, tailBase);
       if (mode === "between") {
@@ -292,24 +326,16 @@ export function createStreamParser(library: Library): StreamParser {
     end(): ParseResult {
       if (ended) return last!;
       ended = true;
-      scanLines("", true);
-      const text = chunks.join("");
-      setInput(text);
-      if (programStart === -1) programStart = 0;
-      finishClosed(text, 0);
-      if (mode === "between") return (last = finishProgram(text, finals, finalBroken, library, lastEnd));
-      const to = programEnd === -1 ? text.length : programEnd;
-      const parts = splitProgram(text, 0, Math.max(openStart, programStart, mode === "fence" ? blockStart : 0), to);
-      return (last = finishProgram(text, [...finals, ...parts.statements], [...finalBroken, ...parts.broken], library, to));
+      // parse() itself: its fast verdict (one pass of the WebAssembly module over the text) answers
+      // a valid program, and most invalid ones, sooner than checking the kept statements again.
+      return (last = parse(chunks.join(""), library));
     },
   };
 
-  // The ended statements as they were when the first `count` had ended (later ones may define a
-  // name again), read only when a result's root is.
-  function endedAt(count: number): Defs {
-    if (endedView !== null && endedView.count === count && endedView.list === finals) return endedView.defs;
-    const list = finals;
-    const where = places;
+  // The ended statements `list` (their places `where`) as they were when the first `count` had
+  // ended (later ones may define a name again), made only when a result's root is read.
+  function endedAt(list: Statement[], where: Map<string, number[]>, count: number): Defs {
+    if (endedView !== null && endedView.count === count && endedView.list === list) return endedView.defs;
     const get = (id: string): Statement | undefined => {
       const place = where.get(id);
       if (!place) return undefined;
@@ -336,14 +362,9 @@ export function createStreamParser(library: Library): StreamParser {
   function openState(open: Statement[], to: number) {
     if (open.length === 0) {
       // Nothing open: what has ended says it all.
-      if (exceptKey !== "" || pending.list !== exceptFrom) {
-        pendingExcept = pending.list;
-        exceptFrom = pending.list;
-        exceptKey = "";
-      }
-      const base = pendingExcept;
-      const orphanedNow = unreferenced.list;
-      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => base.slice(), orphaned: () => orphanedNow.slice() };
+      const pendingNow = pending.snapshot();
+      const orphanedNow = unreferenced.snapshot();
+      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => readNames(pendingNow), orphaned: () => readNames(orphanedNow) };
     }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
@@ -352,15 +373,8 @@ export function createStreamParser(library: Library): StreamParser {
     for (const stmt of open) openChecker.statement(stmt);
     const openRefs = new Set<string>();
     for (const stmt of open) for (const name of openChecker.refsOf(stmt.id)) openRefs.add(name);
-    const key = open.map((stmt) => stmt.id).join("\n");
-    if (key !== exceptKey || pending.list !== exceptFrom) {
-      pendingExcept = pending.except(openById.keys());
-      exceptFrom = pending.list;
-      exceptKey = key;
-    }
     const openUnresolved: string[] = [];
     for (const name of openRefs) if (!live.has(name) && !pending.has(name)) openUnresolved.push(name);
-    const orphanedNow = unreferenced.except(openRefs);
     // Open statements whose line has ended are orphans at once when nothing refers to them
     // (appended when the list is read).
     const endedOpen = new Set<string>();
@@ -375,11 +389,13 @@ export function createStreamParser(library: Library): StreamParser {
     }
     let added = 0;
     for (const id of openById.keys()) if (!defs.has(id)) added++;
-    const base = pendingExcept;
     // The lists of every result made from this state: one function each, shared by those results
-    // (each copies the lists when it first reads them).
-    const unresolved = () => base.concat(openUnresolved);
-    const orphaned = orphanedOpen ? () => orphanedNow.concat(orphanedOpen) : () => orphanedNow.slice();
+    // (each makes its lists when it first reads them). Names the open statements define are not
+    // pending; names they refer to are not orphans.
+    const pendingNow = pending.snapshot();
+    const orphanedNow = unreferenced.snapshot();
+    const unresolved = () => readNames(pendingNow, openById).concat(openUnresolved);
+    const orphaned = orphanedOpen ? () => readNames(orphanedNow, openRefs).concat(orphanedOpen) : () => readNames(orphanedNow, openRefs);
     return { open, ended: endings, openById, openCheckErrors: openChecker.errors, endedOpen, added, unresolved, orphaned };
   }
   // The best result so far: final statements' errors plus the open statement's own. `same`: the
@@ -396,13 +412,15 @@ export function createStreamParser(library: Library): StreamParser {
       publishedBroken = finalBroken.length;
     }
     // Built when read: a cut statement's message reads the statement to say what it still needs.
-    // The lists are copied when read: NameList lists and the first `errorCount` of `finalErrors`
-    // never change once made (later chunks replace them or append past them).
+    // The lists are made when read: NameList snapshots and the first `errorCount` of `finalErrors`
+    // never change once made (later chunks append past them).
     const finalErrors = finalErrorsPublic;
     const errorCount = finalErrors.length;
     const textNow = tail;
     const textBase = tailBase;
-    const endedThen = endedAt(finals.length);
+    const endedList = finals;
+    const endedPlaces = places;
+    const endedCount = finals.length;
     return lazyResult(
       {
         errors: () => {
@@ -419,6 +437,7 @@ export function createStreamParser(library: Library): StreamParser {
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
         const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
         const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
+        const endedThen = endedAt(endedList, endedPlaces, endedCount);
         const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
         const partial = new Set<string>();
         for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
