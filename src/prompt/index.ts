@@ -26,7 +26,17 @@ export interface PromptInput {
 const DEFAULT_PREAMBLE =
   "You are an assistant that answers with generative UI: instead of prose, you write a small program that the application renders as interface components.";
 
-interface Group { name?: string; components?: string[]; notes?: string[] | string; description?: string }
+/** A group as the library may write it: any JSON in each field (the compiler does not read groups). */
+interface Group { name?: unknown; components?: unknown; notes?: unknown; description?: unknown }
+
+/** A group field as prompt text, whatever JSON it holds: lists joined by `sep`, objects as JSON. */
+function text(value: unknown, sep: string): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map((v) => text(v, sep)).filter((t) => t !== "").join(sep);
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
 
 export function assembleSystemPrompt(input: PromptInput): string {
   const lib = input.library;
@@ -36,11 +46,11 @@ export function assembleSystemPrompt(input: PromptInput): string {
   const root = typeof lib.root === "string" ? `\nThe \`root\` statement must be a ${lib.root}(...).` : "";
   parts.push(`## Components\nSignatures list arguments in positional order; \`?\` marks optional ones, \`= x\` a default.${root}\n${signatures(defs).join("\n")}`);
 
-  const groups = (Array.isArray(lib.componentGroups) ? lib.componentGroups : []) as Group[];
+  const groups = (Array.isArray(lib.componentGroups) ? lib.componentGroups : []).filter((g): g is Group => g !== null && typeof g === "object");
   if (groups.length) {
     const lines = groups.map((g) => {
-      const notes = Array.isArray(g.notes) ? g.notes.join(" ") : (g.notes ?? g.description ?? "");
-      return `- ${g.name ?? "Group"}: ${(g.components ?? []).join(", ")}${notes ? `. ${notes}` : ""}`;
+      const notes = text(g.notes ?? g.description, " ");
+      return `- ${text(g.name, " ") || "Group"}: ${text(g.components, ", ")}${notes ? `. ${notes}` : ""}`;
     });
     parts.push(`## Component groups\n${lines.join("\n")}`);
   }
