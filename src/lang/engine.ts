@@ -192,7 +192,7 @@ export function parseTree(rule: StartRule, from: number, to: number): Tree {
 // The tree's records through one view of linear memory from the first record on, made again only
 // when memory grows (the old view is then empty) or the records move: a view per parse costs as
 // much as parsing a short line. A tree's records are the first `count * 4` of it.
-let nodeView = new Int32Array(0);
+let nodeView: Int32Array<ArrayBufferLike> = new Int32Array(0);
 let nodeAt = -1;
 function nodeRecords(w: Exports, count: number): Int32Array {
   const at = w.nodes();
