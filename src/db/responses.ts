@@ -79,13 +79,9 @@ export interface Finish {
 }
 
 /**
- * The end of a response: final body and output items, and the conversation's new items, in one
- * transaction. A response already ended (cancelled meanwhile) is left as it is: returns false.
+ * The end of a response: final body and output items, and the conversation's new items, in the
+ * caller's transaction (endTurn). A response already ended (cancelled meanwhile) is left as it is: false.
  */
-export async function finishResponse(db: Db, f: Finish): Promise<boolean> {
-  return db.transaction().execute((tx) => finishResponseIn(tx, f));
-}
-
 async function finishResponseIn(tx: Db, f: Finish): Promise<boolean> {
   if (!(await endResponse(tx, f.id, f.status, f.body))) return false;
   await insertItems(tx, f.id, f.organizationId, "output", f.output);
