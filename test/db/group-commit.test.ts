@@ -1,26 +1,21 @@
 // Shared write transactions (src/db/group-commit.ts) and queries compiled once (src/db/prepared.ts),
 // on a real SQLite file or (TESSERA_TEST_DB=postgres) a real PostgreSQL.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { createOrganization, openDatabase, type Db } from "../../src/db/index.ts";
 import { inSharedTransaction } from "../../src/db/group-commit.ts";
 import { changedRows, prepared } from "../../src/db/prepared.ts";
 
+// freshDatabase() gives a file in a folder of its own (SQLite) or a database (PostgreSQL); drop() removes either.
 let fresh: TestDatabase;
-let dir: string;
 let db: Db;
 beforeAll(async () => {
   fresh = await freshDatabase(undefined, "group_commit");
-  dir = mkdtempSync(join(tmpdir(), "tessera-group-"));
-  db = await openDatabase(fresh.kind === "sqlite" ? join(dir, "tessera.db") : fresh.target);
+  db = await openDatabase(fresh.target);
 });
 afterAll(async () => {
   await db.destroy();
   await fresh.drop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const ledger = (orgId: number, reason: string) =>
