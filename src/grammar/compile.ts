@@ -9,8 +9,8 @@
 //   - applications made from syntactic rules only; a lexical rule is a leaf (a token);
 //   - no zero-width node;
 //   - a node whose only child covers the same span is replaced by that child.
-// Rules are applied without memoisation; the grammar is written so that no alternative
-// re-reads more than a token, which keeps parsing linear.
+// Rules are applied without memoisation, but for the few named (see CompileOptions): the grammar
+// is written so that no other alternative re-reads more than a token, which keeps parsing linear.
 import * as ohm from "ohm-js";
 
 const { pexprs } = ohm as unknown as { pexprs: Record<string, any> };
@@ -42,23 +42,50 @@ export function isSyntactic(ruleName: string): boolean {
   return c >= 65 && c <= 90;
 }
 
-/** Compiles `grammarSource`; `startRules` get exported entry points. */
-/**
- * Compiles `grammarSource`; `startRules` get exported entry points. Applications of `memoRules`
- * (lexical rules only) are remembered per position, as Ohm remembers every application: without
- * it a rule that retries at every position after a failure takes exponential time.
- * `nestTails`: rules compiled as levels of a chain (see `chainOf`) whose tail, what follows the
- * first factor, counts one nesting level for each application in it that leads back into nesting
- * (`Additive<n> = Multiplicative<n> (n additiveOp Multiplicative<n>)*`: the right operand).
- */
-export function compileGrammar(
-  grammarSource: string,
-  startRules: string[],
-  memoRules: string[] = [],
-  nestRules: string[] = [],
-  inlineRules: string[] = [],
-  nestTails: string[] = [],
-): CompiledGrammar {
+/** Which rules the compiler treats specially (by name; see each field). */
+export interface CompileOptions {
+  /** Rules that get exported entry points. */
+  startRules: string[];
+  /**
+   * Lexical rules whose applications are remembered per position, as Ohm remembers every
+   * application: without it a rule that retries at every position after a failure takes
+   * exponential time.
+   */
+  memoRules?: string[];
+  /**
+   * Syntactic rules whose last application is remembered (where, at which depth, its end or
+   * failure, the farthest failure inside it), its nodes left where they were written until
+   * something is written over them. An ordered choice whose first alternative reads one of them
+   * and then fails, and whose next alternative reads it again at the same place, reads it once:
+   * otherwise nesting such choices takes exponential time.
+   */
+  recallRules?: string[];
+  /**
+   * Lexical rules that open with a fixed unit and whose failed application at p decides every
+   * application at a later position before the farthest failure inside it: they fail the same
+   * way. True of a quoted string whose quote, inside it, can only end an escape (`\"`): a later
+   * quote inside a failed string is then followed by a unit the failed scan also started a
+   * character at, and from there both scans are one. Without it a line of escaped quotes that
+   * never closes is read again from every quote (quadratic).
+   */
+  failSpanRules?: string[];
+  /** Rules that nest what they hold, each application one level of the nesting depth. */
+  nestRules?: string[];
+  /** Recursive rules whose code is inlined where they are applied. */
+  inlineRules?: string[];
+  /**
+   * Rules compiled as levels of a chain (see `chainOf`) whose tail, what follows the first
+   * factor, counts one nesting level for each application in it that leads back into nesting
+   * (`Additive<n> = Multiplicative<n> (n additiveOp Multiplicative<n>)*`: the right operand).
+   */
+  nestTails?: string[];
+}
+
+/** Compiles `grammarSource` with the special rules that `options` names. */
+export function compileGrammar(grammarSource: string, options: CompileOptions): CompiledGrammar {
+  const { startRules, memoRules = [], recallRules = [], failSpanRules = [], nestRules = [], inlineRules = [], nestTails = [] } = options;
+  // A recall moves nodes without looking at what another recall keeps (see the recall code).
+  if (recallRules.length > 1) throw new Error("at most one rule can be recalled");
   const grammar = ohm.grammar(grammarSource) as any;
   const ruleNames = Object.keys(grammar.rules).filter((name) => grammar.rules[name].source);
   // Only rules of this grammar (and `space`, which it overrides) get ids; built-ins it uses are
@@ -405,7 +432,31 @@ export function compileGrammar(
     // The nesting depth is a parameter, as the position is (kept in a register, not in memory):
     // what a rule passes on is its own, so there is nothing to undo when it returns.
     const guard = nests(ruleName) ? `if (depth >= ${MAX_DEPTH}) { overflow = 1; return -1; } depth++;` : "";
-    if (record) {
+    if (record && recallRules.includes(ruleName)) {
+      if (!ctx.syntactic) throw new Error(`only syntactic rules can be recalled: ${ruleName}`);
+      // Its farthest failure is its own while it runs (then merged back), so that a recall
+      // records what reading it again would. The recalled nodes are moved to the top of the tree
+      // (mostly they are there already: the alternatives before record one leaf each, the same).
+      const r = `recall${recallRules.indexOf(ruleName)}`;
+      out.push(`${label}
+function ${name}(pos: i32, depth: i32): i32 {
+  ${guard}
+  if (${r}Pos == pos && ${r}Depth == depth) {
+    miss(${r}Far);
+    if (${r}End < 0) return -1;
+    if (${r}From != count) { memory.copy(nodesPtr + (<usize>count << 4), nodesPtr + (<usize>${r}From << 4), <usize>${r}Size << 4); ${r}From = count; }
+    count += ${r}Size;
+    return ${r}End;
+  }
+  const outer = farthest; farthest = 0;
+  const mark = count;
+  const q = ${body("pos")};
+  const own = farthest; if (outer > farthest) farthest = outer;
+  if (q >= 0) finish(${idOf(ruleName)}, pos, q, mark);
+  if (overflow == 0) { ${r}Pos = pos; ${r}Depth = depth; ${r}End = q; ${r}Far = own; ${r}From = mark; ${r}Size = q < 0 ? 0 : count - mark; }
+  return q;
+}`);
+    } else if (record) {
       const id = idOf(ruleName);
       out.push(`${label}
 ${inlineRules.includes(ruleName) ? INL : ""}function ${name}(pos: i32, depth: i32): i32 {
@@ -414,6 +465,24 @@ ${inlineRules.includes(ruleName) ? INL : ""}function ${name}(pos: i32, depth: i3
   const q = ${body("pos")};
   if (q < 0) return -1;
   finish(${id}, pos, q, mark);
+  return q;
+}`);
+    } else if (failSpanRules.includes(ruleName)) {
+      // A failure is read twice, the second time for its own farthest failure: keeping that on
+      // every application cost the parse of valid programs 5%, where strings are most tokens.
+      const s = `span${failSpanRules.indexOf(ruleName)}`;
+      const read = body("pos");
+      out.push(`${label}
+function ${name}(pos: i32, depth: i32): i32 {
+  if (pos < ${s}Far && pos > ${s}From && ch(pos) == ${s}Unit) return miss(${s}Far);
+  ${guard}
+  const q = ${read};
+  if (q < 0 && overflow == 0 && pos < len) {
+    const outer = farthest; farthest = 0;
+    ${read};
+    ${s}Unit = ch(pos); ${s}From = pos; ${s}Far = farthest;
+    if (outer > farthest) farthest = outer;
+  }
   return q;
 }`);
     } else if (memoRules.includes(ruleName)) {
@@ -1001,6 +1070,10 @@ let nodesCap: i32 = 0;
 let memoPtr: usize = 0;
 let memoSpan: i32 = 0; // positions per memo table: capacity + 1
 let generation: u32 = 0; // parses since the memo tables were cleared
+${recallRules.map((_, k) => `// The last application of ${recallRules[k]}: at Pos (-1: none), Depth; End or -1; Far, its farthest failure; its nodes [From, From + Size).
+let recall${k}Pos: i32 = -1; let recall${k}Depth: i32 = 0; let recall${k}End: i32 = 0; let recall${k}Far: i32 = 0; let recall${k}From: i32 = 0; let recall${k}Size: i32 = 0;`).join("\n")}
+${failSpanRules.map((_, k) => `// The last failed application of ${failSpanRules[k]}: its opening Unit, From where, its farthest failure Far.
+let span${k}Unit: i32 = 0; let span${k}From: i32 = 0; let span${k}Far: i32 = 0;`).join("\n")}
 
 // The input starts at a fixed address, so that reading a unit needs no pointer from a global. The
 // module's static data (the verdict's rule classes) must fit below it (prepare checks).
@@ -1035,6 +1108,7 @@ function grow(bytes: usize): void {
     const last = nodesPtr + (<usize>(count - 1) << 4);
     if (count - load<i32>(last, 12) == mark && load<i32>(last, 4) == start && load<i32>(last, 8) == end) return;
   }
+  ${recallRules.map((_, k) => `if (<u32>(count - recall${k}From) < <u32>recall${k}Size) recall${k}Pos = -1; // written over`).join("\n  ")}
   if (count == nodesCap) {
     nodesCap = nodesCap * 2;
     grow(nodesPtr + (<usize>nodesCap << 4));
@@ -1069,6 +1143,7 @@ export function prepare(capacity: i32): usize {
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
   len = length; count = 0; farthest = from; overflow = 0;
+  ${recallRules.map((_, k) => `recall${k}Pos = -1;`).join(" ")} ${failSpanRules.map((_, k) => `span${k}Far = 0;`).join(" ")}
   // What earlier parses remembered is stamped with their generation, so forgotten.
   if (++generation == 0) clearMemo();
   let end = -1;

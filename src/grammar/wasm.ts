@@ -8,6 +8,12 @@ import { compileGrammar, MAX_DEPTH } from "./compile.ts";
 export const START_RULES = ["Program", "Line_statement", "brokenLine"];
 // Rules that retry at every position after a failure (an unclosed bracket in a broken line).
 export const MEMO_RULES = ["bracketed"];
+// ActionCall reads an array, and when what follows it is not `)`, ComponentCall reads the same
+// array again: `Action([Action([...] + 1)] + 1)` and cut-off `Action([Action([` took time
+// exponential in their depth.
+export const RECALL_RULES = ["ArrayLit"];
+// A quoted string that never closes decides the strings opened at each quote inside it.
+export const FAIL_SPAN_RULES = ["string_double", "string_single"];
 // Rules that nest what they hold, each application one level of the nesting depth (MAX_DEPTH in
 // compile.ts): brackets, calls, a prefix operator, a ternary's tail; `bracketed` in broken lines.
 // An object's entry counts one too (an object two levels, as a component call with its list):
@@ -32,7 +38,15 @@ export interface BuiltGrammar {
 }
 
 export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar> {
-  const compiled = compileGrammar(grammarSource, START_RULES, MEMO_RULES, NEST_RULES, INLINE_RULES, NEST_TAILS);
+  const compiled = compileGrammar(grammarSource, {
+    startRules: START_RULES,
+    memoRules: MEMO_RULES,
+    recallRules: RECALL_RULES,
+    failSpanRules: FAIL_SPAN_RULES,
+    nestRules: NEST_RULES,
+    inlineRules: INLINE_RULES,
+    nestTails: NEST_TAILS,
+  });
   // The verdict (verdict.as) reads the parser's tree: it follows the parser in one module, with
   // the rule ids as constants.
   const ruleIds = compiled.rules.map((rule, id) => `const RULE_${rule}: i32 = ${id};`).join("\n");

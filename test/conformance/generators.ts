@@ -24,6 +24,8 @@ const { expr } = fc.letrec<{ expr: string; atom: string }>((tie) => ({
     fc.tuple(component, fc.array(tie("expr"), { maxLength: 3 }), gap).map(([c, args, g]) => `${c}(${g}${args.join(", ")})`),
     fc.tuple(fc.constantFrom("Count", "Sum", "Run", "Set"), fc.array(tie("expr"), { maxLength: 2 })).map(([b, args]) => `@${b}(${args.join(", ")})`),
     fc.array(tie("expr"), { maxLength: 2 }).map((steps) => `Action([${steps.join(", ")}])`),
+    // Not an action (what follows the array is not `)`): a call of a component named Action.
+    fc.tuple(fc.array(tie("expr"), { maxLength: 2 }), fc.constantFrom(",", " + 1", "[0]", ".a", "\n", ", 2", "\n]")).map(([steps, after]) => `Action([${steps.join(", ")}]${after})`),
     tie("expr").map((e) => `(${e})`),
   ),
   expr: fc.oneof(
@@ -59,3 +61,8 @@ export function mutationArb(corpus: string[]) {
     return out;
   });
 }
+
+/** Lines of quotes, escapes and brackets, mostly strings that never close. */
+export const quotesArb = fc
+  .array(fc.constantFrom('"', "'", '\\"', "\\'", "\\", "\\u12", "\\x", "a", " ", "(", "[", ")", "\n"), { maxLength: 24 })
+  .map((parts) => "x = " + parts.join(""));

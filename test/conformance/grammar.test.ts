@@ -10,7 +10,7 @@ import { FIXTURES_MISSING, realSamples } from "../support/fixtures.ts";
 import { loadEngine, parseTree, setInput, type StartRule } from "../../src/lang/engine.ts";
 import { RULE_NAMES } from "../../src/lang/generated/rules.ts";
 import { INVALID, VALID } from "./corpus.ts";
-import { programArb, mutationArb } from "./generators.ts";
+import { programArb, mutationArb, quotesArb } from "./generators.ts";
 
 const grammar = loadOhm(readFileSync(new URL("../../grammar/ui.ohm", import.meta.url), "utf8"));
 await loadEngine();
@@ -94,6 +94,24 @@ test("failed statements: the same rightmost failure position as Ohm (corpus, mut
     }),
     { numRuns: 100 },
   );
+});
+
+// The compiled parser reads these once where a plain one reads them again (an array that an
+// action call read before it failed, a string opened inside a string that failed): what it
+// remembers must give what reading again gives.
+test("arrays and failed strings read once: the same trees and failure positions as Ohm", () => {
+  fc.assert(
+    fc.property(quotesArb, (text) => {
+      agree(text);
+      for (let k = 0; k <= text.length; k++) sameFarthest(text.slice(0, k));
+    }),
+    { numRuns: 500 },
+  );
+  for (const text of ["x = Action([Action([1] + 1)] + 1)", "x = Action([Action([1]\n + 1)]\n, 2)", "x = Action([Action([a])[0]].a)", 'x = "\\"\\" \'\\\'a\' "\\u12"']) {
+    agree(text);
+    agree(text, "Line_statement");
+    for (let k = 0; k <= text.length; k++) sameFarthest(text.slice(0, k));
+  }
 });
 
 test("deep nesting is refused without a crash", () => {

@@ -20,6 +20,8 @@ export const NESTINGS = [
   { name: "builtin calls", per: 1, open: "@Each(", inner: "1", close: ")" },
   { name: "later builtin arguments", per: 1, open: "@Each(x, ", inner: "1", close: ")" },
   { name: "action calls", per: 2, open: "Action([", inner: "", close: "])" },
+  // Not actions (`+` follows the array): calls of a component named Action, each read once.
+  { name: "action calls that are component calls", per: 2, open: "Action([", inner: "1", close: "] + 1)" },
   { name: "indexes", per: 1, open: "x[", inner: "0", close: "]" },
   { name: "member access through parentheses", per: 1, open: "(", inner: "x", close: ").a" },
   { name: "unary minus", per: 1, open: "-", inner: "x", close: "" },

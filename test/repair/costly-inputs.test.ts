@@ -1,0 +1,25 @@
+// Inputs that once cost the parser or the sanitizer time beyond all proportion to their size
+// (exponential in a nesting depth, or quadratic and cubic in a length; see
+// test/support/costly-inputs.ts), read in a child process that must finish within a minute:
+// as the code was, none did. What each gave is checked as well.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "../support/harness.ts";
+
+test("nested action calls, unclosed strings, deep unknown components and thousands of cut-off lines are read in proportion to their size", () => {
+  const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
+  const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(child.signal, null, "the child was still reading after a minute, and was killed");
+  assert.equal(child.status, 0, child.stderr);
+  const out = JSON.parse(child.stdout);
+  assert.deepEqual(out["cut-off action calls"], { parse: ["incomplete"], inspect: 1, repair: "fixed", left: 0 });
+  // `Action` is no component of the library: one unknown component per level, none renamed.
+  for (const name of ["action calls that are component calls", "the same across lines"]) {
+    assert.deepEqual(out[name], { parse: ["unknown-component"], inspect: 400, repair: "fix_failed", left: 400 }, name);
+  }
+  assert.deepEqual(out["a line of escaped quotes"], { parse: ["syntax"], inspect: 1, repair: "fixed", left: 0 });
+  assert.deepEqual(out["single quotes"], { parse: ["syntax"], inspect: 1, repair: "fixed", left: 0 });
+  assert.deepEqual(out["escaped quotes in a bracket"], { parse: ["incomplete"], inspect: 1, repair: "fixed", left: 0 });
+  assert.deepEqual(out["unknown components nested to the limit"], { parse: ["unknown-component"], inspect: 20 * 599, repair: "fix_failed", left: 20 * 599 });
+  assert.deepEqual(out["cut-off lines"], { parse: ["syntax", "incomplete"], inspect: 10_000, repair: "fixed", left: 0 });
+});
