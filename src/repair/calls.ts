@@ -4,7 +4,7 @@
 import { BUILTINS, ACTION_STEPS } from "../lang/check.ts";
 import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
-import { innermostAt, walk, type CallExpr } from "./exprs.ts";
+import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
@@ -111,7 +111,7 @@ export function hoistInline(round: Round): Edit[] {
   // The names in use (every reference of the program) are gathered only when there is something to hoist.
   if (errors.length === 0) return edits;
   const taken = new Set<string>([...round.defs.keys(), ...round.ins.broken.flatMap((b) => (b.id ? [b.id] : []))]);
-  for (const stmt of round.ins.statements) for (const { e } of walk(stmt.expr)) if (e.k === "ref") taken.add(e.name);
+  for (const stmt of round.ins.statements) eachNode(stmt.expr, (e) => e.k === "ref" && taken.add(e.name));
   const br = lineBreak(round.ins.program);
   const hoisted = new Set<number>();
   for (const error of errors) {

@@ -1,14 +1,14 @@
 // Passes over the reference graph: references to nothing, a missing `root`, orphaned statements.
 import type { Statement } from "../lang/index.ts";
 import { lineBreak, removeLines, type Edit } from "./edits.ts";
-import { innermostAt, walk } from "./exprs.ts";
+import { eachNode, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 /** Names referenced anywhere in the program. */
 function referenced(round: Round): Set<string> {
   const out = new Set<string>();
-  for (const stmt of round.defs.values()) for (const { e } of walk(stmt.expr)) if (e.k === "ref") out.add(e.name);
+  for (const stmt of round.defs.values()) eachNode(stmt.expr, (e) => e.k === "ref" && out.add(e.name));
   return out;
 }
 

@@ -1,7 +1,6 @@
 // One round of the sanitizer: the text as it stands, what the parser sees in it, and lookups
 // the passes share.
 import { inspect, type FixError, type Inspection, type Library, type PlacedError, type Statement } from "../lang/index.ts";
-import { applyEdits, type Edit } from "./edits.ts";
 
 export interface Round {
   text: string;
@@ -26,19 +25,22 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
   return { text, ins, library, from, to: ins.blocks[ins.blocks.length - 1].end, defs };
 }
 
-/** The statement whose span holds offset `at`. */
+/** The statement whose span holds offset `at` (statements are in source order: a binary search). */
 export function statementAt(round: Round, at: number): Statement | undefined {
-  return round.ins.statements.find((s) => s.start <= at && at <= s.end);
+  const list = round.ins.statements;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].end < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo].start <= at ? list[lo] : undefined;
 }
 
 /** The errors of a round whose code is one of `codes`. */
 export function errorsOf(round: Round, ...codes: FixError["code"][]): PlacedError[] {
   return round.ins.errors.filter((e) => codes.includes(e.code));
-}
-
-/** What the parser would see after `edit`: for passes that must check a rewrite before using it. */
-export function trial(round: Round, edit: Edit): Inspection {
-  return inspect(applyEdits(round.text, [edit]).text, round.library);
 }
 
 /** The statement that now starts within [start, end), when no broken line is left there. */
