@@ -7,6 +7,7 @@ import { writeConfigBlock } from "../../src/client/config-block.ts";
 import { compileLibrary, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
 import { BUILTIN_VERSION, builtInExamples, builtInLibraries } from "../../src/library/index.ts";
 import { assembleSystemPrompt } from "../../src/prompt/index.ts";
+import { promptAssemblies } from "../../src/server/embed/mode.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { SMALL_LIBRARY } from "./harness.ts";
 
@@ -70,6 +71,22 @@ test("managed (built-in library): the block is replaced by the assembled prompt;
   expect(sent[0].content).toContain("Stack(children:");
   expect(sent[0].content.trim().endsWith("Keep it short.")).toBe(true);
   expect(sent[1]).toEqual({ role: "user", content: "Show my orders" });
+});
+
+test("managed: a block's prompt is assembled once, however often the block comes, and every request gets it whole", async () => {
+  const instructions = `Answer in French (block ${crypto.randomUUID()})`;
+  const block = writeConfigBlock({ chatLibrary: SMALL_LIBRARY }, instructions);
+  const before = promptAssemblies();
+  for (let i = 0; i < 4; i++) {
+    E.openai.queue.push({ text: 'root = Stack([Text("Bonjour", "m")])' });
+    await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "system", content: block }, { role: "user", content: `Hello ${i}` }] });
+  }
+  expect(promptAssemblies() - before).toBe(1);
+  const sent = E.openai.calls.map((c) => c.body.messages[0].content);
+  expect(sent).toHaveLength(4);
+  expect(new Set(sent).size).toBe(1);
+  expect(sent[0]).toContain("Text(text: string");
+  expect(sent[0].trim().endsWith(instructions)).toBe(true);
 });
 
 test("managed (app library): an invalid answer is repaired and the correction recorded under the model", async () => {

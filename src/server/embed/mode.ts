@@ -5,7 +5,7 @@ import { isConfigBlock } from "../../client/config-block.ts";
 import type { Library } from "../../lang/index.ts";
 import type { ChatMessage } from "../../providers/types.ts";
 import { assembleSystemPrompt } from "../../prompt/index.ts";
-import { readConfig } from "../autofix/library.ts";
+import { readConfig, type ResolvedConfig } from "../autofix/library.ts";
 import { isValid, parse } from "../../lang/index.ts";
 import { builtInExamples } from "../../library/index.ts";
 
@@ -24,15 +24,34 @@ export async function detectMode(messages: ChatMessage[]): Promise<Mode> {
   const content = first ? text(first.content) : "";
   if (!first || !isConfigBlock(content)) return { kind: "passthrough", messages };
   const read = readConfig(content, `messages[${i}].content`);
-  const { library, source } = read;
-  const prompt = assembleSystemPrompt({
-    library: source,
-    options: read.block.systemPromptOptions,
-    libraryExamples: read.block.libraryVersion ? builtInExamples[read.block.libraryVersion] : undefined,
-    instructions: read.block.instructions,
-    checkExample: (program) => isValid(parse(program, library)),
-  });
   const out = messages.slice();
-  out[i] = { role: "system", content: prompt };
-  return { kind: "managed", messages: out, library, source };
+  out[i] = { role: "system", content: promptOf(read) };
+  return { kind: "managed", messages: out, library: read.library, source: read.source };
+}
+
+// The prompt of each config block, kept with the block's cached reading (readConfig gives the same
+// object for the same text, and lets it go when the block leaves its cache). Assembling it, its
+// examples parsed and checked, took 35 µs of every managed request with the 53-component library.
+const prompts = new WeakMap<ResolvedConfig, string>();
+let assemblies = 0;
+
+/** How many system prompts were assembled (for tests: once per distinct block). */
+export function promptAssemblies(): number {
+  return assemblies;
+}
+
+function promptOf(read: ResolvedConfig): string {
+  let prompt = prompts.get(read);
+  if (prompt === undefined) {
+    assemblies++;
+    prompt = assembleSystemPrompt({
+      library: read.source,
+      options: read.block.systemPromptOptions,
+      libraryExamples: read.block.libraryVersion ? builtInExamples[read.block.libraryVersion] : undefined,
+      instructions: read.block.instructions,
+      checkExample: (program) => isValid(parse(program, read.library)),
+    });
+    prompts.set(read, prompt);
+  }
+  return prompt;
 }
