@@ -37,26 +37,34 @@ export function distance(a: string, b: string, bound = Infinity): number {
 
 // The letters of the word closest() is asked about, counted (ASCII, case folded), and a bound
 // from them: an edit changes at most two letters of the multiset (a swap none), so the distance
-// is at least half the letters the two words do not share.
+// is at least half the letters the two words do not share. A candidate's use of each letter is
+// counted in `used`, valid where `stamp` holds the candidate's number: nothing to reset after it.
 const counts = new Int32Array(128);
-const taken: number[] = [];
+const used = new Int32Array(128);
+const stamp = new Int32Array(128);
+let candidate = 0;
 const fold = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
 // -1 when `c` has a letter outside ASCII (it may fold in other ways, by toLowerCase: no bound).
-function sharedLetters(word: string, c: string): number {
+function sharedLetters(c: string): number {
+  if (++candidate === 0x7fffffff) {
+    stamp.fill(0);
+    candidate = 1;
+  }
   let shared = 0;
   for (let i = 0; i < c.length; i++) {
     const k = fold(c.charCodeAt(i));
-    if (k >= 128) shared = -c.length - 1;
-    else if (counts[k] > 0) {
-      counts[k]--;
-      taken.push(k);
+    if (k >= 128) return -1;
+    if (stamp[k] !== candidate) {
+      stamp[k] = candidate;
+      used[k] = 0;
+    }
+    if (used[k] < counts[k]) {
+      used[k]++;
       shared++;
     }
   }
-  for (const k of taken) counts[k]++;
-  taken.length = 0;
-  return shared < 0 ? -1 : shared;
+  return shared;
 }
 
 /** The candidate closest to `word`, or null when none is close enough. Ties go to the first. */
@@ -75,7 +83,7 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
       if (Math.abs(c.length - word.length) >= bestD) continue;
       // Letters outside ASCII may fold in other ways (toLowerCase): no bound for those words.
       if (ascii) {
-        const shared = sharedLetters(word, c);
+        const shared = sharedLetters(c);
         if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= bestD) continue;
       }
       const d = distance(word, c, bestD);
