@@ -14,7 +14,8 @@ import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
-import { insertEvent, insertLog, type LoggedLibrary } from "./logs.ts";
+import { writeRecords, type LoggedLibrary, type QueuedRecords } from "./logs.ts";
+import { queueRecords } from "./log-queue.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
 /**
@@ -121,13 +122,23 @@ export interface Settlement {
  * (an expired hold), the charge taken afresh from the balance if it still covers it, else 0.
  */
 export async function settle(db: Db, s: Settlement): Promise<number> {
-  const charged = await inSharedTransaction(db, (tx) => settleIn(tx, s));
+  const at = nowIso();
+  const charged = await inSharedTransaction(db, (tx) => settleCredits(tx, s, at));
   settled(db, s.requestId);
+  queueRecords(db, recordsOf(s, charged, at));
   return charged;
 }
 
-/** settle()'s writes in the caller's transaction (for writes that must commit with them); call settled() after the commit. */
+/** settle()'s writes, its log and event included, in the caller's transaction (for writes that must commit with them); call settled() after the commit. */
 export async function settleIn(tx: Db, s: Settlement): Promise<number> {
+  const at = nowIso();
+  const charge = await settleCredits(tx, s, at);
+  await writeRecords(tx, recordsOf(s, charge, at));
+  return charge;
+}
+
+/** The hold deleted (what it held beyond the charge given back) and the ledger row; returns the charge. */
+async function settleCredits(tx: Db, s: Settlement, at: string): Promise<number> {
   if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
   let charge = s.charge;
   if (s.held > 0) {
@@ -141,7 +152,7 @@ export async function settleIn(tx: Db, s: Settlement): Promise<number> {
       charge = 0;
     }
   }
-  await writeRecords(tx, s, charge, nowIso());
+  if (charge > 0) await insertLedger(tx, { org: s.orgId, delta: -charge, reason: s.reason, request: s.requestId, at });
   return charge;
 }
 
@@ -152,24 +163,29 @@ export function settled(db: Db, requestId: string): void {
 
 /**
  * A paid call whose work is already done when it is paid for (no hold: nothing can be lost
- * between the check and the charge): takes the charge and writes ledger row, request log and
- * reliability event in one transaction. False, with nothing written, when the organization
- * cannot pay (suspended, or concurrent calls spent the balance): the caller answers 429.
+ * between the check and the charge): takes the charge and writes its ledger row in one
+ * transaction, then queues the request log and reliability event (log-queue.ts). False, with
+ * nothing written, when the organization cannot pay (suspended, or concurrent calls spent the
+ * balance): the caller answers 429.
  */
 export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promise<boolean> {
   const at = nowIso();
-  return inSharedTransaction(db, async (tx) => {
-    if (s.charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
-    await writeRecords(tx, s, s.charge, at);
+  const paid = s.charge <= 0 || await inSharedTransaction(db, async (tx) => {
+    if (changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
+    await insertLedger(tx, { org: s.orgId, delta: -s.charge, reason: s.reason, request: s.requestId, at });
     return true;
   });
+  if (paid) queueRecords(db, recordsOf(s, s.charge, at));
+  return paid;
 }
 
-/** What a settled call leaves: the ledger row (when charged), its log (and library) and its event. */
-async function writeRecords(tx: Db, s: Omit<Settlement, "held">, charge: number, at: string): Promise<void> {
-  if (charge > 0) await insertLedger(tx, { org: s.orgId, delta: -charge, reason: s.reason, request: s.requestId, at });
-  await insertLog(tx, { ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at: at }, s.library ?? null);
-  if (s.event) await insertEvent(tx, { ...s.event, organization_id: s.orgId, created_at: at });
+/** What a settled call leaves besides its ledger row: its log (and library) and its event. */
+function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): QueuedRecords {
+  return {
+    log: { ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at: at },
+    library: s.library ?? null,
+    event: s.event ? { ...s.event, organization_id: s.orgId, created_at: at } : null,
+  };
 }
 
 /**

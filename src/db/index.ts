@@ -7,6 +7,7 @@ export { MAX_CREDITS, creditAmountProblem } from "./credits.ts";
 export * from "./keys.ts";
 export * from "./billing.ts";
 export * from "./logs.ts";
+export { flushLogs, writeReliabilityEvent, writeRequestLog } from "./log-queue.ts";
 export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";

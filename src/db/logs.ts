@@ -2,7 +2,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
-import { inSharedTransaction } from "./group-commit.ts";
 import { prepared } from "./prepared.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
@@ -59,28 +58,25 @@ const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, 
     corrected_codes: v("corrected_codes"), created_at: v("created_at"),
   }));
 
-/** A request log, and its library block unless stored already; in the caller's transaction. */
-export async function insertLog(tx: Kysely<Database>, log: Omit<NewRequestLog, "library_hash">, library: LoggedLibrary | null): Promise<void> {
-  if (library) await storeLibrary(tx, library);
-  await insertLogRow(tx, {
-    ...log,
-    library_hash: library?.hash ?? null,
-    input_tokens: log.input_tokens ?? null,
-    output_tokens: log.output_tokens ?? null,
-  });
+/** What a call leaves besides its ledger row. */
+export interface QueuedRecords {
+  log: NewRequestLog | null;
+  library: LoggedLibrary | null;
+  event: NewReliabilityEvent | null;
 }
 
-export async function insertEvent(tx: Kysely<Database>, event: NewReliabilityEvent): Promise<void> {
-  await insertEventRow(tx, event);
-}
-
-/** A log outside of billing (a free or refused call), in a transaction shared with other writes (group-commit.ts). */
-export async function writeRequestLog(db: Db, log: Omit<NewRequestLog, "created_at">, library: LoggedLibrary | null = null): Promise<void> {
-  await inSharedTransaction(db, (tx) => insertLog(tx, { ...log, created_at: nowIso() }, library));
-}
-
-export async function writeReliabilityEvent(db: Db, event: Omit<NewReliabilityEvent, "created_at">): Promise<void> {
-  await inSharedTransaction(db, (tx) => insertEvent(tx, { ...event, created_at: nowIso() }));
+/** A call's log (with its library block, unless stored already) and event, in the caller's transaction. */
+export async function writeRecords(tx: Kysely<Database>, records: QueuedRecords): Promise<void> {
+  if (records.library) await storeLibrary(tx, records.library);
+  if (records.log) {
+    await insertLogRow(tx, {
+      ...records.log,
+      library_hash: records.library?.hash ?? null,
+      input_tokens: records.log.input_tokens ?? null,
+      output_tokens: records.log.output_tokens ?? null,
+    });
+  }
+  if (records.event) await insertEventRow(tx, records.event);
 }
 
 export interface ModelReliability {

@@ -1,6 +1,6 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
-import { describeTarget, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
+import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
@@ -87,6 +87,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);
     await server.stop(true);
     await background.idle();
+    await flushLogs(db);
     await db.destroy();
   };
   return {
@@ -95,7 +96,11 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     db,
     config,
     fetch,
-    idle: () => background.idle(),
+    // Background work done and the logs it queued written: what tests wait for before reading them.
+    idle: async () => {
+      await background.idle();
+      await flushLogs(db);
+    },
     stop(graceMs = SHUTDOWN_GRACE_MS) {
       stopping ??= stop(graceMs);
       return stopping;

@@ -10,7 +10,7 @@ import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
   adjustCredits, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
-  purgeOldLogs, reliabilitySummary, returnExpiredHolds, storeLibrary, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
+  flushLogs, purgeOldLogs, reliabilitySummary, returnExpiredHolds, storeLibrary, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 
 let fresh: TestDatabase;
@@ -95,7 +95,7 @@ test("holds are atomic: 30 concurrent holds of 1 against 7 credits take exactly 
   expect(row.credits).toBe(0);
 });
 
-test("settle charges, refunds the rest of the hold and logs in one transaction", async () => {
+test("settle charges and refunds the rest of the hold in one transaction; its log and event follow", async () => {
   const org = await createOrganization(db, "settle", 4);
   expect(await holdCredits(db, org.id, 2, "r1")).toBe(true);
   await settle(db, {
@@ -105,16 +105,32 @@ test("settle charges, refunds the rest of the hold and logs in one transaction",
   });
   const row = await db.selectFrom("organizations").select("credits").where("id", "=", org.id).executeTakeFirstOrThrow();
   expect(row.credits).toBe(3);
-  // A failing settlement (unknown organization breaks the foreign key) leaves nothing behind.
-  const before = await db.selectFrom("request_logs").select("id").execute();
-  await expect(settle(db, {
-    orgId: 999_999, requestId: "r2", held: 0, charge: 0, reason: "autofix",
-    log: { endpoint: "/v1/autofix", model: "service/autofix", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 3 },
-  })).rejects.toThrow();
-  expect(await db.selectFrom("request_logs").select("id").execute()).toHaveLength(before.length);
+  expect(await books(org.id)).toEqual({ credits: 3, held: 0, ledger: 3 });
+  await flushLogs(db);
+  expect(await db.selectFrom("request_logs").select(["charge", "outcome"]).where("request_id", "=", "r1").execute()).toEqual([{ charge: 1, outcome: "fixed" }]);
   expect(await reliabilitySummary(db, org.id)).toEqual([
     { model: "service/autofix", requests: 1, outcomes: { fixed: 1 }, corrections: { total: 1, byCode: { orphaned: 1 } } },
   ]);
+});
+
+test("queued logs: one that cannot be written (its organization does not exist) is reported and dropped, the rest of its write stored", async () => {
+  const org = await createOrganization(db, "queued", 0);
+  const log = (organization_id: number, request_id: string) => ({ request_id, organization_id, endpoint: "/v1/autofix", model: "m", status: 400, conversation: "[]", outcome: "rejected", charge: 0, duration_ms: 1 });
+  const reported: string[] = [];
+  const error = console.error;
+  console.error = (line: string) => void reported.push(line);
+  try {
+    writeRequestLog(db, log(org.id, "q1"));
+    writeRequestLog(db, log(999_999, "q-orphan"));
+    writeRequestLog(db, log(org.id, "q2"));
+    await flushLogs(db);
+  } finally {
+    console.error = error;
+  }
+  const stored = await db.selectFrom("request_logs").select("request_id").where("request_id", "like", "q%").orderBy("request_id").execute();
+  expect(stored.map((r) => r.request_id)).toEqual(["q1", "q2"]);
+  expect(reported).toHaveLength(1);
+  expect(reported[0]).toContain("q-orphan");
 });
 
 test("holds are refused while suspended", async () => {
@@ -126,9 +142,10 @@ test("holds are refused while suspended", async () => {
 test("retention purges request logs older than the window, keeps the rest", async () => {
   const org = await createOrganization(db, "old", 0);
   const log = { request_id: "x", organization_id: org.id, endpoint: "/v1/autofix", model: "m", status: 200, conversation: "[]", outcome: "fixed", charge: 0, duration_ms: 1 };
-  await writeRequestLog(db, log);
+  writeRequestLog(db, log);
   await db.insertInto("request_logs").values({ ...log, request_id: "old", created_at: new Date(Date.now() - 31 * 86_400_000).toISOString() }).execute();
-  await writeReliabilityEvent(db, { organization_id: org.id, model: "m", endpoint: "e", outcome: "fixed", corrected_codes: "[]" });
+  writeReliabilityEvent(db, { organization_id: org.id, model: "m", endpoint: "e", outcome: "fixed", corrected_codes: "[]" });
+  await flushLogs(db);
   expect(await purgeOldLogs(db, 30)).toBe(1);
   const left = await db.selectFrom("request_logs").select("request_id").where("organization_id", "=", org.id).execute();
   expect(left).toEqual([{ request_id: "x" }]);
@@ -172,6 +189,7 @@ test("a hold is a row: balance + open holds = ledger through hold, settle, expir
   expect(await adjustCredits(db, org.id, -2, "spent elsewhere")).toEqual({ ok: true, credits: 0 });
   expect(await settle(db, { orgId: org.id, requestId: "b3", held: 2, charge: 2, reason: "autofix", log: paidLog })).toBe(0);
   expect(await books(org.id)).toEqual({ credits: 0, held: 0, ledger: 0 });
+  await flushLogs(db);
   const log = await db.selectFrom("request_logs").select("charge").where("request_id", "=", "b3").executeTakeFirstOrThrow();
   expect(log.charge).toBe(0);
 });
@@ -179,7 +197,8 @@ test("a hold is a row: balance + open holds = ledger through hold, settle, expir
 test("a failed settle leaves the hold in place", async () => {
   const org = await createOrganization(db, "failing", 3);
   expect(await holdCredits(db, org.id, 1, "f1")).toBe(true);
-  await expect(settle(db, { orgId: org.id, requestId: "f1", held: 1, charge: 1, reason: "autofix", log: { ...paidLog, status: null as never } })).rejects.toThrow();
+  // The ledger row is refused (no reason) after the hold was deleted: the transaction rolls back.
+  await expect(settle(db, { orgId: org.id, requestId: "f1", held: 1, charge: 1, reason: null as never, log: paidLog })).rejects.toThrow();
   expect(await books(org.id)).toEqual({ credits: 2, held: 1, ledger: 3 });
 });
 

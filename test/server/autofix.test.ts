@@ -41,6 +41,7 @@ test("fixed: the whole corrected program, fixed_errors listed, one credit charge
   expect(await h.credits("acme")).toBe(before - 1);
   const ledger = await h.server.db.selectFrom("credit_ledger").selectAll().where("reason", "=", "autofix").execute();
   expect(ledger.at(-1)).toMatchObject({ delta: -1 });
+  await h.server.idle(); // the log is queued, written just after the answer
   const log = await h.server.db.selectFrom("request_logs").selectAll().where("request_id", "=", ledger.at(-1)!.request_id!).executeTakeFirstOrThrow();
   expect(log).toMatchObject({ outcome: "fixed", charge: 1, status: 200, model: "service/autofix", endpoint: "/v1/autofix" });
   expect(JSON.parse(log.conversation).at(-1).content).toBe(BROKEN);

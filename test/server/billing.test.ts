@@ -61,6 +61,7 @@ test("50 concurrent fixes against 10 credits: exactly 10 charged, the rest 429",
   const org = (await findOrganizationByName(h.server.db, "rush"))!;
   const ledger = await h.server.db.selectFrom("credit_ledger").selectAll().where("organization_id", "=", org.id).where("reason", "=", "autofix").execute();
   expect(ledger).toHaveLength(10);
+  await h.server.idle(); // the logs are queued, written just after the answers
   const charged = await h.server.db.selectFrom("request_logs").select("charge").where("organization_id", "=", org.id).where("charge", ">", 0).execute();
   expect(charged).toHaveLength(10);
 });

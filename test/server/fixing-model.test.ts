@@ -110,6 +110,7 @@ test("fixing model on a closed port: 500 internal_server_error, nothing charged,
     expect(await down.credits("down")).toBe(3);
     const ledger = await down.server.db.selectFrom("credit_ledger").selectAll().where("reason", "=", "autofix").execute();
     expect(ledger).toHaveLength(0);
+    await down.server.idle(); // the log is queued, written just after the answer
     const log = await down.server.db.selectFrom("request_logs").selectAll().executeTakeFirstOrThrow();
     expect(log).toMatchObject({ status: 500, charge: 0, outcome: "error" });
   } finally {

@@ -66,9 +66,8 @@ export const autofix: Handler = async (ctx) => {
     return Response.json(autofixCompletion(outcome), { headers: timing });
   } catch (e) {
     if (e instanceof HttpError) {
-      // Rejected (400/413/429): an excerpt, written after the answer has gone out.
-      const log = { ...logFields(ctx, rejectedExcerpt(messages), e.status, "rejected"), organization_id: org.id, request_id: ctx.requestId, charge: 0 };
-      deps.background.later(`autofix ${ctx.requestId}: log`, () => writeRequestLog(deps.db, log));
+      // Rejected (400/413/429): an excerpt, queued (written after the answer has gone out).
+      writeRequestLog(deps.db, { ...logFields(ctx, rejectedExcerpt(messages), e.status, "rejected"), organization_id: org.id, request_id: ctx.requestId, charge: 0 });
     }
     throw e;
   }

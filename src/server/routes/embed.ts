@@ -140,11 +140,11 @@ async function record(
   });
 }
 
-/** A rejected request: an excerpt of what was sent, no more, written after the answer has gone out. */
+/** A rejected request: an excerpt of what was sent, no more, queued (written after the answer has gone out). */
 function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number, outcome: string): void {
   const row = {
     request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome, charge: 0,
     duration_ms: Math.round(performance.now() - ctx.startedAt),
   };
-  ctx.deps.background.later(`embed ${ctx.requestId}: log`, () => writeRequestLog(ctx.deps.db, row));
+  writeRequestLog(ctx.deps.db, row);
 }
