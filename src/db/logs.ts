@@ -65,9 +65,12 @@ export interface QueuedRecords {
   event: NewReliabilityEvent | null;
 }
 
-/** A call's log (with its library block, unless stored already) and event, in the caller's transaction. */
-export async function writeRecords(tx: Kysely<Database>, records: QueuedRecords): Promise<void> {
-  if (records.library) await storeLibrary(tx, records.library);
+/**
+ * A call's log (with its library block, unless stored already: `libraryStored`, by this
+ * transaction) and event, in the caller's transaction.
+ */
+export async function writeRecords(tx: Kysely<Database>, records: QueuedRecords, libraryStored = false): Promise<void> {
+  if (records.library && !libraryStored) await storeLibrary(tx, records.library);
   if (records.log) {
     await insertLogRow(tx, {
       ...records.log,
