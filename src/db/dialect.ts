@@ -50,4 +50,6 @@ export function describeTarget(target: string): string {
 export interface OpenOptions {
   /** PostgreSQL connections this process keeps at most (TESSERA_DB_POOL); SQLite has one. */
   poolSize?: number;
+  /** SQLite: checkpoint the write-ahead log in a worker thread, off the event loop (a server's choice; checkpointer.ts). */
+  checkpointer?: boolean;
 }

@@ -61,7 +61,7 @@ class CachedStatementDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase, private readonly beforeClose?: () => Promise<void>) {
     this.connection = new CachedStatementConnection(db);
   }
 
@@ -96,15 +96,17 @@ class CachedStatementDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.beforeClose?.();
     this.connection.close();
     this.db.close();
   }
 }
 
+/** `beforeClose`: what must end before the database closes (a checkpointer of its own). */
 export class CachedStatementSqliteDialect implements Dialect {
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(private readonly db: SqliteDatabase, private readonly beforeClose?: () => Promise<void>) {}
   createDriver(): Driver {
-    return new CachedStatementDriver(this.db);
+    return new CachedStatementDriver(this.db, this.beforeClose);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();

@@ -6,9 +6,11 @@ import { dirname } from "node:path";
 import { Kysely } from "kysely";
 import { registerCapabilities } from "./dialect.ts";
 import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
+import { startCheckpointer } from "./checkpointer.ts";
 import type { Database } from "./schema.ts";
 
-export function openSqlite(path: string): Kysely<Database> {
+/** `checkpointer`: the log is copied into the file by a worker thread (checkpointer.ts), for a server. */
+export async function openSqlite(path: string, checkpointer = false): Promise<Kysely<Database>> {
   if (path !== ":memory:") createPrivately(path);
   const sqlite = new SqliteDatabase(path, { create: true });
   // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
@@ -17,7 +19,8 @@ export function openSqlite(path: string): Kysely<Database> {
   // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite) });
+  const stop = checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
+  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, stop) });
   registerCapabilities(db, { label: "sqlite", skipLocked: false, modifyingCte: false, autoincrement: true });
   return db;
 }

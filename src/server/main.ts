@@ -44,7 +44,7 @@ function urlFor(hostname: string, port: number): string {
 
 export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
   await loadLanguage();
-  const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize });
+  const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
   // Holds left by a server that died (kill -9, power loss) come back once they are expired.

@@ -1,0 +1,26 @@
+// Checkpoints of a SQLite database in a worker thread (checkpoint-worker.ts), off the event loop.
+// The server's connection then checkpoints only as a backstop, should the worker fall behind.
+import type { Database } from "bun:sqlite";
+
+/** How often the worker copies the log into the database file. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+/** Pages of log past which the server's own commits checkpoint after all (64 MB of 4 KB pages). */
+export const BACKSTOP_PAGES = 16_384;
+
+/** Starts the worker for the database at `path` (already open as `sqlite`); resolves to its stop. */
+export async function startCheckpointer(sqlite: Database, path: string): Promise<() => Promise<void>> {
+  sqlite.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url).href);
+  const reply = () => new Promise<void>((resolve) => worker.addEventListener("message", () => resolve(), { once: true }));
+  const started = reply();
+  worker.postMessage({ path, intervalMs: CHECKPOINT_INTERVAL_MS });
+  await started;
+  // Bun's Worker: unref'd, it does not keep the process alive (the DOM type does not know it).
+  (worker as unknown as { unref(): void }).unref();
+  return async () => {
+    const stopped = reply();
+    worker.postMessage("stop");
+    await stopped;
+    worker.terminate();
+  };
+}
