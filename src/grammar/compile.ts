@@ -49,9 +49,10 @@ export interface CompileOptions {
   /**
    * Lexical rules whose applications are remembered per position, as Ohm remembers every
    * application: without it a rule that retries at every position after a failure takes
-   * exponential time.
+   * exponential time. Each entry has a table (8 bytes per unit of input); rules grouped in one
+   * entry share it, which is right only when no two of them are ever applied at one position.
    */
-  memoRules?: string[];
+  memoRules?: (string | string[])[];
   /**
    * Syntactic rules whose last application is remembered (where, at which depth, its end or
    * failure, the farthest failure inside it), its nodes left where they were written until
@@ -69,6 +70,11 @@ export interface CompileOptions {
    * never closes is read again from every quote (quadratic).
    */
   failSpanRules?: string[];
+  /**
+   * Lexical rules whose applications each parse counts (exported `applications(k)`, k the rule's
+   * place in this list): for tests that bound the work a parse does, where time cannot be asserted.
+   */
+  countRules?: string[];
   /** Rules that nest what they hold, each application one level of the nesting depth. */
   nestRules?: string[];
   /** Recursive rules whose code is inlined where they are applied. */
@@ -83,7 +89,9 @@ export interface CompileOptions {
 
 /** Compiles `grammarSource` with the special rules that `options` names. */
 export function compileGrammar(grammarSource: string, options: CompileOptions): CompiledGrammar {
-  const { startRules, memoRules = [], recallRules = [], failSpanRules = [], nestRules = [], inlineRules = [], nestTails = [] } = options;
+  const { startRules, recallRules = [], failSpanRules = [], countRules = [], nestRules = [], inlineRules = [], nestTails = [] } = options;
+  const memoTables = (options.memoRules ?? []).map((entry) => (typeof entry === "string" ? [entry] : entry));
+  const memoRules = memoTables.flat();
   // A recall moves nodes without looking at what another recall keeps (see the recall code).
   if (recallRules.length > 1) throw new Error("at most one rule can be recalled");
   const grammar = ohm.grammar(grammarSource) as any;
@@ -489,7 +497,7 @@ function ${name}(pos: i32, depth: i32): i32 {
       if (isSyntactic(ruleName)) throw new Error(`only lexical rules can be memoised: ${ruleName}`);
       // memo[pos]: the parse that wrote it (high half; older ones are unknown), then 1 failed or
       // end + 2 matched (low half). Stamped entries need no clearing before each parse.
-      const slot = memoRules.indexOf(ruleName);
+      const slot = memoTables.findIndex((table) => table.includes(ruleName));
       out.push(`${label}
 function ${name}(pos: i32, depth: i32): i32 {
   const at = memoPtr + ((<usize>${slot} * <usize>(memoSpan) + <usize>pos) << 3);
@@ -505,8 +513,11 @@ function ${name}(pos: i32, depth: i32): i32 {
   return q;
 }`);
     } else {
+      const counted = countRules.indexOf(ruleName);
+      if (counted >= 0) countedFns.add(ruleName);
       out.push(`${label}
 function ${name}(pos: i32, depth: i32): i32 {
+  ${counted >= 0 ? `store<u32>(applied + ${counted * 4}, load<u32>(applied + ${counted * 4}) + 1);` : ""}
   ${guard}
   const q = ${body("pos")};
   return q;
@@ -1024,6 +1035,7 @@ function ${name}(pos: i32, depth: i32): i32 {
     return call(name);
   }
 
+  const countedFns = new Set<string>();
   const spaceFn = applyFn("space", [], false);
   const spaceTest = firstTest(first(grammar.rules.space.body, [])) ?? "true";
   // The leading alternatives of `space` that are one code unit each (" ", "\t", ...): where one
@@ -1044,6 +1056,9 @@ function ${name}(pos: i32, depth: i32): i32 {
     const fn = applyFn(rule, [], true, ctx.syntactic);
     return `  if (which == ${i}) end = ${fn}(${ctx.syntactic ? "skip(from, 0)" : "from"}, 0);`;
   });
+
+  // A counted rule compiled into its callers' tests (a single-unit rule) would count nothing.
+  for (const rule of countRules) if (!countedFns.has(rule)) throw new Error(`${rule} cannot be counted: it is not compiled as a function of its own (a lexical rule that is not memoised)`);
 
   // A rule function applied from one place only, and not through itself, is inlined there: V8
   // does not inline WebAssembly calls, and Binaryen only small functions.
@@ -1070,6 +1085,8 @@ let nodesCap: i32 = 0;
 let memoPtr: usize = 0;
 let memoSpan: i32 = 0; // positions per memo table: capacity + 1
 let generation: u32 = 0; // parses since the memo tables were cleared
+// Applications of each counted rule in the last parse (CompileOptions.countRules).
+const applied = memory.data(${Math.max(4, countRules.length * 4)});
 ${recallRules.map((_, k) => `// The last application of ${recallRules[k]}: at Pos (-1: none), Depth; End or -1; Far, its farthest failure; its nodes [From, From + Size).
 let recall${k}Pos: i32 = -1; let recall${k}Depth: i32 = 0; let recall${k}End: i32 = 0; let recall${k}Far: i32 = 0; let recall${k}From: i32 = 0; let recall${k}Size: i32 = 0;`).join("\n")}
 ${failSpanRules.map((_, k) => `// The last failed application of ${failSpanRules[k]}: its opening Unit, From where, its farthest failure Far.
@@ -1123,7 +1140,7 @@ function grow(bytes: usize): void {
 
 // Memo tables whose entries are all unknown (a new place in memory holds anything).
 function clearMemo(): void {
-  memory.fill(memoPtr, 0, (<usize>${memoRules.length} * <usize>memoSpan) << 3);
+  memory.fill(memoPtr, 0, (<usize>${memoTables.length} * <usize>memoSpan) << 3);
   generation = 1;
 }
 
@@ -1133,7 +1150,7 @@ export function prepare(capacity: i32): usize {
   // 16 bytes past the input: a scan reads eight units at a time.
   memoPtr = (INPUT + (<usize>capacity << 1) + 16 + 15) & ~15;
   memoSpan = capacity + 1;
-  nodesPtr = (memoPtr + ((<usize>${memoRules.length} * <usize>memoSpan) << 3) + 15) & ~15;
+  nodesPtr = (memoPtr + ((<usize>${memoTables.length} * <usize>memoSpan) << 3) + 15) & ~15;
   nodesCap = max(1024, capacity >> 1);
   grow(nodesPtr + (<usize>nodesCap << 4));
   clearMemo();
@@ -1143,6 +1160,7 @@ export function prepare(capacity: i32): usize {
 /** Parses input[from, length) with start rule \`which\`; returns the end position or -1. */
 export function parse(which: i32, from: i32, length: i32): i32 {
   len = length; count = 0; farthest = from; overflow = 0;
+  memory.fill(applied, 0, ${countRules.length * 4});
   ${recallRules.map((_, k) => `recall${k}Pos = -1;`).join(" ")} ${failSpanRules.map((_, k) => `span${k}Far = 0;`).join(" ")}
   // What earlier parses remembered is stamped with their generation, so forgotten.
   if (++generation == 0) clearMemo();
@@ -1154,6 +1172,7 @@ export function nodes(): usize { return nodesPtr; }
 export function nodeCount(): i32 { return count; }
 export function farthestPosition(): i32 { return farthest; }
 export function overflowed(): i32 { return overflow; }
+export function applications(k: i32): u32 { return load<u32>(applied + (<usize>k << 2)); }
 
 ${out.join("\n\n")}
 `;

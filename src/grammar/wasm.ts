@@ -6,20 +6,27 @@ import { compileGrammar, MAX_DEPTH } from "./compile.ts";
 
 // brokenLine: the stream asks whether reading a broken line looked at the end of its text.
 export const START_RULES = ["Program", "Line_statement", "brokenLine"];
-// Rules that retry at every position after a failure (an unclosed bracket in a broken line).
-export const MEMO_RULES = ["bracketed"];
+// Rules that retry at every position after a failure (an unclosed bracket in a broken line), and
+// what a bracket reads, taken whole by the brackets around one that does not close (ui.ohm). The
+// three kinds of items share a table: each is read only just past its own opening bracket.
+export const MEMO_RULES = ["bracketed", ["parenItems", "squareItems", "curlyItems"]];
 // ActionCall reads an array, and when what follows it is not `)`, ComponentCall reads the same
 // array again: `Action([Action([...] + 1)] + 1)` and cut-off `Action([Action([` took time
 // exponential in their depth.
 export const RECALL_RULES = ["ArrayLit"];
 // A quoted string that never closes decides the strings opened at each quote inside it.
 export const FAIL_SPAN_RULES = ["string_double", "string_single"];
+// A unit read inside a broken line's bracket: counted, so that tests can bound the work of
+// recovery (engine.ts: recoveryUnitsRead).
+export const COUNT_RULES = ["bracketChar"];
 // Rules that nest what they hold, each application one level of the nesting depth (MAX_DEPTH in
 // compile.ts): brackets, calls, a prefix operator, a ternary's tail; `bracketed` in broken lines.
 // An object's entry counts one too (an object two levels, as a component call with its list):
 // objects nested in a later entry (`{a: 1, b: {a: 1, b: ...}}`) take the loop over the entries
 // and the entry's key on the native stack, and overflowed it before 1,200 levels counted one.
-export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "Entry", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed"];
+// The `unclosed…` rules read what `bracketed` at their place has just read (remembered): they count
+// a level, as the bracket does, so that every recursion passes through a counted rule.
+export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "Entry", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed", "unclosedParen", "unclosedSquare", "unclosedCurly"];
 // Rules whose tail nests: each right operand of a binary operator counts one level, as each of
 // them keeps the operator's loop and the chain of the rules below it on the native stack (a
 // chain of them through parentheses, `1 + (1 + (...))`, took twice the stack of plain ones).
@@ -43,6 +50,7 @@ export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar>
     memoRules: MEMO_RULES,
     recallRules: RECALL_RULES,
     failSpanRules: FAIL_SPAN_RULES,
+    countRules: COUNT_RULES,
     nestRules: NEST_RULES,
     inlineRules: INLINE_RULES,
     nestTails: NEST_TAILS,
@@ -75,6 +83,8 @@ export async function buildGrammar(grammarSource: string): Promise<BuiltGrammar>
     header +
     `export const RULE_NAMES = ${JSON.stringify(compiled.rules)} as const;\n` +
     `export const START_RULES = ${JSON.stringify(START_RULES)} as const;\n` +
+    `/** Rules whose applications each parse counts (the module's applications(k)). */\n` +
+    `export const COUNT_RULES = ${JSON.stringify(COUNT_RULES)} as const;\n` +
     `/** How deep brackets, calls, operators and ternaries may nest (each counts one level). */\n` +
     `export const MAX_NESTING = ${MAX_DEPTH};\n` +
     `export const RULE: Record<string, number> = Object.fromEntries(RULE_NAMES.map((name, id) => [name, id]));\n`;

@@ -2,7 +2,7 @@
 // long-lived buffer in linear memory (a growing text only has its new tail copied); the tree
 // is read in place through a typed-array view. No JSON and no per-node objects cross over.
 import { UI_WASM_BASE64 } from "./generated/ui-wasm.ts";
-import { START_RULES } from "./generated/rules.ts";
+import { COUNT_RULES, START_RULES } from "./generated/rules.ts";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -12,6 +12,7 @@ interface Exports {
   nodeCount(): number;
   farthestPosition(): number;
   overflowed(): number;
+  applications(k: number): number;
   verdictTable(bytes: number): number;
   verdict(tableBytes: number): number;
   verdictStatements(): number;
@@ -170,6 +171,14 @@ export function setScratchFrom(ranges: number[]): { base: number; length: number
 let unitsRead = 0;
 export function unitsParsed(): number {
   return unitsRead;
+}
+
+/**
+ * Units the last parse read one by one inside the brackets of broken lines (applications of
+ * `bracketChar`, counted by the module): a measure of recovery's work.
+ */
+export function recoveryUnitsRead(): number {
+  return need().applications(COUNT_RULES.indexOf("bracketChar"));
 }
 
 /** Parses input[from, to) of the buffer with one of the module's start rules. Never throws. */

@@ -62,7 +62,7 @@ export function mutationArb(corpus: string[]) {
   });
 }
 
-/** Lines of quotes, escapes and brackets, mostly strings that never close. */
+/** Lines of quotes, escapes and brackets of every kind, mostly strings and brackets that never close, and lines that start statements among them. */
 export const quotesArb = fc
-  .array(fc.constantFrom('"', "'", '\\"', "\\'", "\\", "\\u12", "\\x", "a", " ", "(", "[", ")", "\n"), { maxLength: 24 })
+  .array(fc.constantFrom('"', "'", '\\"', "\\'", "\\", "\\u12", "\\x", "a", " ", "(", "(", "[", "[", "{", ")", "]", "}", "\n", "\ny = 1\n"), { maxLength: 32 })
   .map((parts) => "x = " + parts.join(""));
