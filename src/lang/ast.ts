@@ -138,7 +138,11 @@ export function buildExpr(r: TreeReader, at: number): Expr {
       return { k: "state", name: r.slice(i), start, end };
     case Kind.Array: {
       const base = pushChildren(d, i);
-      const list = items(r, base);
+      // The items are built here, not in a function of their own: one frame per level of
+      // nesting, not two (a frame less for every array, call and argument list).
+      const from = listFrom(d, base);
+      const list: Expr[] = new Array(top - from);
+      for (let k = from, n = 0; k < top; k++, n++) list[n] = buildExpr(r, kids[k]);
       top = base;
       return { k: "arr", items: list, start, end };
     }
@@ -163,14 +167,18 @@ export function buildExpr(r: TreeReader, at: number): Expr {
     case Kind.Call: {
       const base = pushChildren(d, i);
       const nameNode = kids[base];
-      const args = items(r, base + 1);
+      const from = listFrom(d, base + 1);
+      const args: Expr[] = new Array(top - from);
+      for (let k = from, n = 0; k < top; k++, n++) args[n] = buildExpr(r, kids[k]);
       top = base;
       return { k: "call", name: r.slice(nameNode), args, start, end, nameEnd: d[nameNode * 4 + 2] };
     }
     case Kind.Builtin: {
       const base = pushChildren(d, i);
       const name = r.text.slice(d[kids[base] * 4 + 1] + 1 - r.base, d[kids[base] * 4 + 2] - r.base); // without the `@`
-      const args = items(r, base + 1);
+      const from = listFrom(d, base + 1);
+      const args: Expr[] = new Array(top - from);
+      for (let k = from, n = 0; k < top; k++, n++) args[n] = buildExpr(r, kids[k]);
       top = base;
       return { k: "builtin", name, args, start, end };
     }
@@ -180,8 +188,9 @@ export function buildExpr(r: TreeReader, at: number): Expr {
       for (let k = from; k < top; k++) if (d[kids[k] * 4] === ARRAY_LIT) array = kids[k];
       let steps: Expr[] = [];
       if (array !== -1) {
-        const base = pushChildren(d, array);
-        steps = items(r, base);
+        const list = listFrom(d, pushChildren(d, array));
+        steps = new Array(top - list);
+        for (let k = list, n = 0; k < top; k++, n++) steps[n] = buildExpr(r, kids[k]);
       }
       top = from;
       return { k: "action", steps, start, end };
@@ -241,15 +250,11 @@ export function buildExpr(r: TreeReader, at: number): Expr {
   throw new Error(`unexpected rule ${rule} in an expression`);
 }
 
-// The items of a bracketed list whose children are on the stack from `from` on (a call's name
-// left out); the caller pops them.
-function items(r: TreeReader, from: number): Expr[] {
-  const d = r.tree.data;
-  // An `Items` node with one item has the item's span, and was replaced by it.
-  if (top - from === 1 && d[kids[from] * 4] === ITEMS) from = pushChildren(d, kids[from]);
-  const out: Expr[] = new Array(top - from);
-  for (let k = from, n = 0; k < top; k++, n++) out[n] = buildExpr(r, kids[k]);
-  return out;
+// Where the items of a bracketed list start whose children are on the stack from `from` on (a
+// call's name left out): an `Items` node with one item has the item's span, and was replaced by
+// it; otherwise its items are pushed above. The caller builds them and pops the stack.
+function listFrom(d: Int32Array, from: number): number {
+  return top - from === 1 && d[kids[from] * 4] === ITEMS ? pushChildren(d, kids[from]) : from;
 }
 
 // Literals are read straight from the source: the first code unit tells the kind, and a string

@@ -20,8 +20,15 @@ export const NESTINGS = [
   { name: "builtin calls", per: 1, open: "@Each(", inner: "1", close: ")" },
   { name: "later builtin arguments", per: 1, open: "@Each(x, ", inner: "1", close: ")" },
   { name: "action calls", per: 2, open: "Action([", inner: "", close: "])" },
-  // Not actions (`+` follows the array): calls of a component named Action, each read once.
-  { name: "action calls that are component calls", per: 2, open: "Action([", inner: "1", close: "] + 1)" },
+  // Not actions (`+` follows the array): calls of a component named Action, each read once; the
+  // `+` above each array is a level too (the tree's height, see HEIGHT_RULES in src/grammar/wasm.ts).
+  { name: "action calls that are component calls", per: 3, open: "Action([", inner: "1", close: "] + 1)" },
+  // An operator, member access, index or ternary above a nested first operand: a level each.
+  { name: "arrays as first operands", per: 2, open: "[", inner: "1", close: "] + 1" },
+  { name: "calls as first operands", per: 3, open: "Stack([", inner: "", close: "]) * 2" },
+  { name: "member access on arrays", per: 2, open: "[", inner: "1", close: "].a" },
+  { name: "indexes on arrays", per: 2, open: "[", inner: "1", close: "][0]" },
+  { name: "arrays as ternary conditions", per: 2, open: "[", inner: "1", close: "] ? 1 : 2" },
   { name: "indexes", per: 1, open: "x[", inner: "0", close: "]" },
   { name: "member access through parentheses", per: 1, open: "(", inner: "x", close: ").a" },
   { name: "unary minus", per: 1, open: "-", inner: "x", close: "" },
