@@ -1186,8 +1186,8 @@ function tooTall(): i32 {
     if (above > ${MAX_DEPTH}) return j;
     const size = load<i32>(nodesPtr + (<usize>j << 4), 12);
     if (above + size - 1 <= ${MAX_DEPTH}) continue;
+    grow(stack + (<usize>(n + size) << 3)); // room for its children, fewer than its nodes
     for (let c = j - 1, first = j - size + 1; c >= first; c -= load<i32>(nodesPtr + (<usize>c << 4), 12)) {
-      grow(stack + (<usize>(n + 1) << 3));
       store<i32>(stack + (<usize>n << 3), c);
       store<i32>(stack + (<usize>n << 3), above + <i32>load<u8>(HEIGHT + <usize>load<i32>(nodesPtr + (<usize>c << 4))), 4);
       n++;
