@@ -11,15 +11,22 @@
 // can still go on (`confirm()`): each of them was then read whole, and what may follow the comma
 // is what may follow the opening bracket itself (an item, a comma after a trailing one is not
 // allowed in either, the closing bracket). Strings and comments are followed exactly (`#` and
-// `//` comments run to the end of the line, double-quoted strings escape one unit, single-quoted
-// ones any unit, a raw newline inside either breaks the statement). Anything this does not
-// follow (a closer that matches nothing, a newline outside brackets) makes it `lost`: the stream
-// reads the statement whole again, as it did before.
+// `//` comments run to the end of the line, double-quoted strings take JSON's escapes,
+// single-quoted ones escape any unit, a raw newline inside either breaks the statement), so that
+// a chunk that ends in the string the last one ended in needs no reading at all. Anything this
+// does not follow (a closer that matches nothing, a newline outside brackets, an escape a
+// double-quoted string does not take) makes it `lost`: the stream reads the statement whole
+// again, as it did before.
 
 import type { BrokenLine } from "./types.ts";
 
 /** How many units of the statement's start `head` keeps (what a message's excerpt reads). */
 export const HEAD = 200;
+
+// After a backslash in a double-quoted string: `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t` (and `u`
+// with four hex digits), as the grammar's jsonEscape.
+const JSON_ESCAPES = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 
 interface Level {
   /** The closing bracket wanted, as a code unit. */
@@ -43,8 +50,11 @@ export class OpenScan {
   /** Something this does not follow came: the statement has to be read whole. */
   lost = false;
   readonly levels: Level[] = [];
+  /** Strings opened so far: with `inString`, whether a chunk ended in the string it began in. */
+  strings = 0;
   private quote = 0;
   private escape = false;
+  private hex = 0; // hex digits still wanted by a `\u` escape in a double-quoted string
   private comment = false;
   private slash = false;
 
@@ -69,6 +79,7 @@ export class OpenScan {
     const levels = this.levels;
     let quote = this.quote;
     let escape = this.escape;
+    let hex = this.hex;
     let comment = this.comment;
     let slash = this.slash;
     let lost = false;
@@ -85,8 +96,21 @@ export class OpenScan {
         continue;
       }
       if (quote !== 0) {
-        if (escape) escape = false;
-        else if (c === 92) escape = true;
+        if (hex > 0) {
+          if (!isHex(c)) {
+            lost = true;
+            break;
+          }
+          hex--;
+        } else if (escape) {
+          escape = false;
+          // A double-quoted string takes JSON's escapes only; a single-quoted one any unit.
+          if (quote === 34 && c === 117) hex = 4;
+          else if (quote === 34 && !JSON_ESCAPES.has(c)) {
+            lost = true;
+            break;
+          }
+        } else if (c === 92) escape = true;
         else if (c === quote) quote = 0;
         else if (c === 10) {
           lost = true;
@@ -100,6 +124,7 @@ export class OpenScan {
         case 34: // "
         case 39: // '
           quote = c;
+          this.strings++;
           break;
         case 35: // #
           comment = true;
@@ -135,9 +160,15 @@ export class OpenScan {
     }
     this.quote = quote;
     this.escape = escape;
+    this.hex = hex;
     this.comment = comment;
     this.slash = slash;
     if (lost) this.lost = true;
+  }
+
+  /** Whether the statement read so far stops inside a string. */
+  get inString(): boolean {
+    return this.quote !== 0 && !this.lost;
   }
 
   /** Whether a bracket is still open: then the statement cannot be complete. */

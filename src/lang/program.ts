@@ -131,6 +131,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     line.excerpt = (nl === -1 ? trimmed : trimmed.slice(0, nl)).slice(0, 60);
     const attempt = parseTree("Line_statement", line.start, to);
     if (attempt.overflow) line.tooDeep = true;
+    else line.stoppedAt = attempt.farthest;
     if (attempt.farthest >= to && to > line.start) {
       line.incomplete = true;
       line.end = to;

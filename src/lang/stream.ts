@@ -17,8 +17,8 @@ import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 // A line that starts a statement, `=` and what follows it included (`==` does not).
 const STARTS_STATEMENT = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^=]/;
 
-// A line that starts with a name (not `?` or `:`, nor a comment that a `?` line may follow).
-const STARTS_NAME = /^[ \t]*[A-Za-z_$]/;
+// A broken line that does not start with `?` or `:` (it starts where spaces and comments end).
+const NOT_TERNARY_TAIL = /^[ \t]*[^\s?:]/;
 
 const NO_STATEMENTS: ReadonlyMap<string, Statement> = new Map();
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -71,6 +71,9 @@ export function createStreamParser(library: Library): StreamParser {
   let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
   let endedView: { count: number; list: Statement[]; defs: Defs } | null = null; // endedAt's last answer
   let endings = 0; // statements made final and programs started again, counted: what open state depends on
+  // The last result's open region when it is one broken line that more text on that line cannot
+  // change (steadyLine): then a chunk without a line break changes no result.
+  let steady: BrokenLine | null = null;
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -210,7 +213,7 @@ export function createStreamParser(library: Library): StreamParser {
   // A chunk that only carries the cut statement further: one read of the parser, over what
   // follows the confirmed items of its open brackets. Null when the statement may have ended or
   // cannot go on: then the chunk is read in full (which says exactly how).
-  const goOn = (state: NonNullable<typeof cutOpen>): ParseResult | null => {
+  const goOn = (state: NonNullable<typeof cutOpen>, stringBefore: number): ParseResult | null => {
     if (scan === null || !scan.open) return null;
     if (state.head !== scan.head) {
       state.head = scan.head; // it stops growing at HEAD units
@@ -222,9 +225,15 @@ export function createStreamParser(library: Library): StreamParser {
       }
     }
     if (!state.known) return null;
-    const { base, length: n } = setScratchFrom(scan.ranges(length));
-    if (!wantsMore("Line_statement", base, base + n)) return null;
-    scan.confirm();
+    // Still inside the string the last chunk ended in (OpenScan follows its escapes and would
+    // have lost it at a line break or an escape the grammar refuses): the statement can still go
+    // on, as the parser said when the chunk before ended in it. Not asked again: that read the
+    // string again at every chunk, its whole length each time.
+    if (stringBefore !== scan.strings || !scan.inString) {
+      const { base, length: n } = setScratchFrom(scan.ranges(length));
+      if (!wantsMore("Line_statement", base, base + n)) return null;
+      scan.confirm();
+    }
     const cut = new CutLine(state.cut.start, length, state.head, state.id);
     return result(state.open, state.before.length ? [...state.before, cut] : [cut], length, true);
   };
@@ -275,10 +284,15 @@ export function createStreamParser(library: Library): StreamParser {
       const framing = mode;
       const startWas = programStart;
       scanLines(chunk);
+      // The open broken line only grows: what the last result said still holds (not read again,
+      // which made a long broken line cost its length at every chunk).
+      if (steady !== null && chunk.indexOf("\n") === -1) return last!;
+      steady = null;
       if (programStart === -1) return (last = result([], [], 0));
+      const stringBefore = scan !== null && scan.inString ? scan.strings : -1;
       if (scan !== null) scan.feed(chunk);
       if (cutOpen !== null && closed.length === 0 && mode === framing && programStart === startWas && programEnd === -1) {
-        const fast = goOn(cutOpen);
+        const fast = goOn(cutOpen, stringBefore);
         if (fast !== null) return (last = fast);
       }
       if (closed.length === 0 && mode === framing && mode !== "between" && programStart === startWas && programEnd === -1) {
@@ -305,10 +319,10 @@ export function createStreamParser(library: Library): StreamParser {
       const cut = parts.broken[parts.broken.length - 1];
       if (cut !== undefined && cut.incomplete && !cut.tooDeep && cut.start >= openFrom && STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))) openFrom = cut.start;
       else if (cut !== undefined && parts.statements.length > 0 && cut.start > openFrom && parts.broken.length > 0 && (parts.broken.length === 1 || parts.broken[parts.broken.length - 2].start < openFrom)) {
-        // The line right after the last statement's starts with a name: a ternary goes on only on a
-        // line that starts with ? or :, so that statement has ended too.
+        // The line right after the last statement's does not start with ? or :, the only way a
+        // ternary goes on past its line: that statement has ended too.
         const nl = tail.indexOf("\n", parts.statements[parts.statements.length - 1].end - tailBase);
-        if (nl !== -1 && nl + 1 + tailBase === cut.start && STARTS_NAME.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100))) openFrom = cut.start;
+        if (nl !== -1 && nl + 1 + tailBase === cut.start && NOT_TERNARY_TAIL.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100))) openFrom = cut.start;
       }
       for (const line of parts.broken) {
         if (line.start >= openFrom) break;
@@ -321,6 +335,7 @@ export function createStreamParser(library: Library): StreamParser {
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       trimTail();
       watchCut(open, openBroken, to);
+      steady = open.length === 0 && openBroken.length === 1 && to === length && steadyLine(openBroken[0], to) ? openBroken[0] : null;
       return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
@@ -331,6 +346,14 @@ export function createStreamParser(library: Library): StreamParser {
       return (last = parse(chunks.join(""), library));
     },
   };
+
+  // A broken line running to `to` that more text on the same line cannot change: reading it as a
+  // statement stopped well before the end (further than any token the parser tests at once), so
+  // that reading never reaches more text, and its message reads only its first 200 characters
+  // (see splitProgram and describeStop), all there.
+  function steadyLine(line: BrokenLine, to: number): boolean {
+    return line.end === to && !line.incomplete && !line.tooDeep && line.stoppedAt !== undefined && line.stoppedAt + 64 < to && to - line.start >= 200;
+  }
 
   // The ended statements `list` (their places `where`) as they were when the first `count` had
   // ended (later ones may define a name again), made only when a result's root is read.

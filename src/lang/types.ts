@@ -85,6 +85,8 @@ export interface BrokenLine {
   found?: string;
   /** A call whose name starts with a lower-case letter stands where reading stopped (`text(`). */
   lowerCall?: string;
+  /** Where reading the line as a statement stopped: the rightmost position the parser tried. */
+  stoppedAt?: number;
   /** Nesting went deeper than the parser allows. */
   tooDeep?: boolean;
 }

@@ -285,6 +285,47 @@ test("a long statement streams in work that grows with its length: each chunk re
   }
 });
 
+// Long last lines that more text on the same line either cannot change (a broken line that
+// reading as a statement gave up on early) or changes only in how much string it shows (a
+// statement cut inside a long string): escapes valid and not, quotes, brackets, line breaks.
+const pieceArb = fc.constantFrom("word ", "a, ", "(", "[", ")", '"', "'", '\\"', "\\'", "\\n", "\\u00e9", "\\x", "\\u12G", "\\", "x", " ", "\n", "\ny = 1\n", "?", ":");
+const longLineArb = fc
+  .tuple(
+    fc.constantFrom("", "root = Stack([t])\n", 'root = Stack([t])\nt = Text("a")\n'),
+    fc.constantFrom('t = Text("', "t = Text('", 'note "', "(", "word ", "t = Stack([", "x = 1 2 ", "? "),
+    fc.array(pieceArb, { minLength: 40, maxLength: 160 }),
+  )
+  .map(([before, start, pieces]) => before + start + pieces.join(""));
+
+test("a long last line streams to what one push of the same text says, chunk by chunk", () => {
+  fc.assert(
+    fc.property(longLineArb, fc.array(fc.nat(), { maxLength: 40 }), (text, cuts) => {
+      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test("a long broken line, or a statement cut inside a long string, streams in work that grows with its length", () => {
+  const texts = [
+    'root = Stack([])\n"' + '\\"'.repeat(10_000),
+    "root = Stack([])\nHere is what I made for you, " + "word ".repeat(4_000),
+    "root = Stack([])\n(" + "a, ".repeat(7_000),
+    'root = Stack([t])\nt = Text("' + "words \\\"quoted\\\" \\u00e9 ".repeat(1_000),
+    "root = Stack([t])\nt = Text('" + "it\\'s ".repeat(3_000),
+  ];
+  for (const text of texts) {
+    const before = unitsParsed();
+    const stream = createStreamParser(small);
+    for (let i = 0; i < text.length; i += 40) void stream.push(text.slice(i, i + 40)).errors;
+    const result = stream.end();
+    const read = unitsParsed() - before;
+    assert.equal(json(result), json(parse(text, small)));
+    // Reading the line again at every chunk reads about text.length² / 80 units (1,250 per unit here).
+    assert.ok(read < 6 * text.length, `${read} code units parsed for ${text.length} streamed: ${text.slice(0, 40)}`);
+  }
+});
+
 test("statements nested near and past the nesting limit stream to what parse() gives, chunk by chunk", () => {
   const nested = (depth: number) => `root = Stack([a])\na = ${"[1, ".repeat(depth)}2${"]".repeat(depth)}\nb = Text("x")\n`;
   for (const text of [nested(1000), nested(1300), `root = Stack([${"Card([".repeat(500)}Text("t")${"])".repeat(500)}])\n`]) {
