@@ -14,7 +14,7 @@ import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
-import { writeRecords, type LoggedLibrary, type QueuedRecords } from "./logs.ts";
+import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { queueRecords } from "./log-queue.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
@@ -180,7 +180,7 @@ export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promi
 }
 
 /** What a settled call leaves besides its ledger row: its log (and library) and its event. */
-function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): QueuedRecords {
+function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): CallRecords {
   return {
     log: { ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at: at },
     library: s.library ?? null,

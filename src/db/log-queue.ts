@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { nowIso } from "./clock.ts";
-import { writeRecords, type LoggedLibrary, type QueuedRecords } from "./logs.ts";
+import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
 /** How long a queued record waits for others to share its write. */
@@ -17,13 +17,13 @@ export const LOG_FLUSH_MS = 5;
 export const LOG_BATCH = 256;
 
 class LogQueue {
-  private queued: QueuedRecords[] = [];
+  private queued: CallRecords[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db) {}
 
-  add(records: QueuedRecords): void {
+  add(records: CallRecords): void {
     this.queued.push(records);
     if (this.queued.length >= LOG_BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), LOG_FLUSH_MS);
@@ -33,7 +33,7 @@ class LogQueue {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const batches: QueuedRecords[][] = [];
+    const batches: CallRecords[][] = [];
     while (this.queued.length) batches.push(this.queued.splice(0, LOG_BATCH));
     // One write at a time, in order: a flush waits for those before it.
     this.writing = this.writing.then(async () => {
@@ -42,7 +42,7 @@ class LogQueue {
     return this.writing;
   }
 
-  private async write(batch: QueuedRecords[]): Promise<void> {
+  private async write(batch: CallRecords[]): Promise<void> {
     try {
       await inSharedTransaction(this.db, (tx) => writeAll(tx, batch));
     } catch {
@@ -59,7 +59,7 @@ class LogQueue {
 
 // Row by row, each insert compiled once (prepared.ts): a multi-row INSERT built by kysely for each
 // write cost more per row (22 µs) than the prepared statements it replaced.
-async function writeAll(tx: Kysely<Database>, batch: QueuedRecords[]): Promise<void> {
+async function writeAll(tx: Kysely<Database>, batch: CallRecords[]): Promise<void> {
   const stored = new Set<string>();
   for (const records of batch) {
     const hash = records.library?.hash;
@@ -71,7 +71,7 @@ async function writeAll(tx: Kysely<Database>, batch: QueuedRecords[]): Promise<v
 const queues = new WeakMap<Db, LogQueue>();
 
 /** Queues a call's log (with its library block) and event for the next write. */
-export function queueRecords(db: Db, records: QueuedRecords): void {
+export function queueRecords(db: Db, records: CallRecords): void {
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new LogQueue(db)));
   queue.add(records);

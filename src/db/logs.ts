@@ -59,7 +59,7 @@ const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, 
   }));
 
 /** What a call leaves besides its ledger row. */
-export interface QueuedRecords {
+export interface CallRecords {
   log: NewRequestLog | null;
   library: LoggedLibrary | null;
   event: NewReliabilityEvent | null;
@@ -69,7 +69,7 @@ export interface QueuedRecords {
  * A call's log (with its library block, unless stored already: `libraryStored`, by this
  * transaction) and event, in the caller's transaction.
  */
-export async function writeRecords(tx: Kysely<Database>, records: QueuedRecords, libraryStored = false): Promise<void> {
+export async function writeRecords(tx: Kysely<Database>, records: CallRecords, libraryStored = false): Promise<void> {
   if (records.library && !libraryStored) await storeLibrary(tx, records.library);
   if (records.log) {
     await insertLogRow(tx, {

@@ -71,9 +71,9 @@ export function createStreamParser(library: Library): StreamParser {
   let lastOpen: ReturnType<typeof openState> | null = null; // what the last result's open statements said
   let endedView: { count: number; list: Statement[]; defs: Defs } | null = null; // endedAt's last answer
   let endings = 0; // statements made final and programs started again, counted: what open state depends on
-  // The last result's open region when it is one broken line that more text on that line cannot
-  // change (steadyLine): then a chunk without a line break changes no result.
-  let steady: BrokenLine | null = null;
+  // The last result's open region is one broken line that more text on that line cannot change
+  // (steadyLine): then a chunk without a line break changes no result.
+  let steady = false;
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -286,8 +286,8 @@ export function createStreamParser(library: Library): StreamParser {
       scanLines(chunk);
       // The open broken line only grows: what the last result said still holds (not read again,
       // which made a long broken line cost its length at every chunk).
-      if (steady !== null && chunk.indexOf("\n") === -1) return last!;
-      steady = null;
+      if (steady && chunk.indexOf("\n") === -1) return last!;
+      steady = false;
       if (programStart === -1) return (last = result([], [], 0));
       const stringBefore = scan !== null && scan.inString ? scan.strings : -1;
       if (scan !== null) scan.feed(chunk);
@@ -335,7 +335,7 @@ export function createStreamParser(library: Library): StreamParser {
       const openBroken = parts.broken.filter((b) => b.start >= openStart);
       trimTail();
       watchCut(open, openBroken, to);
-      steady = open.length === 0 && openBroken.length === 1 && to === length && steadyLine(openBroken[0], to) ? openBroken[0] : null;
+      steady = open.length === 0 && openBroken.length === 1 && to === length && steadyLine(openBroken[0], to);
       return (last = result(open, openBroken, to));
     },
     end(): ParseResult {
