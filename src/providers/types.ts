@@ -142,6 +142,17 @@ export class ProviderError extends Error {
   }
 }
 
+// What each provider says when a request is longer than the model's context window: OpenAI and
+// the aggregators ("maximum context length is …", code context_length_exceeded), Anthropic
+// ("prompt is too long: … tokens > … maximum"), Gemini ("The input token count (…) exceeds the
+// maximum number of tokens allowed (…)").
+const CONTEXT_OVERFLOW = /maximum context length|context_length_exceeded|context window|prompt is too long|exceeds the maximum number of tokens/i;
+
+/** Whether the provider refused the request for being longer than the model's context window. */
+export function isContextOverflow(e: unknown): boolean {
+  return e instanceof ProviderError && (e.upstreamStatus === 400 || e.upstreamStatus === 413) && CONTEXT_OVERFLOW.test(e.message);
+}
+
 /** The request asks for something this provider cannot take: a 400 for the client. */
 export class UnsupportedRequestError extends Error {
   readonly status = 400;

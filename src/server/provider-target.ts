@@ -1,7 +1,7 @@
 // `{provider}/{model}` plus an optional request-level key (byok) → the adapter and where to call
 // it. Shared by Embed and Responses; every refusal is a 400 that names the field to fix.
 import { keyProvider, route, target } from "../providers/registry.ts";
-import { ProviderError, UnsupportedRequestError, type ProviderAdapter, type Target } from "../providers/types.ts";
+import { isContextOverflow, ProviderError, UnsupportedRequestError, type ProviderAdapter, type Target } from "../providers/types.ts";
 import { decryptProviderKey } from "./crypto/provider-keys.ts";
 import { HttpError } from "./errors.ts";
 
@@ -42,6 +42,8 @@ export async function resolveProvider(
 export function providerHttpError(e: unknown): HttpError | null {
   if (e instanceof UnsupportedRequestError) return new HttpError(400, e.message, { param: e.param, code: "unsupported_by_provider" });
   if (!(e instanceof ProviderError)) return null;
+  // Too long for the model's context window: the client's request to change, a 400 as OpenAI's own.
+  if (isContextOverflow(e)) return new HttpError(400, e.message, { code: "context_length_exceeded", headers: { "x-should-retry": "false" } });
   const up = e.upstreamStatus;
   const refused = up !== null && up >= 400 && up < 500 && up !== 408 && up !== 429;
   return new HttpError(e.status, e.message, {

@@ -40,7 +40,7 @@ export async function startEmbedHarness(): Promise<EmbedHarness> {
     h, ...fakes,
     client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),
     reset() {
-      for (const f of Object.values(fakes)) { f.calls.length = 0; f.queue.length = 0; f.requireKey = null; }
+      for (const f of Object.values(fakes)) { f.calls.length = 0; f.queue.length = 0; f.requireKey = null; f.contextLimit = null; }
       process.env.TESSERA_EMBED_PRICE = "0";
     },
     async close() {

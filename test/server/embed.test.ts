@@ -1,7 +1,7 @@
 // Embed Chat Completions through the official openai client, against every provider's stand-in:
 // plain text, streaming, the function-tool loop, usage, errors, request-level keys.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { deadUrl, type FakeProvider } from "../support/fake-providers.ts";
 import { startEmbedHarness, KEYS, type EmbedHarness } from "./embed-harness.ts";
 import { post } from "./harness.ts";
@@ -162,6 +162,21 @@ for (const p of PROVIDERS) {
     });
   });
 }
+
+test("a conversation longer than the model's context window → 400 context_length_exceeded, on every provider, not retried by the client", async () => {
+  for (const p of PROVIDERS.slice(0, 4)) {
+    const fake = p.fake();
+    fake.contextLimit = 100;
+    const retrying = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 2 });
+    const calls = fake.calls.length;
+    const e = await retrying.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x".repeat(500) }] }).catch((x) => x);
+    expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(e.code).toBe("context_length_exceeded");
+    expect(e.message).toMatch(/context length|too long|exceeds the maximum number of tokens/);
+    expect(fake.calls.length - calls).toBe(1); // the client did not try again
+    fake.contextLimit = null;
+  }
+});
 
 test("unreachable provider → 502", async () => {
   const saved = process.env.ANTHROPIC_BASE_URL;

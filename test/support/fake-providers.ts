@@ -38,6 +38,11 @@ export interface FakeProvider {
   fallback: Script;
   /** When set, a request carrying another key gets the provider's 401. */
   requireKey: string | null;
+  /**
+   * The model's context window, in characters of the request's conversation (its messages, or
+   * contents, and system) as JSON: a longer request gets the provider's own context-length 400.
+   */
+  contextLimit: number | null;
   stop(): void;
 }
 
@@ -80,7 +85,7 @@ function sse(frames: string[], fail: "close" | null): Response {
 
 function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Request, url: URL, body: any) => Response): FakeProvider {
   const fake: FakeProvider = {
-    kind, url: "", calls: [], queue: [], fallback: { text: `Hello from the ${kind} stand-in.` }, requireKey: null,
+    kind, url: "", calls: [], queue: [], fallback: { text: `Hello from the ${kind} stand-in.` }, requireKey: null, contextLimit: null,
     stop: () => server.stop(true),
   };
   const server = Bun.serve({
@@ -114,8 +119,15 @@ const now = () => Math.floor(Date.now() / 1000);
 
 // ---------------------------------------------------------------- OpenAI (and the aggregator)
 
-function openaiError(status: number, message: string, type = "invalid_request_error"): Response {
-  return json({ error: { message, type, param: null, code: null } }, status);
+function openaiError(status: number, message: string, type = "invalid_request_error", code: string | null = null, param: string | null = null): Response {
+  return json({ error: { message, type, param, code } }, status);
+}
+
+/** The conversation's size as the stand-in counts it against `contextLimit` (null: it fits). */
+function overflow(fake: FakeProvider, ...parts: unknown[]): { limit: number; size: number } | null {
+  if (fake.contextLimit === null) return null;
+  const size = parts.reduce<number>((n, part) => n + (part === undefined ? 0 : JSON.stringify(part).length), 0);
+  return size > fake.contextLimit ? { limit: fake.contextLimit, size } : null;
 }
 
 export function startFakeOpenAI(): FakeProvider {
@@ -124,6 +136,11 @@ export function startFakeOpenAI(): FakeProvider {
     const auth = req.headers.get("authorization");
     if (fake.requireKey !== null && auth !== `Bearer ${fake.requireKey}`) return openaiError(401, "Incorrect API key provided", "invalid_api_key");
     if (!body || typeof body.model !== "string" || !Array.isArray(body.messages)) return openaiError(400, "model and messages are required");
+    const over = overflow(fake, body.messages);
+    if (over) {
+      const message = `This model's maximum context length is ${over.limit} tokens. However, your messages resulted in ${over.size} tokens. Please reduce the length of the messages.`;
+      return openaiError(400, message, "invalid_request_error", "context_length_exceeded", "messages");
+    }
     const s = nextScript(fake, body);
     if (s.status) return openaiError(s.status, s.errorMessage ?? "stand-in error", s.status === 429 ? "rate_limit_exceeded" : "server_error");
     const id = `chatcmpl-fake${fake.calls.length}`;
@@ -205,6 +222,8 @@ export function startFakeAnthropic(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-api-key") !== fake.requireKey) return anthropicError(401, "invalid x-api-key");
     const problem = checkAnthropic(body);
     if (problem) return anthropicError(400, problem);
+    const over = overflow(fake, body.system, body.messages);
+    if (over) return anthropicError(400, `prompt is too long: ${over.size} tokens > ${over.limit} maximum`);
     const s = nextScript(fake, body);
     if (s.status) return anthropicError(s.status, s.errorMessage ?? "stand-in error");
     const id = `msg_fake${fake.calls.length}`;
@@ -285,6 +304,8 @@ export function startFakeGemini(): FakeProvider {
     if (fake.requireKey !== null && req.headers.get("x-goog-api-key") !== fake.requireKey) return geminiError(400, "API key not valid. Please pass a valid API key.");
     const problem = checkGemini(body);
     if (problem) return geminiError(400, problem);
+    const over = overflow(fake, body.systemInstruction, body.contents);
+    if (over) return geminiError(400, `The input token count (${over.size}) exceeds the maximum number of tokens allowed (${over.limit}).`);
     const s = nextScript(fake, body);
     if (s.status) return geminiError(s.status, s.errorMessage ?? "stand-in error");
     const u = s.usage ?? USAGE;

@@ -4,9 +4,10 @@
 // answers all consume the same generator, so every transport carries the same events.
 import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../db/index.ts";
 import { openStream } from "../../providers/call.ts";
-import { ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
+import { isContextOverflow, ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
 import { withFreshId } from "../../responses/ids.ts";
+import { withoutOldestTurns } from "../../responses/truncate.ts";
 import { responseObject } from "../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
@@ -44,13 +45,23 @@ export interface TurnOptions {
  * the request holds what this provider cannot take (400, naming the provider).
  */
 export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
-  try {
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
-    return await openStream(t.provider!.adapter, t.chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
-  } catch (e) {
-    const http = providerHttpError(e);
-    if (http) return http;
-    throw e;
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
+  let chat = t.chat;
+  for (;;) {
+    try {
+      return await openStream(t.provider!.adapter, chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
+    } catch (e) {
+      // truncation "auto": a conversation longer than the model's window goes again without its
+      // older turns, halved each time, until it fits or only the turn being answered is left.
+      const shorter = t.settings.truncation === "auto" && isContextOverflow(e) ? withoutOldestTurns(chat.messages) : null;
+      if (shorter) {
+        chat = { ...chat, messages: shorter };
+        continue;
+      }
+      const http = providerHttpError(e);
+      if (http) return http;
+      throw e;
+    }
   }
 }
 
