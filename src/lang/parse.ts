@@ -335,7 +335,9 @@ function examine(
     verdict = statements;
     if (statements >= 0 && !splitValid) return { inspection: null, checked: null, unresolved, orphaned, verdict, from, to };
     // The partial check reads the verdict's tables first: splitting may parse again (broken lines).
-    parts = splitProgram(generation, 0, from, to, tree);
+    // When the verdict has answered, the statements need not be checked: their trees are built
+    // only for those read.
+    parts = splitProgram(generation, 0, from, to, tree, errors !== null);
   }
   let checked: Checked | null = null;
   if (errors === null) {

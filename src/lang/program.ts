@@ -93,16 +93,46 @@ export function statementKind(id: string, expr: Expr): StatementKind {
 }
 
 /**
+ * A statement whose expression (and kind, which the expression decides) is built from `reader`'s
+ * tree when first read: a caller that reads a few statements of a long program (the sanitizer, on a
+ * program the fast verdict checked) does not build the rest. A class, its getters on the prototype:
+ * getters made per statement cost more than building most statements.
+ */
+class LazyStatement implements Statement {
+  #expr: Expr | undefined;
+  #kind: StatementKind | undefined;
+  constructor(
+    readonly id: string,
+    private readonly reader: TreeReader,
+    private readonly node: number,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+  get expr(): Expr {
+    return (this.#expr ??= buildExpr(this.reader, this.node));
+  }
+  get kind(): StatementKind {
+    return (this.#kind ??= statementKind(this.id, this.expr));
+  }
+  /** What a statement built at once shows. */
+  toJSON(): Statement {
+    return { id: this.id, kind: this.kind, expr: this.expr, start: this.start, end: this.end };
+  }
+}
+
+/**
  * Reads input[from, to) of the engine's buffer as a program (`tree`: its Program parse, when
  * already made). `text` holds that input from offset `base` on (a stream keeps only its open
- * tail). Never throws.
+ * tail). Never throws. `lazy`: statements build their expressions when read (LazyStatement).
  */
-export function splitProgram(text: string, base: number, from: number, to: number, tree: Tree = parseTree("Program", from, to)): ProgramParts {
+export function splitProgram(text: string, base: number, from: number, to: number, tree: Tree = parseTree("Program", from, to), lazy = false): ProgramParts {
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;
   if (tree.overflow) return splitDeep(text, base, from, to, tree.farthest);
   const reader = new TreeReader(tree, text, base);
+  // Lazy statements read a copy of the tree: the engine's is the next parse's once this returns.
+  let copy: TreeReader | null = null;
   const top = tree.count - 1;
   const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];
   for (const line of lines) {
@@ -116,6 +146,11 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     const r = reader.rule(node);
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
     const id = reader.slice(reader.child(node, 0));
+    if (lazy) {
+      copy ??= new TreeReader({ ...tree, data: tree.data.slice(0, tree.count * 4) }, text, base);
+      statements.push(new LazyStatement(id, copy, reader.child(node, 1), reader.start(node), reader.end(node)));
+      continue;
+    }
     const expr = buildExpr(reader, reader.child(node, 1));
     statements.push({ id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) });
   }
