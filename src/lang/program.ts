@@ -145,13 +145,14 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     }
     const r = reader.rule(node);
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
-    const id = reader.slice(reader.child(node, 0));
+    const [nameNode, exprNode] = reader.children(node);
+    const id = reader.slice(nameNode);
     if (lazy) {
       copy ??= new TreeReader({ ...tree, data: tree.data.slice(0, tree.count * 4) }, text, base);
-      statements.push(new LazyStatement(id, copy, reader.child(node, 1), reader.start(node), reader.end(node)));
+      statements.push(new LazyStatement(id, copy, exprNode, reader.start(node), reader.end(node)));
       continue;
     }
-    const expr = buildExpr(reader, reader.child(node, 1));
+    const expr = buildExpr(reader, exprNode);
     statements.push({ id, kind: statementKind(id, expr), expr, start: reader.start(node), end: reader.end(node) });
   }
   // Broken lines: name them, and find the one the input stops in the middle of. That one runs
