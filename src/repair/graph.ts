@@ -19,9 +19,11 @@ function referenced(round: Round): Set<string> {
  */
 export function danglingRefs(round: Round): Edit[] {
   const edits: Edit[] = [];
+  const dangling = errorsOf(round, "unresolved");
+  if (dangling.length === 0) return edits; // before `referenced`, which reads every statement
   const used = referenced(round);
   const unused = [...round.defs.keys()].filter((id) => id !== "root" && !used.has(id));
-  for (const error of errorsOf(round, "unresolved")) {
+  for (const error of dangling) {
     const stmt = statementAt(round, error.at);
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
     if (!hit || hit.e.k !== "ref" || round.defs.has(hit.e.name)) continue; // a cycle: not ours to cut
