@@ -41,8 +41,10 @@ export interface TurnOptions {
 
 /**
  * The provider stream for a prepared turn, or the HTTP error that ends it before anything was
- * streamed: the provider refused or could not be reached (502, or 429 for the provider's 429), or
- * the request holds what this provider cannot take (400, naming the provider).
+ * streamed: the provider refused or could not be reached (502, or 429 for the provider's 429), the
+ * request holds what this provider cannot take (400, naming the provider), or the conversation is
+ * longer than the model's window, and `truncation: "auto"` was not asked for or could not help
+ * (400 context_length_exceeded).
  */
 export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
