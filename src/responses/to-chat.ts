@@ -82,7 +82,7 @@ export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
         const call = { id: item.call_id, type: "function" as const, function: { name: item.name, arguments: item.arguments } };
         const last = messages[messages.length - 1];
         // Parallel calls are one assistant turn on the chat wire.
-        if (last?.role === "assistant") last.tool_calls = [...(last.tool_calls ?? []), call];
+        if (last?.role === "assistant") (last.tool_calls ??= []).push(call);
         else messages.push({ role: "assistant", content: null, tool_calls: [call] });
         break;
       }

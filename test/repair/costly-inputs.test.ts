@@ -1,12 +1,13 @@
-// Inputs that once cost the parser or the sanitizer time beyond all proportion to their size
-// (exponential in a nesting depth, or quadratic and cubic in a length; see
-// test/support/costly-inputs.ts), read in a child process that must finish within a minute:
+// Inputs that once cost the parser, the sanitizer or the Responses translation time beyond all
+// proportion to their size (exponential in a nesting depth, or quadratic and cubic in a length;
+// see test/support/costly-inputs.ts), read in a child process that must finish within a minute:
 // as the code was, none did. What each gave is checked as well.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "../support/harness.ts";
+import { PARALLEL_CALLS } from "../support/costly-inputs.ts";
 
-test("nested action calls, unclosed strings, deep unknown components and thousands of cut-off lines are read in proportion to their size", () => {
+test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines and of parallel tool calls are read in proportion to their size", () => {
   const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
   const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
   assert.equal(child.signal, null, "the child was still reading after a minute, and was killed");
@@ -22,4 +23,6 @@ test("nested action calls, unclosed strings, deep unknown components and thousan
   assert.deepEqual(out["escaped quotes in a bracket"], { parse: ["incomplete"], inspect: 1, repair: "fixed", left: 0 });
   assert.deepEqual(out["unknown components nested to the limit"], { parse: ["unknown-component"], inspect: 20 * 599, repair: "fix_failed", left: 20 * 599 });
   assert.deepEqual(out["cut-off lines"], { parse: ["syntax", "incomplete"], inspect: 10_000, repair: "fixed", left: 0 });
+  // The calls are one assistant turn on the chat wire, each result a tool message after it.
+  assert.deepEqual(out["parallel tool calls"], ["user:0", `assistant:${PARALLEL_CALLS}`, "tool:0", String(2 + PARALLEL_CALLS)]);
 });

@@ -1,9 +1,12 @@
 // Run as a child process by test/repair/costly-inputs.test.ts: inputs that once made the parser
 // or the sanitizer read the same text again and again, read through parse(), inspect() and
-// repair(); prints what each gave as one JSON line. As it was, the action calls would have taken
+// repair() (and one Responses history, turned into a chat request); prints what each gave as one
+// JSON line. As it was, the action calls would have taken
 // longer than the universe is old, and every other input minutes.
 import { compileLibrary, inspect, loadLanguage, parse } from "../../src/lang/index.ts";
 import { repair } from "../../src/repair/index.ts";
+import { toChatRequest } from "../../src/responses/to-chat.ts";
+import type { Item } from "../../src/responses/types.ts";
 import { SMALL_LIBRARY } from "../lang/library-fixture.ts";
 
 const head = 'root = Stack([Text("x"), y])\ny = ';
@@ -23,13 +26,25 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "cut-off lines": "root = Stack([])\n" + lines(10_000, (i) => `a${i} = Stack([`),
 };
 
+// A Responses history of many parallel tool calls: each call was appended to a copy of the turn's
+// list of calls, so the turn cost the square of its calls.
+export const PARALLEL_CALLS = 300_000;
+function parallelCalls(): Item[] {
+  const items: Item[] = [{ type: "message", role: "user", content: [{ type: "input_text", text: "Go" }], id: "msg_0", status: "completed" }];
+  for (let i = 0; i < PARALLEL_CALLS; i++) items.push({ type: "function_call", call_id: `call_${i}`, name: "lookup", arguments: "{}", id: `fc_${i}`, status: "completed" });
+  for (let i = 0; i < PARALLEL_CALLS; i++) items.push({ type: "function_call_output", call_id: `call_${i}`, output: "1", id: `fco_${i}`, status: "completed" });
+  return items;
+}
+
 if (import.meta.main) {
   await loadLanguage();
   const lib = compileLibrary(SMALL_LIBRARY);
-  const out: Record<string, { parse: string[]; inspect: number; repair: string; left: number }> = {};
+  const out: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(COSTLY_INPUTS)) {
     const fix = repair(text, lib);
     out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
   }
+  const chat = toChatRequest(parallelCalls(), { model: "m", summaryOf: () => "" });
+  out["parallel tool calls"] = chat.messages.map((m) => `${m.role}:${m.tool_calls?.length ?? 0}`).slice(0, 3).concat(String(chat.messages.length));
   console.log(JSON.stringify(out));
 }
