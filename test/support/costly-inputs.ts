@@ -21,6 +21,10 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "unknown components nested to the limit": 'root = Stack([' + lines(20, (i) => `y${i}`).replace(/\n/g, ", ") + "])\n" + lines(20, (i) => `y${i} = ` + "Nope([".repeat(599) + "])".repeat(599)),
   // It read the whole text again for each rewrite of a broken line.
   "cut-off lines": "root = Stack([])\n" + lines(10_000, (i) => `a${i} = Stack([`),
+  // Each error's node was found by a scan of the array holding it, and each edit checked
+  // against every edit kept before it.
+  "references to nothing in one array": "root = Stack([" + Array.from({ length: 100_000 }, (_, i) => `b${i}`).join(", ") + "])",
+  "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
 if (import.meta.main) {
