@@ -35,7 +35,7 @@ export function distance(a: string, b: string, bound = Infinity): number {
   return Math.min(prev[b.length], bound);
 }
 
-// The letters of the word closest() is asked about, counted (ASCII, case folded), and a bound
+// The letters of the word eachWithin() is asked about, counted (ASCII, case folded), and a bound
 // from them: an edit changes at most two letters of the multiset (a swap none), so the distance
 // is at least half the letters the two words do not share. A candidate's use of each letter is
 // counted in `used`, valid where `stamp` holds the candidate's number: nothing to reset after it.
@@ -67,11 +67,14 @@ function sharedLetters(c: string): number {
   return shared;
 }
 
-/** The candidate closest to `word`, or null when none is close enough. Ties go to the first. */
-export function closest(word: string, candidates: Iterable<string>): string | null {
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  let best: string | null = null;
-  let bestD = limit + 1;
+/**
+ * Calls `visit(c, d)`, in candidate order, for each candidate `c` whose distance `d` from `word`
+ * is below `bound()` (asked again for each candidate), until `visit` returns true. Candidates
+ * sure to be at the bound are passed over unread: the distance is at least the difference in
+ * length, and at least half the letters the two words do not share; 'aaa…' against 'bbb…' of
+ * 30,000 letters each cost 10^9 steps of the distance.
+ */
+export function eachWithin(word: string, candidates: Iterable<string>, bound: () => number, visit: (c: string, d: number) => boolean | void): void {
   let ascii = true;
   for (let i = 0; i < word.length; i++) {
     const k = fold(word.charCodeAt(i));
@@ -80,17 +83,15 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
   }
   try {
     for (const c of candidates) {
-      if (Math.abs(c.length - word.length) >= bestD) continue;
+      const most = bound();
+      if (Math.abs(c.length - word.length) >= most) continue;
       // Letters outside ASCII may fold in other ways (toLowerCase): no bound for those words.
       if (ascii) {
         const shared = sharedLetters(c);
-        if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= bestD) continue;
+        if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= most) continue;
       }
-      const d = distance(word, c, bestD);
-      if (d < bestD) {
-        best = c;
-        bestD = d;
-      }
+      const d = distance(word, c, most);
+      if (d < most && visit(c, d)) return;
     }
   } finally {
     for (let i = 0; i < word.length; i++) {
@@ -98,6 +99,16 @@ export function closest(word: string, candidates: Iterable<string>): string | nu
       if (k < 128) counts[k]--;
     }
   }
+}
+
+/** The candidate closest to `word`, or null when none is close enough. Ties go to the first. */
+export function closest(word: string, candidates: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestD = Math.max(1, Math.floor(word.length / 3)) + 1;
+  eachWithin(word, candidates, () => bestD, (c, d) => {
+    best = c;
+    bestD = d;
+  });
   return best;
 }
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "../support/harness.ts";
 
-test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines and of errors in one array are read in proportion to their size", () => {
+test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines and of errors in one array, and long names are read in proportion to their size", () => {
   const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
   const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
   assert.equal(child.signal, null, "the child was still reading after a minute, and was killed");
@@ -24,5 +24,7 @@ test("nested action calls, unclosed strings, deep unknown components, thousands 
   assert.deepEqual(out["cut-off lines"], { parse: ["syntax", "incomplete"], inspect: 10_000, repair: "fixed", left: 0 });
   // Every reference removed; every `Txt` renamed to `Text`.
   assert.deepEqual(out["references to nothing in one array"], { parse: ["unresolved"], inspect: 100_000, repair: "fixed", left: 0 });
+  // Not a misspelling of the orphan: the reference goes, then the orphan.
+  assert.deepEqual(out["a long reference to nothing and a long orphan"], { parse: ["unresolved", "orphaned"], inspect: 2, repair: "fixed", left: 0 });
   assert.deepEqual(out["unknown components in one array"], { parse: ["unknown-component"], inspect: 100_000, repair: "fixed", left: 0 });
 });

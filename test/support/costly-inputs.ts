@@ -24,6 +24,8 @@ export const COSTLY_INPUTS: Record<string, string> = {
   // Each error's node was found by a scan of the array holding it, and each edit checked
   // against every edit kept before it.
   "references to nothing in one array": "root = Stack([" + Array.from({ length: 100_000 }, (_, i) => `b${i}`).join(", ") + "])",
+  // The nearest name to a reference to nothing: an edit distance over every pair of letters.
+  "a long reference to nothing and a long orphan": "root = Stack([" + "a".repeat(100_000) + "])\n" + "b".repeat(100_000) + ' = Text("x", "m")',
   "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
