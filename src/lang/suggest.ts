@@ -35,6 +35,36 @@ export function distance(a: string, b: string, bound = Infinity): number {
   return Math.min(prev[b.length], bound);
 }
 
+// The same distance for a word of at most 32 code units (lower-cased), one bit per letter of it,
+// a candidate's letter at a time (Hyyrö's bit-vector form of the restricted edit distance): a
+// step per letter of the candidate where the table takes one per pair of letters. `peq` holds,
+// for each code unit, the positions of the word where it stands; it is cleared after each word.
+const peq = new Int32Array(65536);
+
+function bitDistance(word: string, c: string): number {
+  const m = word.length;
+  const top = 1 << (m - 1);
+  let vp = m === 32 ? -1 : (1 << m) - 1;
+  let vn = 0;
+  let d0 = 0;
+  let pmPrev = 0;
+  let score = m;
+  for (let j = 0; j < c.length; j++) {
+    const pm = peq[c.charCodeAt(j)];
+    const tr = (((~d0 & pm) << 1) & pmPrev);
+    d0 = ((((pm & vp) + vp) | 0) ^ vp) | pm | vn | tr;
+    const hp = vn | ~(d0 | vp);
+    const hn = d0 & vp;
+    if (hp & top) score++;
+    else if (hn & top) score--;
+    const x = (hp << 1) | 1;
+    vn = x & d0;
+    vp = (hn << 1) | ~(x | d0);
+    pmPrev = pm;
+  }
+  return score;
+}
+
 // The letters of the word eachWithin() is asked about, counted (ASCII, case folded), and a bound
 // from them: an edit changes at most two letters of the multiset (a swap none), so the distance
 // is at least half the letters the two words do not share. A candidate's use of each letter is
@@ -81,6 +111,10 @@ export function eachWithin(word: string, candidates: Iterable<string>, bound: ()
     if (k >= 128) ascii = false;
     else counts[k]++;
   }
+  // Lower case may change a word's length (İ): the table's path for words the bits cannot hold.
+  const lower = word.toLowerCase();
+  const bits = lower.length > 0 && lower.length <= 32;
+  if (bits) for (let i = 0; i < lower.length; i++) peq[lower.charCodeAt(i)] |= 1 << i;
   try {
     for (const c of candidates) {
       const most = bound();
@@ -90,10 +124,11 @@ export function eachWithin(word: string, candidates: Iterable<string>, bound: ()
         const shared = sharedLetters(c);
         if (shared >= 0 && Math.ceil((word.length + c.length - 2 * shared) / 2) >= most) continue;
       }
-      const d = distance(word, c, most);
+      const d = bits ? Math.min(bitDistance(lower, c.toLowerCase()), most) : distance(word, c, most);
       if (d < most && visit(c, d)) return;
     }
   } finally {
+    if (bits) for (let i = 0; i < lower.length; i++) peq[lower.charCodeAt(i)] = 0;
     for (let i = 0; i < word.length; i++) {
       const k = fold(word.charCodeAt(i));
       if (k < 128) counts[k]--;

@@ -26,5 +26,6 @@ test("nested action calls, unclosed strings, deep unknown components, thousands 
   assert.deepEqual(out["references to nothing in one array"], { parse: ["unresolved"], inspect: 100_000, repair: "fixed", left: 0 });
   // Not a misspelling of the orphan: the reference goes, then the orphan.
   assert.deepEqual(out["a long reference to nothing and a long orphan"], { parse: ["unresolved", "orphaned"], inspect: 2, repair: "fixed", left: 0 });
+  assert.deepEqual(out["references to nothing and orphans spelt backwards"], { parse: ["unresolved", "orphaned"], inspect: 4_000, repair: "fixed", left: 0 });
   assert.deepEqual(out["unknown components in one array"], { parse: ["unknown-component"], inspect: 100_000, repair: "fixed", left: 0 });
 });

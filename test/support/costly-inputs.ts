@@ -26,6 +26,8 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "references to nothing in one array": "root = Stack([" + Array.from({ length: 100_000 }, (_, i) => `b${i}`).join(", ") + "])",
   // The nearest name to a reference to nothing: an edit distance over every pair of letters.
   "a long reference to nothing and a long orphan": "root = Stack([" + "a".repeat(100_000) + "])\n" + "b".repeat(100_000) + ' = Text("x", "m")',
+  // Two thousand of each, no two close: a "did you mean" over every pair, a distance per pair.
+  "references to nothing and orphans spelt backwards": "root = Stack([" + Array.from({ length: 2_000 }, (_, i) => `abcdefghijklmnopqrst${i}`).join(", ") + "])\n" + lines(2_000, (i) => `tsrqponmlkjihgfedcba${i} = Text("x", "m")`),
   "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
