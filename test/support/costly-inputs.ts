@@ -31,11 +31,25 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
+// A library whose one prop is an array of arrays 40 deep, of numbers.
+let deep: Record<string, unknown> = { type: "number" };
+for (let i = 0; i < 40; i++) deep = { type: "array", items: deep };
+export const DEEP_LIBRARY = { root: "Deep", schema: { $defs: { Deep: { properties: { v: deep }, required: ["v"] } } } };
+
+// Inputs read with DEEP_LIBRARY.
+export const COSTLY_DEEP_INPUTS: Record<string, string> = {
+  // Each level twice the one below it, through references: the checker walked it as a tree
+  // (2^40 leaves) to find the one string that does not fit.
+  "references that share their parts": "root = Deep(x0)\nx0 = [x1, \"bad\"]\n" + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
+};
+
 if (import.meta.main) {
   await loadLanguage();
-  const lib = compileLibrary(SMALL_LIBRARY);
+  const small = compileLibrary(SMALL_LIBRARY);
+  const deepLib = compileLibrary(DEEP_LIBRARY);
   const out: Record<string, { parse: string[]; inspect: number; repair: string; left: number }> = {};
-  for (const [name, text] of Object.entries(COSTLY_INPUTS)) {
+  const inputs = [...Object.entries(COSTLY_INPUTS).map(([name, text]) => [name, text, small] as const), ...Object.entries(COSTLY_DEEP_INPUTS).map(([name, text]) => [name, text, deepLib] as const)];
+  for (const [name, text, lib] of inputs) {
     const fix = repair(text, lib);
     out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
   }
