@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "../support/harness.ts";
 
-test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines and of errors in one array, long names and references that share their parts are read in proportion to their size", () => {
+test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines and of errors in one array, long names and references that share their parts, and a library of 200,000 required props are read in proportion to their size", () => {
   const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
   const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
   assert.equal(child.signal, null, "the child was still reading after a minute, and was killed");
@@ -27,6 +27,7 @@ test("nested action calls, unclosed strings, deep unknown components, thousands 
   // Not a misspelling of the orphan: the reference goes, then the orphan.
   assert.deepEqual(out["a long reference to nothing and a long orphan"], { parse: ["unresolved", "orphaned"], inspect: 2, repair: "fixed", left: 0 });
   assert.deepEqual(out["references to nothing and orphans spelt backwards"], { parse: ["unresolved", "orphaned"], inspect: 4_000, repair: "fixed", left: 0 });
+  assert.equal(out["many required props"], 200_000);
   // The string stays: the sanitizer has no number to put in its place.
   assert.deepEqual(out["references that share their parts"], { parse: ["type-mismatch"], inspect: 1, repair: "fix_failed", left: 1 });
   assert.deepEqual(out["unknown components in one array"], { parse: ["unknown-component"], inspect: 100_000, repair: "fixed", left: 0 });

@@ -43,6 +43,13 @@ export const COSTLY_DEEP_INPUTS: Record<string, string> = {
   "references that share their parts": "root = Deep(x0)\nx0 = [x1, \"bad\"]\n" + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
 };
 
+// A library of one component with 200,000 props, every one required: compileLibrary looked each
+// prop up in the list of required ones.
+export function manyRequiredProps(): Record<string, unknown> {
+  const names = Array.from({ length: 200_000 }, (_, i) => `p${i}`);
+  return { root: "Big", schema: { $defs: { Big: { properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])), required: names } } } };
+}
+
 if (import.meta.main) {
   await loadLanguage();
   const small = compileLibrary(SMALL_LIBRARY);
@@ -53,5 +60,6 @@ if (import.meta.main) {
     const fix = repair(text, lib);
     out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
   }
-  console.log(JSON.stringify(out));
+  const big = compileLibrary(manyRequiredProps()).components.get("Big")!;
+  console.log(JSON.stringify({ ...out, "many required props": big.props.filter((p) => p.required).length }));
 }
