@@ -252,9 +252,14 @@ export class Checker {
   // is decided first without building paths or messages.
   private check(value: Expr, prop: Prop, component: string, statementId: string, scope: Set<string> | null): void {
     const shape = prop.shape;
-    if (this.fits(value, shape, "", null, 0, scope)) return;
     const mismatches: Mismatch[] = [];
-    this.fits(value, shape, `/${prop.name}`, mismatches, 0, scope);
+    try {
+      if (this.fits(value, shape, "", null, 0, scope)) return;
+      this.fits(value, shape, `/${prop.name}`, mismatches, 0, scope);
+    } finally {
+      // Verdicts last one check: defs may change between checks (a stream defines names late).
+      if (this.verdicts.size) this.verdicts.clear();
+    }
     for (const m of mismatches) {
       this.report("type-mismatch", `${component} ${m.path}: ${m.message}`, m.at, { component, statementId, path: m.path });
     }
@@ -266,6 +271,24 @@ export class Checker {
    * is written in another statement, outside any template.
    */
   private fits(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number, scope: Set<string> | null): boolean {
+    // Values reached through references share their parts (`x1 = [x2, x2]`, `x0 = [x1, x1]`):
+    // walked as a tree, 20 such lines cost 2^20 walks. Whether a part fits is kept, for parts
+    // outside templates (what fits inside one depends on its loop variables), by node, shape and
+    // depth (past MAX_HOPS everything fits): each is decided once.
+    if (scope !== null || shape.any) return this.walk(raw, shape, path, out, depth, scope);
+    let byShape = this.verdicts.get(raw);
+    if (!byShape) this.verdicts.set(raw, (byShape = new Map()));
+    let byDepth = byShape.get(shape);
+    if (!byDepth) byShape.set(shape, (byDepth = new Uint8Array(MAX_HOPS + 2)));
+    const d = Math.min(depth, MAX_HOPS + 1);
+    if (byDepth[d] === 0) byDepth[d] = this.walk(raw, shape, "", null, depth, scope) ? 1 : 2;
+    // What fits has no mismatch to record; what does not is walked again to record them.
+    return byDepth[d] === 1 || (out !== null && this.walk(raw, shape, path, out, depth, scope));
+  }
+
+  private readonly verdicts = new Map<Expr, Map<Shape, Uint8Array>>();
+
+  private walk(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number, scope: Set<string> | null): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS || shape.any) return true;
     // A literal is its own value; anything else is looked up (references) or known at run time.

@@ -46,20 +46,49 @@ export function eachNode(root: Expr, visit: (e: Expr) => void): void {
 }
 
 /**
- * The innermost node satisfying `pred` whose span holds offset `at`, with its parent. A node's
- * span holds its children's, so only the nodes on the way down to `at` are looked at.
+ * The innermost node satisfying `pred` whose span holds offset `at`, with its parent and its
+ * index among the parent's children. A node's span holds its children's, so only the nodes on
+ * the way down to `at` are looked at.
  */
-export function innermostAt(root: Expr, at: number, pred: (e: Expr) => boolean): { e: Expr; parent: Expr | null } | null {
-  const holds = (e: Expr) => e.start <= at && at < Math.max(e.end, e.start + 1);
-  let found: { e: Expr; parent: Expr | null } | null = null;
+export function innermostAt(root: Expr, at: number, pred: (e: Expr) => boolean): { e: Expr; parent: Expr | null; index: number } | null {
+  let found: { e: Expr; parent: Expr | null; index: number } | null = null;
   let parent: Expr | null = null;
-  let e: Expr | undefined = holds(root) ? root : undefined;
+  let index = -1;
+  let e: Expr | undefined = holds(root, at) ? root : undefined;
   while (e !== undefined) {
-    if (pred(e)) found = { e, parent };
+    if (pred(e)) found = { e, parent, index };
     parent = e;
-    e = children(e).findLast(holds);
+    if (e.k === "obj") {
+      // Its children() would be a new array of every entry's value: read the entries in place.
+      index = lastHolding(e.entries, (entry) => entry.value, at);
+      e = e.entries[index]?.value;
+    } else {
+      const kids = children(e);
+      index = lastHolding(kids, (kid) => kid, at);
+      e = kids[index];
+    }
   }
   return found;
+}
+
+function holds(e: Expr, at: number): boolean {
+  return e.start <= at && at < Math.max(e.end, e.start + 1);
+}
+
+/**
+ * The index of the last child holding `at`, or -1. Children are in source order and do not
+ * overlap, so only the last one starting at or before `at` can hold it: a binary search, where
+ * a scan cost each error of a 10,000-item array the whole array (quadratic in the sanitizer).
+ */
+function lastHolding<T>(list: readonly T[], node: (item: T) => Expr, at: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (node(list[mid]).start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && holds(node(list[lo - 1]), at) ? lo - 1 : -1;
 }
 
 /** Every call in the tree. */

@@ -36,14 +36,14 @@ export function danglingRefs(round: Round): Edit[] {
     const parent = hit.parent;
     if (parent?.k === "arr") {
       const items = parent.items;
-      const i = items.indexOf(ref);
+      const i = hit.index;
       if (i < items.length - 1) edits.push({ start: ref.start, end: items[i + 1].start, text: "" });
       else if (i > 0) edits.push({ start: items[i - 1].end, end: ref.end, text: "" });
       else edits.push({ start: ref.start, end: ref.end, text: "" });
     } else if (parent?.k === "call") {
-      const prop = round.library.components.get(parent.name)?.props[parent.args.indexOf(ref)];
+      const i = hit.index;
+      const prop = round.library.components.get(parent.name)?.props[i];
       if (!prop || (prop.required && !prop.hasDefault)) continue;
-      const i = parent.args.indexOf(ref);
       if (i < parent.args.length - 1) edits.push({ start: ref.start, end: ref.end, text: "null" });
       else edits.push(i > 0 ? { start: parent.args[i - 1].end, end: ref.end, text: "" } : { start: ref.start, end: ref.end, text: "" });
     }

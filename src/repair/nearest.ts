@@ -1,6 +1,6 @@
 // Closest-name lookup for misspellings: case-insensitive edit distance with transpositions, the
 // language core's (three reused rows, no matrix per candidate).
-import { distance } from "../lang/suggest.ts";
+import { distance, eachWithin } from "../lang/suggest.ts";
 
 export { distance };
 
@@ -25,18 +25,18 @@ export function nearest(word: string, candidates: Iterable<string>, limit = clos
   let best: string | null = null;
   let bestD = Infinity;
   let bestP = -1;
-  for (const c of candidates) {
-    if (c === word) return c;
-    // The distance is at least the difference in length: most candidates end here.
-    if (Math.abs(c.length - word.length) > Math.min(limit, bestD)) continue;
-    const d = distance(word, c);
-    if (d > limit) continue;
+  // Past the limit, or past the best so far, a candidate cannot win: its distance is not needed.
+  eachWithin(word, candidates, () => Math.min(limit, bestD) + 1, (c, d) => {
+    if (c === word) {
+      best = c;
+      return true;
+    }
     const p = commonPrefix(word, c);
-    if (d < bestD || (d === bestD && p > bestP)) {
+    if (d < bestD || p > bestP) {
       best = c;
       bestD = d;
       bestP = p;
     }
-  }
+  });
   return best;
 }

@@ -24,6 +24,14 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "unknown components nested to the limit": 'root = Stack([' + lines(20, (i) => `y${i}`).replace(/\n/g, ", ") + "])\n" + lines(20, (i) => `y${i} = ` + "Nope([".repeat(599) + "])".repeat(599)),
   // It read the whole text again for each rewrite of a broken line.
   "cut-off lines": "root = Stack([])\n" + lines(10_000, (i) => `a${i} = Stack([`),
+  // Each error's node was found by a scan of the array holding it, and each edit checked
+  // against every edit kept before it.
+  "references to nothing in one array": "root = Stack([" + Array.from({ length: 100_000 }, (_, i) => `b${i}`).join(", ") + "])",
+  // The nearest name to a reference to nothing: an edit distance over every pair of letters.
+  "a long reference to nothing and a long orphan": "root = Stack([" + "a".repeat(100_000) + "])\n" + "b".repeat(100_000) + ' = Text("x", "m")',
+  // Two thousand of each, no two close: a "did you mean" over every pair, a distance per pair.
+  "references to nothing and orphans spelt backwards": "root = Stack([" + Array.from({ length: 2_000 }, (_, i) => `abcdefghijklmnopqrst${i}`).join(", ") + "])\n" + lines(2_000, (i) => `tsrqponmlkjihgfedcba${i} = Text("x", "m")`),
+  "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
 // A Responses history of many parallel tool calls: each call was appended to a copy of the turn's
@@ -36,14 +44,36 @@ function parallelCalls(): Item[] {
   return items;
 }
 
+// A library whose one prop is an array of arrays 40 deep, of numbers.
+let deep: Record<string, unknown> = { type: "number" };
+for (let i = 0; i < 40; i++) deep = { type: "array", items: deep };
+export const DEEP_LIBRARY = { root: "Deep", schema: { $defs: { Deep: { properties: { v: deep }, required: ["v"] } } } };
+
+// Inputs read with DEEP_LIBRARY.
+export const COSTLY_DEEP_INPUTS: Record<string, string> = {
+  // Each level twice the one below it, through references: the checker walked it as a tree
+  // (2^40 leaves) to find the one string that does not fit.
+  "references that share their parts": "root = Deep(x0)\nx0 = [x1, \"bad\"]\n" + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
+};
+
+// A library of one component with 200,000 props, every one required: compileLibrary looked each
+// prop up in the list of required ones.
+export function manyRequiredProps(): Record<string, unknown> {
+  const names = Array.from({ length: 200_000 }, (_, i) => `p${i}`);
+  return { root: "Big", schema: { $defs: { Big: { properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])), required: names } } } };
+}
+
 if (import.meta.main) {
   await loadLanguage();
-  const lib = compileLibrary(SMALL_LIBRARY);
+  const small = compileLibrary(SMALL_LIBRARY);
+  const deepLib = compileLibrary(DEEP_LIBRARY);
   const out: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(COSTLY_INPUTS)) {
+  const inputs = [...Object.entries(COSTLY_INPUTS).map(([name, text]) => [name, text, small] as const), ...Object.entries(COSTLY_DEEP_INPUTS).map(([name, text]) => [name, text, deepLib] as const)];
+  for (const [name, text, lib] of inputs) {
     const fix = repair(text, lib);
     out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
   }
+  out["many required props"] = compileLibrary(manyRequiredProps()).components.get("Big")!.props.filter((p) => p.required).length;
   const chat = toChatRequest(parallelCalls(), { model: "m", summaryOf: () => "" });
   out["parallel tool calls"] = chat.messages.map((m) => `${m.role}:${m.tool_calls?.length ?? 0}`).slice(0, 3).concat(String(chat.messages.length));
   console.log(JSON.stringify(out));
