@@ -68,6 +68,11 @@ let stmtExpr: usize = 0;
 let stmtKind: usize = 0;
 let stmtComp: usize = 0; // per statement: the component its expression calls, or -1
 let stmts: i32 = 0;
+// fit() calls this verdict may make (a few per node of the tree): values shared through references
+// (`x1 = [x2, x2]`, `x0 = [x1, x1]`) are fitted once per way to reach them, which doubles with each
+// level. Past the budget the answer is UNKNOWN, and the checker (which remembers what fits) decides.
+let fitSteps: i32 = 0;
+let fitBudget: i32 = 0;
 let slots: usize = 0; // statement names (see slotAt)
 let slotMask: i32 = 0;
 let edgeStart: usize = 0; // per statement, into edges
@@ -393,6 +398,7 @@ function resolve(v: i32): i32 {
 
 // Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
 function fit(raw: i32, shape: i32, depth: i32): i32 {
+  if (++fitSteps > fitBudget) return UNKNOWN;
   const rec = shapes + <usize>shape * (SHAPE_WORDS << 2);
   const flags = field(rec, S_FLAGS);
   if (depth > MAX_HOPS || (flags & F_ANY) != 0) return FITS;
@@ -650,6 +656,8 @@ export function verdict(tableBytes: i32): i32 {
   shapes = table + (<usize>word(T_SHAPES_AT) << 2);
   components = table + (<usize>word(T_COMPONENTS_AT) << 2);
   const n = count;
+  fitSteps = 0;
+  fitBudget = (n << 2) + 4096;
   stmtName = align(table + <usize>tableBytes);
   stmtExpr = stmtName + (<usize>n << 2);
   stmtKind = stmtExpr + (<usize>n << 2);

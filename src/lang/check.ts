@@ -32,6 +32,8 @@ export interface Checked {
 
 const NONE: readonly string[] = [];
 const MAX_HOPS = 64;
+/** Type mismatches reported for one argument at most (see Checker.walk). */
+export const MAX_MISMATCHES = 100;
 
 interface Mismatch {
   path: string;
@@ -291,6 +293,9 @@ export class Checker {
   private walk(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number, scope: Set<string> | null): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS || shape.any) return true;
+    // Parts shared through references are one mismatch for each way to reach them (2^20 for 20
+    // such levels): past MAX_MISMATCHES for one argument, the rest are not looked for.
+    if (out !== null && out.length >= MAX_MISMATCHES) return false;
     // A literal is its own value; anything else is looked up (references) or known at run time.
     let bit = kindBit(raw);
     let value: Expr | null = raw;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "../support/harness.ts";
 import { PARALLEL_CALLS } from "../support/costly-inputs.ts";
+import { MAX_MISMATCHES } from "../../src/lang/check.ts";
 
 test("nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines, of errors in one array and of parallel tool calls, long names, references that share their parts and a library of 200,000 required props are read in proportion to their size", () => {
   const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
@@ -31,6 +32,8 @@ test("nested action calls, unclosed strings, deep unknown components, thousands 
   assert.equal(out["many required props"], 200_000);
   // The string stays: the sanitizer has no number to put in its place.
   assert.deepEqual(out["references that share their parts"], { parse: ["type-mismatch"], inspect: 1, repair: "fix_failed", left: 1 });
+  assert.deepEqual(out["references that share their parts, all fitting"], { parse: [], inspect: 0, repair: "already_valid", left: 0 });
+  assert.deepEqual(out["a mismatch reached in 2^30 ways"], { parse: ["type-mismatch"], inspect: MAX_MISMATCHES, repair: "fix_failed", left: MAX_MISMATCHES });
   assert.deepEqual(out["unknown components in one array"], { parse: ["unknown-component"], inspect: 100_000, repair: "fixed", left: 0 });
   // The calls are one assistant turn on the chat wire, each result a tool message after it.
   assert.deepEqual(out["parallel tool calls"], ["user:0", `assistant:${PARALLEL_CALLS}`, "tool:0", String(2 + PARALLEL_CALLS)]);

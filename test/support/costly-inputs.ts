@@ -54,6 +54,11 @@ export const COSTLY_DEEP_INPUTS: Record<string, string> = {
   // Each level twice the one below it, through references: the checker walked it as a tree
   // (2^40 leaves) to find the one string that does not fit.
   "references that share their parts": "root = Deep(x0)\nx0 = [x1, \"bad\"]\n" + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
+  // The same, every part fitting: the fast verdict (WebAssembly) walked it as a tree.
+  "references that share their parts, all fitting": "root = Deep(x0)\n" + lines(40, (i) => `x${i} = [x${i + 1}, x${i + 1}]`) + "\nx40 = 1",
+  // A number 30 levels down where the schema wants arrays 40 deep: one mismatch for each of the
+  // 2^30 ways to reach it (the checker reports MAX_MISMATCHES of them).
+  "a mismatch reached in 2^30 ways": "root = Deep(x0)\n" + lines(30, (i) => `x${i} = [x${i + 1}, x${i + 1}]`) + "\nx30 = 1",
 };
 
 // A library of one component with 200,000 props, every one required: compileLibrary looked each
