@@ -32,6 +32,7 @@ const S_REFS: i32 = 3;
 const S_BRANCHES: i32 = 5;
 const S_ENUM: i32 = 7;
 const S_PROPS: i32 = 9;
+const S_REFS_FROM: i32 = 11; // the component id bits start at word S_REFS_FROM of the set
 const F_ANY: i32 = 1;
 const F_CONST: i32 = 2;
 const F_INTEGER: i32 = 4;
@@ -396,6 +397,13 @@ function resolve(v: i32): i32 {
   return false;
 }
 
+// Whether component `id` is in the refs of shape record `rec`: a set of bits over the words
+// from the lowest id's to the highest's.
+@inline function refsHold(rec: usize, id: i32): bool {
+  const w = (id >> 5) - field(rec, S_REFS_FROM);
+  return w >= 0 && w < field(rec, S_REFS) && ((word(field(rec, S_REFS + 1) + w) >>> (id & 31)) & 1) != 0;
+}
+
 // Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
 function fit(raw: i32, shape: i32, depth: i32): i32 {
   if (++fitSteps > fitBudget) return UNKNOWN;
@@ -412,7 +420,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   if ((flags & F_REFS) != 0) {
     if (bit != K_CALL) return MISS;
     const id = componentOf(v);
-    return id >= 0 && ((word(field(rec, S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
+    return id >= 0 && refsHold(rec, id) ? FITS : MISS;
   }
   if ((flags & F_BRANCHES) != 0) {
     let answer = MISS;
@@ -534,7 +542,7 @@ function checkCall(call: i32, whole: bool): bool {
     const s = statementOf(v);
     if (s < 0) return -1;
     const id = at32(stmtComp, s);
-    if (id >= 0) return ((word(field(rec, S_REFS + 1) + (id >> 5)) >>> (id & 31)) & 1) != 0 ? FITS : MISS;
+    if (id >= 0) return refsHold(rec, id) ? FITS : MISS;
   }
   return -1;
 }

@@ -117,8 +117,9 @@ export function splitBlocks(text: string, blocks: Block[]): ProgramParts {
   for (const block of blocks) {
     // A block ends its last statement: a statement never runs on past a fence.
     const parts = splitProgram(text, 0, block.start, block.end);
-    statements.push(...parts.statements);
-    broken.push(...parts.broken);
+    // Not spread as arguments: a block of some 100,000 statements would overflow the stack.
+    for (const stmt of parts.statements) statements.push(stmt);
+    for (const line of parts.broken) broken.push(line);
     openFrom = parts.openFrom;
   }
   return { statements, broken, openFrom };

@@ -8,7 +8,7 @@ import type { Library } from "./library.ts";
 // Header words; the layout is read by verdict.as under the same names (T_*).
 const HEADER = 10;
 const COMPONENT_WORDS = 4; // name (offset, length in the pool), prop count, props at
-const SHAPE_WORDS = 12; // flags, kinds, items, refs (words, at: a bit per component), branches (count, at), enum (count, at), props (count, at), unused
+const SHAPE_WORDS = 12; // flags, kinds, items, refs (words, at: a bit per component), branches (count, at), enum (count, at), props (count, at), refs' first word
 const F_ANY = 1;
 const F_CONST = 2;
 const F_INTEGER = 4;
@@ -102,13 +102,18 @@ function encode(library: Library): Uint8Array {
     rec[2] = shape.items && !shape.items.any ? shapeId(shape.items) : -1;
     if (shape.refs) {
       flags |= F_REFS;
-      // A set of component ids, as bits (names outside the library match no call it accepts).
-      rec[3] = Math.ceil(components.length / 32);
+      // A set of component ids, as bits from the word of the lowest to that of the highest (names
+      // outside the library match no call it accepts): a bit per component of the library for
+      // each such shape made 40,000 components with a `$ref` each 50 million words.
+      const refIds = [...shape.refs].flatMap((name) => ids.get(name) ?? []);
+      let low = Infinity;
+      let high = -1;
+      for (const id of refIds) (low = Math.min(low, id)), (high = Math.max(high, id));
+      const first = high < 0 ? 0 : low >> 5;
+      rec[11] = first;
+      rec[3] = high < 0 ? 0 : (high >> 5) - first + 1;
       rec[4] = block(rec[3]);
-      for (const name of shape.refs) {
-        const id = ids.get(name);
-        if (id !== undefined) words[rec[4] + (id >> 5)] |= 1 << (id & 31);
-      }
+      for (const id of refIds) words[rec[4] + (id >> 5) - first] |= 1 << (id & 31);
     }
     if (shape.branches) {
       flags |= F_BRANCHES;
@@ -139,7 +144,8 @@ function encode(library: Library): Uint8Array {
     records.push(...rec);
   }
   words[4] = words.length;
-  words.push(...records);
+  // One word at a time: spread as arguments, a large library's records overflowed the stack.
+  for (const word of records) words.push(word);
   words[8] = words.length;
 
   const bytes = new Uint8Array(words.length * 4 + poolLength * 2);

@@ -30,6 +30,7 @@ test("nested action calls, unclosed strings, deep unknown components, thousands 
   assert.deepEqual(out["a long reference to nothing and a long orphan"], { parse: ["unresolved", "orphaned"], inspect: 2, repair: "fixed", left: 0 });
   assert.deepEqual(out["references to nothing and orphans spelt backwards"], { parse: ["unresolved", "orphaned"], inspect: 4_000, repair: "fixed", left: 0 });
   assert.equal(out["many required props"], 200_000);
+  assert.deepEqual(out["many components that take one another"], [0, ["type-mismatch"]]);
   // The string stays: the sanitizer has no number to put in its place.
   assert.deepEqual(out["references that share their parts"], { parse: ["type-mismatch"], inspect: 1, repair: "fix_failed", left: 1 });
   assert.deepEqual(out["references that share their parts, all fitting"], { parse: [], inspect: 0, repair: "already_valid", left: 0 });

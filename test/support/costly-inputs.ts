@@ -61,6 +61,16 @@ export const COSTLY_DEEP_INPUTS: Record<string, string> = {
   "a mismatch reached in 2^30 ways": "root = Deep(x0)\n" + lines(30, (i) => `x${i} = [x${i + 1}, x${i + 1}]`) + "\nx30 = 1",
 };
 
+// A library of 60,000 components, each with a prop that takes the next one (`$ref`): the verdict's
+// tables gave every such prop a bit for each component of the library (3.6 billion bits), and
+// were assembled by spreading a list as arguments, which overflowed the stack.
+export function manyRefs(): Record<string, unknown> {
+  const n = 60_000;
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) defs[`C${i}`] = { properties: { a: { $ref: `#/$defs/C${(i + 1) % n}` } } };
+  return { schema: { $defs: defs } };
+}
+
 // A library of one component with 200,000 props, every one required: compileLibrary looked each
 // prop up in the list of required ones.
 export function manyRequiredProps(): Record<string, unknown> {
@@ -79,6 +89,8 @@ if (import.meta.main) {
     out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
   }
   out["many required props"] = compileLibrary(manyRequiredProps()).components.get("Big")!.props.filter((p) => p.required).length;
+  const refs = compileLibrary(manyRefs());
+  out["many components that take one another"] = [parse("root = C1(C2(C3()))", refs).errors.length, parse("root = C1(C3())", refs).errors.map((e) => e.code)];
   const chat = toChatRequest(parallelCalls(), { model: "m", summaryOf: () => "" });
   out["parallel tool calls"] = chat.messages.map((m) => `${m.role}:${m.tool_calls?.length ?? 0}`).slice(0, 3).concat(String(chat.messages.length));
   console.log(JSON.stringify(out));
