@@ -1,5 +1,5 @@
 // Closest-name lookup for misspellings: case-insensitive edit distance with transpositions, the
-// language core's (three reused rows, no matrix per candidate).
+// language core's, through its eachWithin (bounded, candidates that cannot win passed over).
 import { distance, eachWithin } from "../lang/suggest.ts";
 
 export { distance };
