@@ -21,6 +21,8 @@ export interface NewResponse {
   model: string;
   previousResponseId: string | null;
   conversationId: string | null;
+  /** The application's user, when a frontend token created it. */
+  userId?: string | null;
   background: boolean;
   body: unknown;
   request: unknown | null;
@@ -45,7 +47,7 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
   const now = seconds();
   await tx.insertInto("responses").values({
     id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
-    previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
+    previous_response_id: r.previousResponseId, conversation_id: r.conversationId, user_id: r.userId ?? null, background: r.background ? 1 : 0,
     body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
     worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
   }).execute();

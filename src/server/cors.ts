@@ -1,9 +1,12 @@
-// CORS for the routes a browser calls with a frontend token (the Conversations routes). Allowed
+// CORS for the routes a browser calls with a frontend token: Conversations (also under
+// /v1/embed), and the model turns of Responses and Embed. Allowed
 // origins come from TESSERA_CORS_ORIGINS (none by default). Every answer carries the headers,
 // errors included: without them a browser reports a 403 or 404 as a CORS failure instead.
 
+const TOKEN_ROUTES = ["/v1/conversations", "/v1/embed/conversations", "/v1/embed/responses", "/v1/embed/chat/completions"];
+
 export function isCorsPath(path: string): boolean {
-  return path === "/v1/conversations" || path.startsWith("/v1/conversations/");
+  return TOKEN_ROUTES.some((route) => path === route || path.startsWith(`${route}/`));
 }
 
 /** The headers for this request's origin, or {} when it has none or it is not allowed. */
@@ -25,7 +28,7 @@ export function preflight(req: Request, cors: Record<string, string>, methods: s
     headers: {
       ...cors,
       "access-control-allow-methods": [...new Set([...methods, "OPTIONS"])].join(", "),
-      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type",
+      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type, x-thesys-frontend-token",
       "access-control-max-age": "600",
     },
   });

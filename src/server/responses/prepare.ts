@@ -32,6 +32,8 @@ export interface PreparedTurn {
   /** The library when the instructions are a config block (managed UI), else null. */
   library: Library | null;
   conversationId: string | null;
+  /** The application's user, when a frontend token asked: only that user's conversations and responses are reached. */
+  userId: string | null;
 }
 
 /** store:false responses a WebSocket may continue: id → the items up to and including its output. */
@@ -39,28 +41,29 @@ export type TurnCache = Map<string, Item[]>;
 
 export const COMPACTION_SEAL = "compaction";
 
-export async function prepareTurn(db: Db, org: Organization, body: CreateBody, cache?: TurnCache, opts = { provider: true }): Promise<PreparedTurn> {
+export async function prepareTurn(db: Db, org: Organization, body: CreateBody, cache?: TurnCache, opts: { provider?: boolean; userId?: string | null } = {}): Promise<PreparedTurn> {
+  const userId = opts.userId ?? null;
   if (body.conversation != null && body.previous_response_id != null) {
     throw new HttpError(400, "conversation and previous_response_id cannot be used together: a conversation already carries its history", { param: "conversation" });
   }
   if (body.background && body.store === false) {
     throw new HttpError(400, "background responses must be stored: background and store:false cannot be combined", { param: "background" });
   }
-  const provider = opts.provider ? await resolveProvider(org.id, body.model, body.byok) : null;
+  const provider = opts.provider !== false ? await resolveProvider(org.id, body.model, body.byok) : null;
 
   let history: Item[] = [];
   let conversationId: string | null = null;
   if (body.previous_response_id != null) {
-    history = await previousItems(db, org, body.previous_response_id, cache);
+    history = await previousItems(db, org, body.previous_response_id, cache, userId);
   } else if (body.conversation != null) {
     conversationId = typeof body.conversation === "string" ? body.conversation : body.conversation.id;
-    if (!(await findConversation(db, { organizationId: org.id }, conversationId))) {
+    if (!(await findConversation(db, { organizationId: org.id, userId }, conversationId))) {
       throw new HttpError(404, `no conversation ${conversationId}`, { param: "conversation", code: "conversation_not_found" });
     }
     history = (await allConversationItems(db, conversationId)) as Item[];
   }
 
-  const input = await resolveReferences(db, org.id, normalizeInput(body.input), history);
+  const input = await resolveReferences(db, org.id, normalizeInput(body.input), history, userId !== null);
   const context = [...history, ...input];
   const summaries = await openCompactions(org.id, context);
   const id = newId("response");
@@ -96,14 +99,16 @@ export async function prepareTurn(db: Db, org: Organization, body: CreateBody, c
       throw providerHttpError(e) ?? e;
     }
   }
-  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId };
+  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, userId };
 }
 
-async function previousItems(db: Db, org: Organization, id: string, cache?: TurnCache): Promise<Item[]> {
+async function previousItems(db: Db, org: Organization, id: string, cache: TurnCache | undefined, userId: string | null): Promise<Item[]> {
   const cached = cache?.get(id);
   if (cached) return cached;
   const notFound = new HttpError(400, `Previous response with id '${id}' not found.`, { param: "previous_response_id", code: "previous_response_not_found" });
   const prev = await findResponse(db, org.id, id);
+  // A frontend token continues only its own user's responses: any other is a 404, as if it never existed.
+  if (userId !== null && prev?.user_id !== userId) throw new HttpError(404, `no response ${id}`, { param: "previous_response_id", code: "response_not_found" });
   if (!prev) throw notFound;
   if (prev.status === "queued" || prev.status === "in_progress") {
     throw new HttpError(400, `previous response ${id} is still ${prev.status}: continue it once it has ended`, { param: "previous_response_id" });
@@ -111,8 +116,8 @@ async function previousItems(db: Db, org: Organization, id: string, cache?: Turn
   return (await chainItems(db, org.id, id)) as Item[];
 }
 
-/** item_reference → the item it names: from the history first, else any stored item of the organization. */
-async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof normalizeInput>, history: Item[]): Promise<Item[]> {
+/** item_reference → the item it names: from the history first, else any stored item of the organization (not for a token's user). */
+async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof normalizeInput>, history: Item[], historyOnly: boolean): Promise<Item[]> {
   const out: Item[] = [];
   for (const [i, item] of items.entries()) {
     if (item.type !== "item_reference") {
@@ -120,8 +125,7 @@ async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof
       continue;
     }
     const found = history.find((h) => h.id === item.id)
-      ?? ((await findResponseItem(db, orgId, item.id)) as Item | undefined)
-      ?? ((await findItemInOrganization(db, orgId, item.id)) as Item | undefined);
+      ?? (historyOnly ? undefined : (((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))) as Item | undefined));
     if (!found) throw new HttpError(400, `item_reference: no stored item ${item.id}`, { param: `input[${i}].id`, code: "item_not_found" });
     out.push(found);
   }

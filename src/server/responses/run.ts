@@ -89,7 +89,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   const first = snapshot(o.background ? "queued" : "in_progress");
   const row = {
     id: t.settings.id, organizationId: t.org.id, model: t.settings.model, previousResponseId: t.settings.previous_response_id,
-    conversationId: t.conversationId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
+    conversationId: t.conversationId, userId: t.userId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
   };
   const storedAtStart = store && o.streamed && !o.background;
   if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });

@@ -5,7 +5,7 @@
 import { creditAmountProblem, settle, writeRequestLog } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
-import { authenticate } from "../auth.ts";
+import { authenticateFor, requireModel } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler, RequestContext } from "../context.ts";
 import { checkAndRepair, checkOnly } from "../embed/check.ts";
@@ -13,7 +13,7 @@ import { detectMode, type Mode } from "../embed/mode.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { sseResponse } from "../embed/sse-response.ts";
 import { errorResponse, HttpError } from "../errors.ts";
-import { holdPrice } from "../paid.ts";
+import { holdWithTokenBudget } from "../token-budget.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../provider-target.ts";
 import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
 
@@ -31,7 +31,8 @@ function embedPrice(env: Record<string, string | undefined>): number {
 export const embedChatCompletions: Handler = async (ctx) => {
   const { deps } = ctx;
   const env = process.env;
-  const org = await authenticate(deps.db, ctx.req);
+  const principal = await authenticateFor(deps.db, ctx.req, "chat:create");
+  const org = principal.org;
   let conversation: unknown[] | undefined;
   let model = "unknown";
   let recorded = false; // once settled, a failure is not logged a second time
@@ -39,13 +40,14 @@ export const embedChatCompletions: Handler = async (ctx) => {
     const body = await readBody(ctx.req, EmbedBody);
     conversation = body.messages;
     model = body.model;
+    requireModel(principal, body.model);
     const { adapter, target } = await resolveProvider(org.id, body.model, body.byok, env);
 
     const mode = await detectMode(body.messages as ChatRequest["messages"]);
     const req = toChatRequest(body, mode);
 
     const price = embedPrice(env);
-    await holdPrice(deps.db, org, price, ctx.requestId, "embed chat completions");
+    await holdWithTokenBudget(deps.db, principal, price, ctx.requestId, "embed chat completions");
 
     if (body.stream) {
       let chunks;

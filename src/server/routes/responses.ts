@@ -9,11 +9,12 @@ import { replay } from "../../responses/events.ts";
 import { newId } from "../../responses/ids.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../responses/schema.ts";
 import type { ResponseObject } from "../../responses/types.ts";
-import { authenticate } from "../auth.ts";
+import { authenticate, authenticateFor, requireModel } from "../auth.ts";
 import { readBody } from "../body.ts";
 import type { Handler } from "../context.ts";
 import { HttpError } from "../errors.ts";
 import { holdPrice } from "../paid.ts";
+import { holdWithTokenBudget } from "../token-budget.ts";
 import { abortLocal, startBackground } from "../responses/background.ts";
 import { compactTurn, estimateTokens } from "../responses/compact.ts";
 import { listPage, PageParams } from "../responses/pages.ts";
@@ -25,11 +26,13 @@ const SURFACE = "responses";
 
 export const create: Handler = async (ctx) => {
   const { deps } = ctx;
-  const org = await authenticate(deps.db, ctx.req);
+  const principal = await authenticateFor(deps.db, ctx.req, "responses:create");
+  const org = principal.org;
   const body = await readBody(ctx.req, CreateBody);
-  const t = await prepareTurn(deps.db, org, body);
+  requireModel(principal, body.model);
+  const t = await prepareTurn(deps.db, org, body, undefined, { userId: principal.kind === "token" ? principal.userId : null });
   const held = deps.config.responsesPrice ?? 0;
-  await holdPrice(deps.db, org, held, ctx.requestId, SURFACE);
+  await holdWithTokenBudget(deps.db, principal, held, ctx.requestId, SURFACE);
   const o = { requestId: ctx.requestId, startedAt: ctx.startedAt, held };
 
   if (body.background) {
