@@ -1,10 +1,10 @@
 // POST /encryption/encrypt: {provider, apiKey} → {encryptedApiKey}, sealed for the caller's
 // organization. The plain key goes no further than this handler: never logged, never stored.
 import * as v from "valibot";
-import { authenticate } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler } from "../context.ts";
-import { encryptProviderKey } from "../crypto/provider-keys.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler } from "../../context.ts";
+import { encryptProviderKey } from "../../crypto/provider-keys.ts";
 
 const EncryptBody = v.object({
   provider: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google")),
