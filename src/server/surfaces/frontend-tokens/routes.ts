@@ -1,0 +1,49 @@
+// POST /v1/frontend-tokens (API key only): a short-lived, scoped token for one of the
+// application's users, for the browser: that user's conversations (spec 5.3), and, with the
+// scopes for it, model turns (Responses, Embed) limited to some models and a lifetime budget.
+import * as v from "valibot";
+import { MAX_CREDITS, recordTokenBudget } from "../../../db/index.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler } from "../../context.ts";
+import { DEFAULT_SCOPES, mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
+import { HttpError } from "../../errors.ts";
+
+const TTL = { min: 60, max: 3600, default: 900 } as const;
+
+const User = v.pipe(v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters"));
+
+const Body = v.object({
+  // Both spellings: OpenUI's documentation mints with `user_id`.
+  user: v.optional(User),
+  user_id: v.optional(User),
+  ttl_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL.min, `ttl_seconds must be at least ${TTL.min}`), v.maxValue(TTL.max, `ttl_seconds must be at most ${TTL.max}`))),
+  scopes: v.optional(v.pipe(v.array(v.picklist(SCOPES, `scopes are ${SCOPES.join(", ")}`)), v.minLength(1, "scopes must not be empty"))),
+  models: v.optional(v.pipe(
+    v.array(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "models are {provider}/{model} ids"), v.maxLength(256, "a model id is at most 256 characters"))),
+    v.minLength(1, "models must not be empty (leave it out to allow every model)"),
+    v.maxLength(100, "at most 100 models"),
+  )),
+  max_credits: v.optional(v.pipe(v.number(), v.integer("max_credits must be a whole number of credits"), v.minValue(0, "max_credits must be at least 0"), v.maxValue(MAX_CREDITS, `max_credits must be at most ${MAX_CREDITS}`))),
+});
+
+export const mintFrontendToken: Handler = async (ctx) => {
+  const org = await authenticate(ctx.deps.db, ctx.req);
+  const body = await readBody(ctx.req, Body);
+  if (body.user !== undefined && body.user_id !== undefined && body.user !== body.user_id) {
+    throw new HttpError(400, "user and user_id name the same thing: send one of them", { param: "user_id" });
+  }
+  const user = body.user ?? body.user_id;
+  if (user === undefined) throw new HttpError(400, "user_id (or user) is required: the application's user the token acts for", { param: "user_id" });
+  const expiresAt = Math.floor(Date.now() / 1000) + (body.ttl_seconds ?? TTL.default);
+  const scopes = [...new Set(body.scopes ?? DEFAULT_SCOPES)];
+  const models = body.models ? [...new Set(body.models)] : null;
+  const id = crypto.randomUUID();
+  const maxCredits = body.max_credits ?? null;
+  if (maxCredits !== null) await recordTokenBudget(ctx.deps.db, { tokenId: id, organizationId: org.id, maxCredits, expiresAt });
+  const token = await mintToken({ organizationId: org.id, userId: user, scopes, expiresAt, id, models, maxCredits });
+  return Response.json({
+    token, expires_at: expiresAt, user, user_id: user, scopes,
+    ...(models ? { models } : {}), ...(maxCredits !== null ? { max_credits: maxCredits } : {}),
+  });
+};
