@@ -8,7 +8,8 @@ import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } 
 import { authenticateFor, requireModel } from "../../auth.ts";
 import { readBody } from "../../body.ts";
 import type { Handler, RequestContext } from "../../context.ts";
-import { checkAndRepair, checkOnly } from "../../managed/check.ts";
+import { checkAndRepair } from "../../managed/check.ts";
+import { repairedChunks } from "../../managed/stream.ts";
 import { detectMode, type Mode } from "../../managed/mode.ts";
 import { EmbedBody } from "./request.ts";
 import { sseResponse } from "./sse-response.ts";
@@ -58,15 +59,15 @@ export const embedChatCompletions: Handler = async (ctx) => {
         await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
         throw e;
       }
-      return sseResponse(chunks, {
+      // Managed UI: each line goes out repaired as it ends (src/server/managed/stream.ts).
+      const repaired = mode.kind === "managed" ? repairedChunks(chunks, mode.library) : null;
+      return sseResponse(repaired?.chunks ?? chunks, {
         includeUsage: body.stream_options?.include_usage === true,
-        keepContent: mode.kind === "managed",
         onEnd: async (end) => {
           const ok = !end.error && !end.cancelled;
           const outcome = end.error ? "upstream_error" : end.cancelled ? "cancelled" : "ok";
-          const event = mode.kind === "managed" && ok
-            ? { outcome: checkOnly(end.content, mode.library), corrected: [] as string[] }
-            : null;
+          const result = ok ? repaired?.result() : null;
+          const event = result ? { outcome: result.outcome, corrected: result.corrected } : null;
           // Tracked, so that a stopping server waits for the settlement of a stream that just ended.
           await deps.background.track(
             record(ctx, org.id, { conversation: conversation!, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })

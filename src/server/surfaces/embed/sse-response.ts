@@ -7,8 +7,6 @@ import { ProviderError, type ChatCompletionChunk, type Usage } from "../../../pr
 
 export interface StreamEnd {
   usage: Usage | null;
-  /** Text the assistant wrote, when asked to keep it (managed UI checks it at the end). */
-  content: string;
   finishReason: string | null;
   error: ProviderError | null;
   /** The client went away before the end. */
@@ -18,10 +16,10 @@ export interface StreamEnd {
 
 export function sseResponse(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  opts: { includeUsage: boolean; keepContent: boolean; onEnd: (end: StreamEnd) => Promise<void> | void },
+  opts: { includeUsage: boolean; onEnd: (end: StreamEnd) => Promise<void> | void },
 ): Response {
   const it = chunks[Symbol.asyncIterator]();
-  const end: StreamEnd = { usage: null, content: "", finishReason: null, error: null, cancelled: false };
+  const end: StreamEnd = { usage: null, finishReason: null, error: null, cancelled: false };
   let ended = false;
   const finish = async () => {
     if (ended) return;
@@ -42,7 +40,6 @@ export function sseResponse(
           if (value.usage) end.usage = value.usage;
           const choice = value.choices[0];
           if (choice?.finish_reason) end.finishReason = choice.finish_reason;
-          if (opts.keepContent && choice?.delta.content) end.content += choice.delta.content;
           if (!opts.includeUsage) {
             if (value.choices.length === 0) continue; // the usage-only chunk the client did not ask for
             if ("usage" in value) delete value.usage;

@@ -11,7 +11,7 @@ import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
-import { checkAndRepair } from "../../managed/check.ts";
+import { repairedChunks } from "../../managed/stream.ts";
 import { HttpError } from "../../errors.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
@@ -74,12 +74,15 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   let seq = 0;
   const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
   let managed: { outcome: string; corrected: string[] } | null = null;
+  // Managed UI: the text is repaired line by line as it streams (../../managed/stream.ts), so the
+  // deltas a client reads add up to the stored answer; the repair's outcome is read at the end.
+  const repaired = t.library && !(chunks instanceof HttpError) ? repairedChunks(chunks, t.library) : null;
   const bridge = new EventBridge({
-    finalizeText: t.library
+    finalizeText: repaired
       ? (text) => {
-          const checked = checkAndRepair(text, t.library!);
-          managed = { outcome: checked.outcome, corrected: checked.corrected };
-          return checked.content;
+          const result = repaired.result();
+          if (result) managed = { outcome: result.outcome, corrected: result.corrected };
+          return text;
         }
       : undefined,
   });
@@ -100,7 +103,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   let final: ResponseObject;
   try {
     if (chunks instanceof HttpError) throw chunks;
-    for await (const chunk of chunks) {
+    for await (const chunk of repaired?.chunks ?? chunks) {
       for (const e of bridge.push(chunk)) {
         yield sequenced(e);
         if (e.type === "response.output_item.done" && o.background && !(await o.background.onItemDone(snapshot("in_progress")))) {
