@@ -1,5 +1,5 @@
 // Managed UI answered whole (Embed without streaming): the model's program is checked and, when invalid, repaired by the
-// sanitizer (src/repair) before it goes back (streams are repaired line by line: stream.ts). The outcome feeds reliability monitoring.
+// sanitizer (src/repair) before it goes back (streams are repaired line by line: src/repair/stream-chunks.ts). The outcome feeds reliability monitoring.
 import { isValid, parse, type Library } from "../../lang/index.ts";
 import type { FixError } from "../../lang/types.ts";
 import { repair } from "../../repair/index.ts";

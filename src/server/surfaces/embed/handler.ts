@@ -9,7 +9,7 @@ import { authenticateFor, requireModel } from "../../auth.ts";
 import { readBody } from "../../body.ts";
 import type { Handler, RequestContext } from "../../context.ts";
 import { checkAndRepair } from "../../managed/check.ts";
-import { repairedChunks } from "../../managed/stream.ts";
+import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { detectMode, type Mode } from "../../managed/mode.ts";
 import { EmbedBody } from "./request.ts";
 import { sseResponse } from "./sse-response.ts";
@@ -59,7 +59,7 @@ export const embedChatCompletions: Handler = async (ctx) => {
         await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: 0, status: statusOf(e), outcome: outcomeOf(e) });
         throw e;
       }
-      // Managed UI: each line goes out repaired as it ends (src/server/managed/stream.ts).
+      // Managed UI: each line goes out repaired as it ends (src/repair/stream-chunks.ts).
       const repaired = mode.kind === "managed" ? repairedChunks(chunks, mode.library) : null;
       return sseResponse(repaired?.chunks ?? chunks, {
         includeUsage: body.stream_options?.include_usage === true,

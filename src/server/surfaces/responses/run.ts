@@ -11,7 +11,7 @@ import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
-import { repairedChunks } from "../../managed/stream.ts";
+import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { HttpError } from "../../errors.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
@@ -74,7 +74,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   let seq = 0;
   const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
   let managed: { outcome: string; corrected: string[] } | null = null;
-  // Managed UI: the text is repaired line by line as it streams (../../managed/stream.ts), so the
+  // Managed UI: the text is repaired line by line as it streams (src/repair/stream-chunks.ts), so the
   // deltas a client reads add up to the stored answer; the repair's outcome is read at the end.
   const repaired = t.library && !(chunks instanceof HttpError) ? repairedChunks(chunks, t.library) : null;
   const bridge = new EventBridge({

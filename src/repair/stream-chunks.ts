@@ -1,12 +1,12 @@
-// Managed UI, streamed (Embed SSE, and every Responses transport: SSE, WebSocket, background,
-// JSON): the provider's chunks with their text run through the stream repair (src/repair/
-// stream-repair.ts), so each line reaches the client already repaired, and the statements only
-// the end can tell go out in one more chunk before the answer's finish (or a tool call that
-// follows the text). `result()` is the repair's outcome once the stream has ended: the stored
-// answer and what reliability monitoring records.
-import type { Library } from "../../lang/index.ts";
-import { createStreamRepair, type StreamRepairEnd } from "../../repair/stream-repair.ts";
-import type { ChatCompletionChunk } from "../../providers/types.ts";
+// Chat-completion chunks repaired as they stream (pure): their text runs through the stream
+// repair (stream-repair.ts), so each line goes on already repaired, and the statements only the
+// end can tell go out in one more chunk before the answer's finish (or a tool call that follows
+// the text). `result()` is the repair's outcome once the text has ended: the stored answer and
+// what reliability monitoring records. Used by the server's managed UI (Embed SSE and every
+// Responses transport) and by tessera/client's stream helpers.
+import type { Library } from "../lang/index.ts";
+import { createStreamRepair, type StreamRepairEnd } from "./stream-repair.ts";
+import type { ChatCompletionChunk } from "../providers/types.ts";
 
 export interface RepairedChunks {
   chunks: AsyncIterable<ChatCompletionChunk>;
@@ -29,13 +29,13 @@ export function repairedChunks(source: AsyncIterable<ChatCompletionChunk>, libra
     let last: ChatCompletionChunk | null = null;
     for await (const chunk of source) {
       last = chunk;
-      const choice = chunk.choices.find((c) => c.index === 0) ?? chunk.choices[0];
+      const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
       if (!choice || result) {
         yield chunk;
         continue;
       }
-      const ends = Boolean(choice.finish_reason || choice.delta.tool_calls?.length);
-      const text = choice.delta.content;
+      const ends = Boolean(choice.finish_reason || choice.delta?.tool_calls?.length);
+      const text = choice.delta?.content;
       if (typeof text === "string" && text !== "") {
         sawText = true;
         const sent = repair.push(text);
