@@ -1,4 +1,4 @@
-// Conversations under /v1 (../shared/docs/responses-api.md §1, §5), for the API key and for
+// Conversations under /v1 (docs/responses.md), for the API key and for
 // frontend tokens: a token sees only its user's conversations (any other id is a 404, as if it
 // never existed), and writing needs its write scope.
 import * as v from "valibot";

@@ -1,4 +1,4 @@
-// The Responses API under /v1/embed (../shared/docs/responses-api.md): create (JSON, SSE or
+// The Responses API under /v1/embed (docs/responses.md): create (JSON, SSE or
 // background), retrieve (also as a replayed stream), delete, cancel, input items, an input-token
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn its neighbours in this folder.
 import * as v from "valibot";
