@@ -90,7 +90,7 @@ test("chat:create reaches Embed; a model outside the token's list is 403 on both
 });
 
 test("max_credits: spent in the database, never past the limit by concurrent calls; then 429", async () => {
-  process.env.TESSERA_EMBED_PRICE = "3";
+  e.h.server.config.embedPrice = 3;
   try {
     const minted = await mint({ user: "ada", scopes: ["chat:create"], max_credits: 7 });
     const claims = await verifyToken(minted.token);
@@ -108,7 +108,7 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
     const free = (await mint({ user: "ada", scopes: ["chat:create"] })).token;
     expect((await call("POST", "/v1/embed/chat/completions", bearer(free), body)).status).toBe(200);
   } finally {
-    process.env.TESSERA_EMBED_PRICE = "0";
+    e.h.server.config.embedPrice = 0;
   }
 });
 

@@ -3,9 +3,8 @@
 // scopes for it, model turns (Responses, Embed) limited to some models and a lifetime budget.
 import * as v from "valibot";
 import { MAX_CREDITS, recordTokenBudget } from "../../../db/index.ts";
-import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { DEFAULT_SCOPES, mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 import { HttpError } from "../../errors.ts";
 
@@ -27,8 +26,8 @@ const Body = v.object({
   max_credits: v.optional(v.pipe(v.number(), v.integer("max_credits must be a whole number of credits"), v.minValue(0, "max_credits must be at least 0"), v.maxValue(MAX_CREDITS, `max_credits must be at most ${MAX_CREDITS}`))),
 });
 
-export const mintFrontendToken: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Promise<Response> {
+  const { org } = ctx;
   const body = await readBody(ctx.req, Body);
   if (body.user !== undefined && body.user_id !== undefined && body.user !== body.user_id) {
     throw new HttpError(400, "user and user_id name the same thing: send one of them", { param: "user_id" });
@@ -46,4 +45,4 @@ export const mintFrontendToken: Handler = async (ctx) => {
     token, expires_at: expiresAt, user, user_id: user, scopes,
     ...(models ? { models } : {}), ...(maxCredits !== null ? { max_credits: maxCredits } : {}),
   });
-};
+}
