@@ -11,7 +11,7 @@
 // - A component or value statement nothing sent refers to yet is held until something does
 //   (with root first, as the prompt asks, that is at once): an orphan is never sent, and a
 //   statement that never gets a parent is simply not part of the answer.
-import { inspect, isValid, parse, type FixError, type Library, type Statement } from "../lang/index.ts";
+import { inspect, isValid, parse, type FixError, type Inspection, type Library, type Statement } from "../lang/index.ts";
 import { ENVELOPE, FENCE, MARKER } from "../lang/frame.ts";
 import { balance } from "../lang/balance.ts";
 import { eachNode } from "./exprs.ts";
@@ -144,6 +144,14 @@ export function createStreamRepair(library: Library): StreamRepair {
     return { id: stmt.id, text, raw, refs, br: text.endsWith("\n") ? "" : br, reachable: stmt.kind === "component" || stmt.kind === "value" };
   };
 
+  const refersToKnown = (stmt: Statement) => {
+    let known = false;
+    eachNode(stmt.expr, (e) => {
+      if (e.k === "ref" && (sent.has(e.name) || held.has(e.name))) known = true;
+    });
+    return known;
+  };
+
   // The unit with what it refers to: statements sent or held of those names (and theirs), a
   // stand-in whose value is known only at run time for any other name (so a name defined later
   // is neither a dangling reference nor a type to check), and an anchor that refers to the
@@ -170,11 +178,12 @@ export function createStreamRepair(library: Library): StreamRepair {
     return { text: lines.join(""), names: seen };
   };
 
-  const finishUnit = () => {
+  // `checked`: the unit's own inspection, when settle() has just made it.
+  const finishUnit = (checked?: Inspection) => {
     if (!unit) return;
     const raw = unit.text;
     unit = null;
-    const own = inspect(raw, library);
+    const own = checked ?? inspect(raw, library);
     if (own.statements.length === 0 && own.broken.length === 0) {
       // Blank lines and comments.
       if (mode === "bare" && sent.size === 0) maybeProse.push(raw);
@@ -187,15 +196,23 @@ export function createStreamRepair(library: Library): StreamRepair {
       if (mode === "bare" && sent.size === 0) maybeProse.push(raw);
       return;
     }
-    const probe = probeOf(raw, ids);
-    const ins = inspect(probe.text, library);
     const local = (e: { code: FixError["code"]; at: number }, end: number) => !END_ONLY.has(e.code) && e.at < end;
     const unitEnd = raw.length;
+    const sendAsWritten = (stmts: Statement[], text: string) => {
+      if (stmts.length === 1) route(sentInfo(stmts[0], raw.replace(/\r?\n$/, ""), raw));
+      else for (const s of stmts) route(sentInfo(s, text.slice(s.start, s.end), raw));
+    };
+    // Valid by itself and referring to nothing sent or held (whose types a check would follow):
+    // sent as written, without a probe.
+    if (own.broken.length === 0 && !own.errors.some((e) => local(e, unitEnd)) && !own.statements.some(refersToKnown)) {
+      sendAsWritten(own.statements, raw);
+      return;
+    }
+    const probe = probeOf(raw, ids);
+    const ins = inspect(probe.text, library);
     if (own.broken.length === 0 && !ins.errors.some((e) => local(e, unitEnd))) {
       // Valid as written: sent as written.
-      const stmts = ins.statements.filter((s) => s.start < unitEnd);
-      if (stmts.length === 1) route(sentInfo(stmts[0], raw.replace(/\r?\n$/, ""), raw));
-      else for (const s of stmts) route(sentInfo(s, probe.text.slice(s.start, s.end), raw));
+      sendAsWritten(ins.statements.filter((s) => s.start < unitEnd), probe.text);
       return;
     }
     const fixed = sanitize(probe.text, library, ins);
@@ -251,7 +268,7 @@ export function createStreamRepair(library: Library): StreamRepair {
       u.peek = true;
       return;
     }
-    finishUnit();
+    finishUnit(own);
   };
 
   // The end of the program: what only the whole program tells, repaired by statements sent now.
