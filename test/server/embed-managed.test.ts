@@ -8,7 +8,7 @@ import { compileLibrary, isValid, loadLanguage, parse } from "../../src/lang/ind
 import { BUILTIN_VERSION, builtInLibraries } from "../../src/library/index.ts";
 import { assembleBuiltinPrompt, assembleSystemPrompt } from "../../src/prompt/index.ts";
 import { CHAT_ORDERS, CHAT_REVENUE } from "../support/openui-programs.ts";
-import { promptAssemblies } from "../../src/server/embed/mode.ts";
+import { promptAssemblies } from "../../src/server/managed/mode.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { SMALL_LIBRARY } from "./harness.ts";
 
