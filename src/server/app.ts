@@ -19,9 +19,15 @@ import { encryptKey } from "./surfaces/encryption/routes.ts";
 import * as responses from "./surfaces/responses/routes.ts";
 import * as conversations from "./surfaces/conversations/routes.ts";
 import { mintFrontendToken } from "./surfaces/frontend-tokens/routes.ts";
+import * as models from "./surfaces/models/routes.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = readonly [Method, string, Handler];
+
+/** Each /v1/… route, and the same under /v1/embed/…. */
+function underBoth(routes: Route[]): Route[] {
+  return routes.flatMap((r) => [r, [r[0], r[1].replace(/^\/v1\//, "/v1/embed/"), r[2]] as const]);
+}
 
 export const ROUTES: Route[] = [
   ["GET", "/health", health],
@@ -30,6 +36,7 @@ export const ROUTES: Route[] = [
   ["GET", "/v1/monitoring/reliability", reliability],
   ["POST", "/v1/embed/chat/completions", embedChatCompletions],
   ["POST", "/encryption/encrypt", encryptKey],
+  ["POST", "/v1/encryption/encrypt", encryptKey],
   ["POST", "/v1/embed/responses", responses.create],
   ["POST", "/v1/embed/responses/input_tokens", responses.inputTokens],
   ["POST", "/v1/embed/responses/compact", responses.compact],
@@ -37,15 +44,22 @@ export const ROUTES: Route[] = [
   ["DELETE", "/v1/embed/responses/:id", responses.remove],
   ["POST", "/v1/embed/responses/:id/cancel", responses.cancel],
   ["GET", "/v1/embed/responses/:id/input_items", responses.inputItems],
-  ["POST", "/v1/conversations", conversations.create],
-  ["GET", "/v1/conversations", conversations.list],
-  ["GET", "/v1/conversations/:id", conversations.retrieve],
-  ["POST", "/v1/conversations/:id", conversations.update],
-  ["DELETE", "/v1/conversations/:id", conversations.remove],
-  ["POST", "/v1/conversations/:id/items", conversations.addItems],
-  ["GET", "/v1/conversations/:id/items", conversations.listItems],
-  ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
-  ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
+  // Conversations and the models list answer under /v1 and under /v1/embed, so one client
+  // configured for {base}/v1/embed reaches them beside Responses.
+  ...underBoth([
+    ["GET", "/v1/models", models.list],
+    ["GET", "/v1/models/:id", models.retrieve],
+    ["GET", "/v1/models/:provider/:model", models.retrieve],
+    ["POST", "/v1/conversations", conversations.create],
+    ["GET", "/v1/conversations", conversations.list],
+    ["GET", "/v1/conversations/:id", conversations.retrieve],
+    ["POST", "/v1/conversations/:id", conversations.update],
+    ["DELETE", "/v1/conversations/:id", conversations.remove],
+    ["POST", "/v1/conversations/:id/items", conversations.addItems],
+    ["GET", "/v1/conversations/:id/items", conversations.listItems],
+    ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
+    ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
+  ]),
   ["POST", "/v1/frontend-tokens", mintFrontendToken],
 ];
 
