@@ -1,8 +1,7 @@
-// GET /v1/models and /v1/embed/models (and /{id}): the models the operator offers (TESSERA_MODELS,
-// src/providers/offered.ts), in OpenAI's list shape, for an API key or a frontend token.
+// GET /v1/models (and /{id}): the models the operator offers (TESSERA_MODELS,
+// src/providers/offered.ts) whose provider the server reaches, in OpenAI's list shape.
 import { listableModels } from "../../../providers/offered.ts";
-import { authenticatePrincipal } from "../../auth.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
 
 // `created` is when this process started: the service has no date for a provider's model.
@@ -10,16 +9,20 @@ const STARTED = Math.floor(Date.now() / 1000);
 
 const modelJson = (m: { id: string; provider: string }) => ({ id: m.id, object: "model", created: STARTED, owned_by: m.provider });
 
-export const list: Handler = async (ctx) => {
-  await authenticatePrincipal(ctx.deps.db, ctx.req);
+export async function list(_ctx: AuthedContext<string, "key or token">): Promise<Response> {
   return Response.json({ object: "list", data: listableModels(process.env).map(modelJson) });
-};
+}
 
-export const retrieve: Handler = async (ctx) => {
-  await authenticatePrincipal(ctx.deps.db, ctx.req);
-  // The id has a slash: escaped (%2F, as the openai client sends it) it is one path segment, else two.
-  const id = ctx.params.id ?? `${ctx.params.provider}/${ctx.params.model}`;
+function one(id: string): Response {
   const found = listableModels(process.env).find((m) => m.id === id);
   if (!found) throw new HttpError(404, `the model ${JSON.stringify(id)} is not offered by this server`, { param: "model", code: "model_not_found" });
   return Response.json(modelJson(found));
-};
+}
+
+export async function retrieve(ctx: AuthedContext<"/v1/models/:id", "key or token">): Promise<Response> {
+  return one(ctx.params.id);
+}
+
+export async function retrieveSplit(ctx: AuthedContext<"/v1/models/:provider/:model", "key or token">): Promise<Response> {
+  return one(`${ctx.params.provider}/${ctx.params.model}`);
+}
