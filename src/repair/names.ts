@@ -1,0 +1,96 @@
+// An unknown component named by shape as well as spelling: the candidates are the components
+// allowed where the call stands (the parent's schema), each scored by how its signature takes
+// the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
+// by spelling. A generic name (`Chart`) so picks the component its data fits.
+import type { Expr } from "../lang/index.ts";
+import { closeEnough, distance } from "./nearest.ts";
+import { nameMeaning } from "./meaning.ts";
+import type { CallExpr } from "./exprs.ts";
+import type { Round } from "./round.ts";
+
+// Past this many components a library is scored by spelling alone (shape costs a fit per component).
+const MAX_SHAPE_CANDIDATES = 400;
+
+/** The index of the item of `list` (in source order, not overlapping) that holds `target`, or -1. */
+function holding(list: readonly Expr[], target: Expr): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].start <= target.start) lo = mid + 1;
+    else hi = mid;
+  }
+  const i = lo - 1;
+  return i >= 0 && target.end <= list[i].end ? i : -1;
+}
+
+/** The call (and its argument) a value stands in, down the tree from `root` to `target`. */
+function slotOf(root: Expr, target: Expr): { call: CallExpr; index: number } | null {
+  let slot: { call: CallExpr; index: number } | null = null;
+  let e: Expr | undefined = root;
+  while (e && e !== target) {
+    let next: Expr | undefined;
+    if (e.k === "call") {
+      const i = holding(e.args, target);
+      if (i !== -1) {
+        slot = { call: e, index: i };
+        next = e.args[i];
+      }
+    } else if (e.k === "arr") next = e.items[holding(e.items, target)];
+    else if (e.k === "obj") next = e.entries.find((x) => x.value.start <= target.start && target.end <= x.value.end)?.value;
+    else return null;
+    e = next;
+  }
+  return e === target ? slot : null;
+}
+
+/** Where statement `id` is used as a component's argument (the first such place), for its own calls' parents. */
+function usedAt(round: Round, id: string): { call: CallExpr; index: number } | null {
+  for (const stmt of round.defs.values()) {
+    const stack: { e: Expr; slot: { call: CallExpr; index: number } | null }[] = [{ e: stmt.expr, slot: null }];
+    while (stack.length) {
+      const { e, slot } = stack.pop()!;
+      if (e.k === "ref" && e.name === id) return slot;
+      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index } }));
+      else if (e.k === "arr") e.items.forEach((a) => stack.push({ e: a, slot }));
+    }
+  }
+  return null;
+}
+
+/**
+ * The component an unknown call `call` (in statement `stmtId`, whose expression is `root`) most
+ * likely meant, or null when none is a confident choice: one whose signature takes its arguments
+ * as they stand, allowed where it stands, with the best meaning and spelling among those.
+ */
+export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
+  const comps = round.library.components;
+  if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  const parent = slot ? comps.get(slot.call.name) : undefined;
+  // The same call where the same parent takes it gets the same answer (a list of like items).
+  const written = call.end - call.start <= 200 ? round.text.slice(call.start, call.end) : null;
+  const key = written === null ? null : `${parent?.name ?? ""}/${slot?.index ?? -1}/${written}`;
+  const memo = (round as { shapeNames?: Map<string, string | null> }).shapeNames ??= new Map();
+  if (key !== null && memo.has(key)) return memo.get(key)!;
+  let best: string | null = null;
+  let bestScore = -Infinity;
+  for (const c of comps.values()) {
+    if (parent && slot && !round.fit.fits({ ...call, name: c.name }, parent, slot.index)) continue;
+    const fit = round.fit.score(call.args, c);
+    if (!fit.perfect) continue;
+    const meaning = nameMeaning(call.name, c.name);
+    const d = distance(call.name, c.name);
+    const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
+    // A confident choice means something or is spelt close; the fit alone names nothing.
+    if (meaning === 0 && d > closeEnough(call.name)) continue;
+    const score = 2 * meaning + spelling + 0.25 * fit.strength;
+    if (score > bestScore) {
+      best = c.name;
+      bestScore = score;
+    }
+  }
+  if (key !== null) memo.set(key, best);
+  return best;
+}
+
