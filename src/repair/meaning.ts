@@ -20,6 +20,8 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   horizontal: ["row"],
   vertical: ["column"],
   col: ["column"],
+  row: ["horizontal"],
+  column: ["vertical"],
   h1: ["large-heavy", "xl", "large"],
   h2: ["large-heavy", "large"],
   h3: ["large", "large-heavy"],
@@ -99,6 +101,9 @@ const ABBREVIATIONS: Record<string, string[]> = {
   m: ["medium", "md"],
   s: ["small", "sm"],
   l: ["large", "lg"],
+  small: ["s", "sm"],
+  medium: ["m", "md"],
+  large: ["l", "lg"],
 };
 
 // Sizes in pixels on a spacing scale: the listed step nearest to the number.

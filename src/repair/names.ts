@@ -24,35 +24,43 @@ function holding(list: readonly Expr[], target: Expr): number {
   return i >= 0 && target.end <= list[i].end ? i : -1;
 }
 
+/** The component argument a value stands in, and how many lists deep inside it. */
+interface Slot {
+  call: CallExpr;
+  index: number;
+  lists: number;
+}
+
 /** The call (and its argument) a value stands in, down the tree from `root` to `target`. */
-function slotOf(root: Expr, target: Expr): { call: CallExpr; index: number } | null {
-  let slot: { call: CallExpr; index: number } | null = null;
+function slotOf(root: Expr, target: Expr): Slot | null {
+  let slot: Slot | null = null;
   let e: Expr | undefined = root;
   while (e && e !== target) {
     let next: Expr | undefined;
     if (e.k === "call") {
       const i = holding(e.args, target);
       if (i !== -1) {
-        slot = { call: e, index: i };
+        slot = { call: e, index: i, lists: 0 };
         next = e.args[i];
       }
-    } else if (e.k === "arr") next = e.items[holding(e.items, target)];
-    else if (e.k === "obj") next = e.entries.find((x) => x.value.start <= target.start && target.end <= x.value.end)?.value;
-    else return null;
+    } else if (e.k === "arr") {
+      next = e.items[holding(e.items, target)];
+      if (slot) slot.lists++;
+    } else return null;
     e = next;
   }
   return e === target ? slot : null;
 }
 
 /** Where statement `id` is used as a component's argument (the first such place), for its own calls' parents. */
-function usedAt(round: Round, id: string): { call: CallExpr; index: number } | null {
+function usedAt(round: Round, id: string): Slot | null {
   for (const stmt of round.defs.values()) {
-    const stack: { e: Expr; slot: { call: CallExpr; index: number } | null }[] = [{ e: stmt.expr, slot: null }];
+    const stack: { e: Expr; slot: Slot | null }[] = [{ e: stmt.expr, slot: null }];
     while (stack.length) {
       const { e, slot } = stack.pop()!;
       if (e.k === "ref" && e.name === id) return slot;
-      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index } }));
-      else if (e.k === "arr") e.items.forEach((a) => stack.push({ e: a, slot }));
+      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index, lists: 0 } }));
+      else if (e.k === "arr") e.items.forEach((a) => stack.push({ e: a, slot: slot && { ...slot, lists: slot.lists + 1 } }));
     }
   }
   return null;
@@ -68,23 +76,31 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   if (comps.size > MAX_SHAPE_CANDIDATES) return null;
   const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
   const parent = slot ? comps.get(slot.call.name) : undefined;
+  // `root` must be the library's root component, when it names one.
+  const only = call === root && stmtId === "root" ? round.library.root : undefined;
   // The same call where the same parent takes it gets the same answer (a list of like items).
   const written = call.end - call.start <= 200 ? round.text.slice(call.start, call.end) : null;
   const key = written === null ? null : `${parent?.name ?? ""}/${slot?.index ?? -1}/${written}`;
-  const memo = (round as { shapeNames?: Map<string, string | null> }).shapeNames ??= new Map();
+  const memo = round.shapeNames;
   if (key !== null && memo.has(key)) return memo.get(key)!;
   let best: string | null = null;
   let bestScore = -Infinity;
   for (const c of comps.values()) {
-    if (parent && slot && !round.fit.fits({ ...call, name: c.name }, parent, slot.index)) continue;
-    const fit = round.fit.score(call.args, c);
-    if (!fit.perfect) continue;
+    if (only !== undefined && c.name !== only) continue;
     const meaning = nameMeaning(call.name, c.name);
     const d = distance(call.name, c.name);
-    const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
     // A confident choice means something or is spelt close; the fit alone names nothing.
     if (meaning === 0 && d > closeEnough(call.name)) continue;
-    const score = 2 * meaning + spelling + 0.25 * fit.strength;
+    if (parent && slot) {
+      let value: Expr = { ...call, name: c.name };
+      for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
+      if (!round.fit.fits(value, parent, slot.index)) continue;
+    }
+    const fit = round.fit.score(call.args, c);
+    // Most arguments must fit: the others may hold mistakes of their own, mended next round.
+    if (fit.score <= 0 && call.args.length > 0) continue;
+    const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
+    const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, call.args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
     if (score > bestScore) {
       best = c.name;
       bestScore = score;

@@ -101,12 +101,22 @@ export function reshapeCalls(round: Round): Edit[] {
     if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
     const object = fromObject(round, call, component);
     const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...swaps(round, call)];
+    // The first reading where every argument fits; else one that leaves a single argument that
+    // does not (a value with a mistake of its own, mended next round), far better than the call
+    // as written and with nothing in excess.
+    let chosen: Candidate | null = null;
+    let close: { c: Candidate; score: number } | null = null;
     for (const c of candidates) {
-      if (round.fit.score(c.args, component).perfect) {
-        edits.push(...c.edit());
+      const fit = round.fit.score(c.args, component);
+      if (fit.perfect) {
+        chosen = c;
         break;
       }
+      const misfits = c.args.filter((a, i) => a.k !== "null" && !round.fit.fits(a, component, i)).length;
+      if (c.args.length <= component.props.length && misfits <= 1 && fit.score >= now.score + 2 && (!close || fit.score > close.score)) close = { c, score: fit.score };
     }
+    chosen ??= close?.c ?? null;
+    if (chosen) edits.push(...chosen.edit());
   }
   return edits;
 }

@@ -14,6 +14,8 @@ export interface Round {
   defs: Map<string, Statement>;
   /** How arguments fit signatures, against this round's statements (made when first asked). */
   readonly fit: Fitter;
+  /** Names chosen by shape this round, by where and how the call is written (names.ts). */
+  shapeNames: Map<string, string | null>;
 }
 
 export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
@@ -33,6 +35,7 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
     from,
     to: ins.blocks[ins.blocks.length - 1].end,
     defs,
+    shapeNames: new Map(),
     get fit() {
       return (fit ??= fitter(library, defs));
     },

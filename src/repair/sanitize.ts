@@ -16,7 +16,9 @@ type Pass = (round: Round) => Edit[];
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
   [brokenLines],
-  [unknownComponents, reshapeCalls, mismatchedValues, excessArgs, hoistInline, requiredArgs, wrapRoot],
+  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  // Dropping arguments loses what they said: only once no other reading of the call is left.
+  [excessArgs],
   [danglingRefs],
   [missingRoot],
   [orphans],
