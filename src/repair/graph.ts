@@ -127,12 +127,12 @@ const componentOf = (stmt: Statement) => (stmt.expr.k === "call" ? stmt.expr.nam
  * items are of its component, then the one defined nearest to it; it goes after the item defined
  * last before it.
  */
-function placeFor(round: Round, orphan: Statement, sites: ListSite[]): Edit | null {
+function placeFor(round: Round, orphan: Statement, sites: ListSite[], beside: Set<Statement>): Edit | null {
   const kind = componentOf(orphan);
   const ref: Expr = { k: "ref", name: orphan.id, start: orphan.start, end: orphan.start + orphan.id.length };
   let best: { site: ListSite; score: number } | null = null;
   for (const site of sites) {
-    if (site.owner === orphan) continue;
+    if (site.owner === orphan || !site.named.some((n) => beside.has(n.stmt))) continue;
     const same = site.named.filter((n) => componentOf(n.stmt) === kind && kind !== null).length;
     const parent = site.slot ? round.library.components.get(site.slot.call.name) : undefined;
     if (parent && site.slot) {
@@ -155,6 +155,26 @@ function placeFor(round: Round, orphan: Statement, sites: ListSite[]): Edit | nu
   return { start: first.start, end: first.start, text: `${orphan.id}, ` };
 }
 
+/** For each name, the first statement that refers to it. */
+function firstUsers(round: Round): Map<string, Statement> {
+  const out = new Map<string, Statement>();
+  for (const stmt of round.defs.values()) eachNode(stmt.expr, (e) => e.k === "ref" && !out.has(e.name) && out.set(e.name, stmt));
+  return out;
+}
+
+/**
+ * The statements an orphan (number `i` in source order) stands beside: the one right after it,
+ * and the one right before it with every statement that uses it, up to the top. A list holding
+ * one of them is a list it was written next to.
+ */
+function besides(order: Statement[], i: number, users: Map<string, Statement>): Set<Statement> {
+  const out = new Set<Statement>();
+  if (i < 0) return out;
+  if (order[i + 1]) out.add(order[i + 1]);
+  for (let s: Statement | undefined = order[i - 1], hops = 0; s && !out.has(s) && hops < 64; s = users.get(s.id), hops++) out.add(s);
+  return out;
+}
+
 // Past this many orphans times lists, orphans are removed without looking for their list.
 const MAX_PLACEMENTS = 1_000_000;
 
@@ -172,10 +192,13 @@ export function orphans(round: Round): Edit[] {
   // (Orphans that only use one another, in a cycle, are all removed.)
   let used = place && sites.length ? referenced(round) : new Set<string>();
   if (errors.every((e) => used.has(e.statementId ?? ""))) used = new Set();
+  const order = place && sites.length ? round.ins.statements : [];
+  const where = new Map(order.map((s, i) => [s, i]));
+  const users = place && sites.length ? firstUsers(round) : new Map<string, Statement>();
   for (const error of errors) {
     const stmt = round.defs.get(error.statementId ?? "");
     if (!stmt || used.has(stmt.id)) continue;
-    const at = place && (stmt.kind === "component" || stmt.kind === "value") ? placeFor(round, stmt, sites) : null;
+    const at = place && stmt.kind === "component" ? placeFor(round, stmt, sites, besides(order, where.get(stmt) ?? -1, users)) : null;
     edits.push(at ?? removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
   }
   return edits;

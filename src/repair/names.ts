@@ -2,7 +2,7 @@
 // allowed where the call stands (the parent's schema), each scored by how its signature takes
 // the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
 // by spelling. A generic name (`Chart`) so picks the component its data fits.
-import type { Expr } from "../lang/index.ts";
+import type { Component, Expr } from "../lang/index.ts";
 import { closeEnough, distance } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
 import type { CallExpr } from "./exprs.ts";
@@ -83,9 +83,18 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   const key = written === null ? null : `${parent?.name ?? ""}/${slot?.index ?? -1}/${written}`;
   const memo = round.shapeNames;
   if (key !== null && memo.has(key)) return memo.get(key)!;
+  let best = choose(round, call, only, slot, parent);
+  // A parent whose own arguments are out of place (mended this round too) allows nothing yet:
+  // the name is chosen as if it stood alone.
+  if (best === null && parent) best = choose(round, call, only, null, undefined);
+  if (key !== null) memo.set(key, best);
+  return best;
+}
+
+function choose(round: Round, call: CallExpr, only: string | undefined, slot: Slot | null, parent: Component | undefined): string | null {
   let best: string | null = null;
   let bestScore = -Infinity;
-  for (const c of comps.values()) {
+  for (const c of round.library.components.values()) {
     if (only !== undefined && c.name !== only) continue;
     const meaning = nameMeaning(call.name, c.name);
     const d = distance(call.name, c.name);
@@ -106,7 +115,6 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
       bestScore = score;
     }
   }
-  if (key !== null) memo.set(key, best);
   return best;
 }
 

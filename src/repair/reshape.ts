@@ -96,7 +96,7 @@ export function reshapeCalls(round: Round): Edit[] {
     if (!hit || hit.e.k !== "call" || done.has(hit.e.start)) continue;
     const call = hit.e;
     done.add(call.start);
-    if (call.args.length > 8) continue; // a long argument list is no misplaced signature
+    if (call.args.length > 64) continue; // past this, no signature was meant
     const now = round.fit.score(call.args, component);
     if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
     const object = fromObject(round, call, component);
