@@ -2,7 +2,9 @@
 //   - the free-text strings of the statements `root` displays (every statement when there is no
 //     `root`): string literals where the schema takes free text, not listed values or numbers a
 //     repair rewrites, and not arguments past a component's last property (never displayed);
-//   - the strings of named lines the parser could not read (complete ones, not a cut-off end);
+//   - the text strings (with a space in them) of named lines the parser could not read (complete
+//     ones, not a cut-off end): there the schema is not known, and a one-word string may be a
+//     listed value a repair rewrites;
 //   - the number of component calls in those statements (a renamed call is kept).
 // The result keeps the content when it holds every such string (as often) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
@@ -37,7 +39,7 @@ function propertyOf(schema: PropSchema | null, key: string): PropSchema | null {
   return null;
 }
 
-/** The strings of `text` outside comments: every quoted literal, its text as written. */
+/** The text strings of `text` outside comments: quoted literals with a space inside. */
 function literalStrings(text: string, out: Map<string, number>): void {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -52,7 +54,8 @@ function literalStrings(text: string, out: Map<string, number>): void {
       if (text[j] === "\\" && j + 1 < text.length) j++;
       s += text[j];
     }
-    add(out, s);
+    // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
+    if (/\s/.test(s.trim())) add(out, s);
     i = j;
   }
 }

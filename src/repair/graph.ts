@@ -3,6 +3,7 @@ import type { Expr, Statement } from "../lang/index.ts";
 import { lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
+import { LITERALS } from "./mend.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 /** Names referenced anywhere in the program. */
@@ -28,6 +29,11 @@ export function danglingRefs(round: Round): Edit[] {
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
     if (!hit || hit.e.k !== "ref" || round.defs.has(hit.e.name)) continue; // a cycle: not ours to cut
     const ref = hit.e;
+    // True, None, undefined: another language's literal, not a reference.
+    if (Object.hasOwn(LITERALS, ref.name)) {
+      edits.push({ start: ref.start, end: ref.end, text: LITERALS[ref.name] });
+      continue;
+    }
     const target = nearest(ref.name, unused);
     if (target) {
       edits.push({ start: ref.start, end: ref.end, text: target });

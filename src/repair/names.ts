@@ -3,7 +3,7 @@
 // the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
 // by spelling. A generic name (`Chart`) so picks the component its data fits.
 import type { Component, Expr } from "../lang/index.ts";
-import { closeEnough, distance } from "./nearest.ts";
+import { closeEnough, distance, nearest } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
 import type { CallExpr } from "./exprs.ts";
 import type { Round } from "./round.ts";
@@ -22,6 +22,20 @@ function holding(list: readonly Expr[], target: Expr): number {
   }
   const i = lo - 1;
   return i >= 0 && target.end <= list[i].end ? i : -1;
+}
+
+/** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
+export function byName(call: CallExpr, c: Component): Expr[] | null {
+  const obj = call.args[0];
+  if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
+  const names = c.props.map((p) => p.name);
+  const slots: Expr[] = [];
+  for (const { key, value } of obj.entries) {
+    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
+    if (i === -1 || slots[i] !== undefined) return null;
+    slots[i] = value;
+  }
+  return Array.from(slots, (v) => v ?? ({ k: "null", start: -1, end: -1 } as Expr));
 }
 
 /** The component argument a value stands in, and how many lists deep inside it. */
@@ -105,11 +119,13 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
       for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
       if (!round.fit.fits(value, parent, slot.index)) continue;
     }
-    const fit = round.fit.score(call.args, c);
+    // Props written as one object are read by property name, as reshape.ts will write them.
+    const args = byName(call, c) ?? call.args;
+    const fit = round.fit.score(args, c);
     // Most arguments must fit: the others may hold mistakes of their own, mended next round.
-    if (fit.score <= 0 && call.args.length > 0) continue;
+    if (args.length > 0 && (fit.score < 0 || (fit.score === 0 && meaning === 0))) continue;
     const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
-    const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, call.args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
+    const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
     if (score > bestScore) {
       best = c.name;
       bestScore = score;

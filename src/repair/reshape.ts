@@ -6,7 +6,7 @@
 import type { Component, Expr } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
-import { nearest } from "./nearest.ts";
+import { byName } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 type Candidate = { args: Expr[]; edit: () => Edit[] };
@@ -25,17 +25,8 @@ const wantsArray = (component: Component) => {
 
 /** `{children: [...], variant: "card"}` as positional arguments, by property name. */
 function fromObject(round: Round, call: CallExpr, component: Component): Candidate | null {
-  const obj = call.args[0];
-  if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
-  const names = component.props.map((p) => p.name);
-  const slots: Expr[] = [];
-  for (const { key, value } of obj.entries) {
-    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
-    if (i === -1 || slots[i] !== undefined) return null; // a key that names no property: not this
-    slots[i] = value;
-  }
-  const nul: Expr = { k: "null", start: -1, end: -1 };
-  const args = Array.from(slots, (v) => v ?? nul);
+  const args = byName(call, component);
+  if (!args) return null;
   return {
     args,
     edit: () => [{ start: call.args[0].start, end: call.args[0].end, text: args.map((a) => (a.start < 0 ? "null" : round.text.slice(a.start, a.end))).join(", ") }],
@@ -113,7 +104,10 @@ export function reshapeCalls(round: Round): Edit[] {
         break;
       }
       const misfits = c.args.filter((a, i) => a.k !== "null" && !round.fit.fits(a, component, i)).length;
-      if (c.args.length <= component.props.length && misfits <= 1 && fit.score >= now.score + 2 && (!close || fit.score > close.score)) close = { c, score: fit.score };
+      // Props written as one object are read by name whenever that reads better; a wrap or a
+      // swap only when it reads much better.
+      const better = c === object ? fit.score > now.score : fit.score >= now.score + 2;
+      if (c.args.length <= component.props.length && misfits <= 1 && better && (!close || fit.score > close.score)) close = { c, score: fit.score };
     }
     chosen ??= close?.c ?? null;
     if (chosen) edits.push(...chosen.edit());
