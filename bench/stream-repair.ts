@@ -1,13 +1,13 @@
 // Streams repaired as they arrive (src/repair/stream-repair.ts): what repairing each line costs,
 // beside the anchor, @openuidev/lang-core's streaming parser (what OpenUI's renderer runs on every
 // chunk anyway), and our own streaming parser, in one run over the same chunks. Programs of the
-// built-in library, root first, valid and with a mistake on every tenth line (a misspelt
+// built-in library react-ui/openui (react-ui's openuiLibrary, root Stack), root first, valid and with a mistake on every tenth line (a misspelt
 // component, an enum in the wrong case, a number for a string).
 // Run: bun bench/stream-repair.ts. Never fails on timings: the target is reported as met or not.
 import { createStreamingParser } from "@openuidev/lang-core";
 import { compileLibrary, createStreamParser, loadLanguage } from "../src/lang/index.ts";
 import { createStreamRepair } from "../src/repair/stream-repair.ts";
-import { builtInLibraries, BUILTIN_VERSION } from "../src/library/index.ts";
+import { builtInLibraries } from "../src/library/index.ts";
 
 const CHUNK = 4;
 
@@ -17,10 +17,10 @@ function program(lines: number, mistakes: boolean): string {
   for (let i = 0; i < lines; i++) {
     const wrong = mistakes && i % 10 === 5;
     const kind = i % 30;
-    if (wrong && kind < 10) out.push(`t${i} = Txt("line ${i} of the answer", "muted")`);
-    else if (wrong && kind < 20) out.push(`t${i} = Text("line ${i} of the answer", "MUTED")`);
-    else if (wrong) out.push(`t${i} = Text(${i}, "muted")`);
-    else out.push(`t${i} = Text("line ${i} of the answer", "muted")`);
+    if (wrong && kind < 10) out.push(`t${i} = TextContnt("line ${i} of the answer", "small")`);
+    else if (wrong && kind < 20) out.push(`t${i} = TextContent("line ${i} of the answer", "SMALL")`);
+    else if (wrong) out.push(`t${i} = TextContent(${i}, "small")`);
+    else out.push(`t${i} = TextContent("line ${i} of the answer", "small")`);
   }
   return out.join("\n");
 }
@@ -38,7 +38,7 @@ function time(fn: () => void, runs = 5): number {
 
 export async function main(): Promise<void> {
   await loadLanguage();
-  const json = builtInLibraries[BUILTIN_VERSION]!;
+  const json = builtInLibraries["react-ui/openui"]!.chatLibrary;
   const lib = compileLibrary(json);
   const schema = (json as { schema: unknown }).schema;
   const rows: string[][] = [];

@@ -13,7 +13,7 @@
 //                        (the format of the openai client's Stream.toReadableStream())
 import { writeConfigBlock, BUILTIN_LIBRARY_VERSION } from "./config-block.ts";
 import { compileLibrary, loadLanguage, type Library } from "../lang/index.ts";
-import { builtInLibraries } from "../library/index.ts";
+import { defaultChatLibrary } from "../library/default-chat.ts";
 import { repairedChunks } from "../repair/stream-chunks.ts";
 import type { ChatCompletionChunk } from "../providers/types.ts";
 
@@ -69,7 +69,7 @@ const enc = new TextEncoder();
 const compiled = new WeakMap<object, Library>();
 async function libraryOf(opts: StreamAutofixOptions): Promise<Library> {
   await loadLanguage();
-  const json = opts.library ?? builtInLibraries[BUILTIN_LIBRARY_VERSION]!;
+  const json = opts.library ?? defaultChatLibrary;
   let lib = compiled.get(json);
   if (!lib) compiled.set(json, (lib = compileLibrary(json)));
   return lib;

@@ -9,10 +9,11 @@
 // Two rules keep that answer free of what cannot be taken back:
 // - No broken line is ever sent (it would stay an error); it is mended, or held back.
 // - A component or value statement nothing sent refers to yet is held until something does
-//   (with root first, as the prompt asks, that is at once): an orphan is never sent, and a
-//   statement that never gets a parent is simply not part of the answer.
+//   (with root first, as the prompt asks, that is at once): an orphan is never sent as one. What
+//   becomes of a statement that never gets a parent is the whole program's repair's decision at
+//   the end (a root that refers to it, or left out), as without streaming.
 import { inspect, isValid, parse, type FixError, type Inspection, type Library, type Statement } from "../lang/index.ts";
-import { ENVELOPE, FENCE, MARKER } from "../lang/frame.ts";
+import { FENCE, isEnvelopeHeader, isMarkerAt } from "../lang/frame.ts";
 import { balance } from "../lang/balance.ts";
 import { eachNode } from "./exprs.ts";
 import { sanitize } from "./sanitize.ts";
@@ -315,7 +316,7 @@ export function createStreamRepair(library: Library): StreamRepair {
   const line = (text: string) => {
     const bare = text.replace(/\r?\n$/, "");
     if (mode === "start") {
-      if (text.startsWith(ENVELOPE)) {
+      if (isEnvelopeHeader(text)) {
         mode = "envelope";
         send(text);
         return;
@@ -327,7 +328,7 @@ export function createStreamRepair(library: Library): StreamRepair {
         send(text);
         return;
       case "envelope":
-        if (text.startsWith(MARKER)) {
+        if (isMarkerAt(text)) {
           finishProgram();
           mode = "after";
           send(text);

@@ -1,12 +1,14 @@
-// CORS for the routes a browser calls with a frontend token: Conversations (also under
-// /v1/embed), and the model turns of Responses and Embed. Allowed
+// CORS for the routes a browser calls with a frontend token: Conversations and the models list
+// (under /v1 and /v1/embed), and the model turns of Responses and Embed. Allowed
 // origins come from TESSERA_CORS_ORIGINS (none by default). Every answer carries the headers,
 // errors included: without them a browser reports a 403 or 404 as a CORS failure instead.
 
-const TOKEN_ROUTES = ["/v1/conversations", "/v1/embed/conversations", "/v1/embed/responses", "/v1/embed/chat/completions"];
+// Under /v1 (a path under /v1/embed is looked up without its "embed/").
+const TOKEN_ROUTES = ["/v1/conversations", "/v1/models", "/v1/responses", "/v1/chat/completions"];
 
 export function isCorsPath(path: string): boolean {
-  return TOKEN_ROUTES.some((route) => path === route || path.startsWith(`${route}/`));
+  const p = path.startsWith("/v1/embed/") ? `/v1/${path.slice("/v1/embed/".length)}` : path;
+  return TOKEN_ROUTES.some((route) => p === route || p.startsWith(`${route}/`));
 }
 
 /** The headers for this request's origin, or {} when it has none or it is not allowed. */

@@ -5,12 +5,14 @@ import fc from "fast-check";
 import { compileLibrary, inspect, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
 import { repair } from "../../src/repair/index.ts";
 import { createStreamRepair } from "../../src/repair/stream-repair.ts";
-import { builtInExamples, builtInLibraries, BUILTIN_VERSION } from "../../src/library/index.ts";
+import { builtInLibraries } from "../../src/library/index.ts";
 import { mutationArb } from "../conformance/generators.ts";
 
 await loadLanguage();
-const lib = compileLibrary(builtInLibraries[BUILTIN_VERSION]);
-const examples = builtInExamples[BUILTIN_VERSION];
+// react-ui's openuiChatLibrary (root Card), a built-in, and its own prompt's example programs.
+const builtin = builtInLibraries["react-ui/openui-chat"]!;
+const lib = compileLibrary(builtin.chatLibrary);
+const examples = builtin.prompt.examples.map((e) => e.replace(/^[^\n]*:\n\n/, ""));
 
 /** Streams `text` in the given chunk sizes (cycled); every piece sent, and the end. */
 function stream(text: string, sizes: number[] = [3]) {
@@ -36,7 +38,7 @@ const MISTAKES: ((line: string) => string)[] = [
   (l) => l.replace(/^(\w+) = /, "$1: "), // `name: value`
   (l) => l.replace(/\(\[/, "(["), // unchanged
   (l) => l.replace(/= [A-Z]/, (m) => m.toLowerCase()), // lower-case call
-  (l) => `${l}\nstray = Text("nobody refers to me")`, // an orphan
+  (l) => `${l}\nstray = TextContent("nobody refers to me")`, // an orphan
   (l) => l.replace(/\[(\w+), /, "[$1, ghost, "), // a reference to nothing
   () => "", // a statement lost
 ];
@@ -108,38 +110,49 @@ test("a valid program streams through unchanged, and its chunking does not matte
 
 test("each line is sent, repaired, when it ends (root first): nothing waits for a second line", () => {
   const r = createStreamRepair(lib);
-  expect(r.push('root = Stack([card])\ncard = Crad([hdr, body], "Ti')).toBe("root = Stack([card])\n");
-  expect(r.push('tle")\n')).toBe('card = Card([hdr, body], "Title")\n');
-  expect(r.push('hdr = CardHeader("Hi")\nbody = Text("hello", "MUTED")\n')).toBe('hdr = CardHeader("Hi")\nbody = Text("hello", "muted")\n');
+  expect(r.push('root = Card([hdr, body])\nhdr = CardHeadr("Quar')).toBe("root = Card([hdr, body])\n");
+  expect(r.push('terly")\n')).toBe('hdr = CardHeader("Quarterly")\n');
+  expect(r.push('body = TextContent("hello", "LARGE")\n')).toBe('body = TextContent("hello", "large")\n');
   const end = r.end();
   expect(end.text).toBe("");
   expect(end.outcome).toBe("fixed");
   expect(end.corrected).toContain("unknown-component");
 });
 
-test("what only the end tells is repaired by statements sent at the end: a reference to nothing, an orphan held back", () => {
+test("what only the end tells is repaired by statements sent at the end: a reference to nothing; an orphan is held back", () => {
   const r = createStreamRepair(lib);
-  let sent = r.push('root = Stack([title, ghost])\ntitle = Heading("Hi")\n');
-  sent += r.push('stray = Text("no parent")\n');
-  expect(sent).toBe('root = Stack([title, ghost])\ntitle = Heading("Hi")\n');
+  const sent = r.push('root = Card([title, ghost])\ntitle = TextContent("Hi")\n');
+  expect(sent).toBe('root = Card([title, ghost])\ntitle = TextContent("Hi")\n');
   const end = r.end();
-  expect(end.text).toBe("root = Stack([title])\n");
+  expect(end.text).toBe("root = Card([title])\n");
   expect(parse(end.content, lib).errors).toEqual([]);
   expect(end.corrected).toContain("unresolved");
+
+  // An orphan is not sent when its line ends; at the end the whole program's repair decides what
+  // becomes of it (sent with a root that refers to it, or left out), as it does without streaming.
+  const text = 'root = Card([title])\ntitle = TextContent("Hi")\nstray = TextContent("no parent")\n';
+  const orphan = createStreamRepair(lib);
+  expect(orphan.push(text)).toBe('root = Card([title])\ntitle = TextContent("Hi")\n');
+  const done = orphan.end();
+  expect(parse(done.content, lib).errors).toEqual([]);
+  expect(done.outcome).toBe("fixed");
+  expect(done.content.includes("stray =")).toBe(repair(text, lib).content!.includes("stray ="));
 });
 
 test("a broken line is mended or held back, never sent broken; a missing root is built at the end", () => {
-  const s = stream('a = Text("x"\nb = Text("y")\n', [4]);
-  expect(s.content).not.toContain('Text("x"\n');
+  const s = stream('a = TextContent("x"\nb = TextContent("y")\n', [4]);
+  expect(s.content).not.toContain('TextContent("x"\n');
   expect(parse(s.content, lib).errors).toEqual([]);
   expect(s.content).toMatch(/^root = /m);
 });
 
 test("framing: fences and envelope lines pass through; end statements go inside the program, before the closing fence or marker", () => {
-  const fenced = stream('Intro\n```\nroot = Stack([a, ghost])\na = Text("x")\n```\nBye\n', [7]);
-  expect(fenced.content).toBe('Intro\n```\nroot = Stack([a, ghost])\na = Text("x")\nroot = Stack([a])\n```\nBye\n');
-  const env = stream(']]>service:content\nroot = Stack([a, ghost])\na = Text("x")\n]]>service:context\n{"x":1}\n', [5]);
-  expect(env.content).toBe(']]>service:content\nroot = Stack([a, ghost])\na = Text("x")\nroot = Stack([a])\n]]>service:context\n{"x":1}\n');
+  const fenced = stream('Intro\n```\nroot = Card([a, ghost])\na = TextContent("x")\n```\nBye\n', [7]);
+  expect(fenced.content).toBe('Intro\n```\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n```\nBye\n');
+  const env = stream(']]>service:content\nroot = Card([a, ghost])\na = TextContent("x")\n]]>service:context\n{"x":1}\n', [5]);
+  expect(env.content).toBe(']]>service:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>service:context\n{"x":1}\n');
+  const openui = stream(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\n]]>openui:end\n', [5]);
+  expect(openui.content).toBe(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>openui:end\n');
 });
 
 test("a plain-text answer stays as the model wrote it", () => {

@@ -6,28 +6,27 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
 import { compileLibrary, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
-import { builtInLibraries, BUILTIN_VERSION } from "../../src/library/index.ts";
+import { builtInLibraries } from "../../src/library/index.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 let E: EmbedHarness;
 let key: string;
 await loadLanguage();
-const lib = compileLibrary(builtInLibraries[BUILTIN_VERSION]);
-const BLOCK = writeConfigBlock({ libraryVersion: BUILTIN_VERSION });
+// react-ui's openuiChatLibrary (root Card), a built-in library.
+const LIBRARY = "react-ui/openui-chat";
+const lib = compileLibrary(builtInLibraries[LIBRARY]!.chatLibrary);
+const BLOCK = writeConfigBlock({ libraryVersion: LIBRARY });
 
-// A program with a model's mistakes: a misspelt component, an enum in the wrong case, a number for
-// a string, a reference to nothing, a line cut short and a statement nothing refers to.
+// A program with a model's mistakes: a misspelt component, an enum in the wrong case, a reference
+// to nothing.
 const MISTAKEN = [
-  "root = Stack([card, ghost])",
-  'card = Crad([title, note], "Revenue")',
-  'title = Heading("Quarterly revenue", 2)',
-  'note = Callout("Q3 is the best quarter so far.", "SUCCESS")',
-  "chart = BarChart([\"Q1\", \"Q2\"], [Series(\"2025\", [11, 14",
-  'stray = Text(42)',
+  "root = Card([header, note, ghost])",
+  'header = CardHeadr("Quarterly revenue", "2025")',
+  'note = Callout("SUCCESS", "Q3", "Q3 is the best quarter so far.")',
 ].join("\n");
 // What must never reach the client. (The reference to nothing is known only at the end: root is
 // then sent again without it.)
-const MISTAKES = ["Crad(", '"SUCCESS"', "stray", "BarChart"];
+const MISTAKES = ["CardHeadr", '"SUCCESS"'];
 
 beforeAll(async () => {
   E = await startEmbedHarness();
@@ -53,8 +52,8 @@ async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean): Promise<T
 function expectRepaired(text: string) {
   expect(parse(text, lib).errors).toEqual([]);
   for (const m of MISTAKES) expect(text).not.toContain(m);
-  expect(text).toContain('card = Card([title, note], "Revenue")');
-  expect(text.endsWith("root = Stack([card])\n")).toBe(true);
+  expect(text).toContain('header = CardHeader("Quarterly revenue", "2025")');
+  expect(text.endsWith("root = Card([header, note])\n")).toBe(true);
 }
 
 test("Embed SSE: the deltas are the repaired answer; monitoring records the repaired stream under the model id", async () => {
@@ -124,9 +123,9 @@ test("the first line reaches the client, repaired, while the model is still writ
     port: 0, hostname: "127.0.0.1",
     fetch: () => new Response(new ReadableStream({
       async start(ctrl) {
-        ctrl.enqueue(frame("root = Stack([card])\ncard = Crad([t])\nt = Hea"));
+        ctrl.enqueue(frame('root = Card([hdr, t])\nhdr = CardHeadr("Hi")\nt = TextCon'));
         await gate;
-        ctrl.enqueue(frame('ding("Hi")\n'));
+        ctrl.enqueue(frame('tent("Hello")\n'));
         ctrl.enqueue(frame(null, "stop"));
         ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
         ctrl.close();
@@ -144,12 +143,12 @@ test("the first line reaches the client, repaired, while the model is still writ
     const dec = new TextDecoder();
     let seen = "";
     // Both whole lines arrive, repaired, before the model is let go on.
-    while (!seen.includes("card = Card([t])\\n")) seen += dec.decode((await reader.read()).value!, { stream: true });
-    expect(seen).toContain("root = Stack([card])\\n");
-    expect(seen).not.toContain("Hea");
+    while (!seen.includes('hdr = CardHeader(\\"Hi\\")\\n')) seen += dec.decode((await reader.read()).value!, { stream: true });
+    expect(seen).toContain("root = Card([hdr, t])\\n");
+    expect(seen).not.toContain("TextCon");
     release();
     for (let r = await reader.read(); !r.done; r = await reader.read()) seen += dec.decode(r.value!, { stream: true });
-    expect(seen).toContain('t = Heading(\\"Hi\\")');
+    expect(seen).toContain('t = TextContent(\\"Hello\\")');
     expect(seen).toContain("[DONE]");
   } finally {
     process.env.LOCAL_BASE_URL = saved;
@@ -158,7 +157,7 @@ test("the first line reaches the client, repaired, while the model is still writ
 });
 
 test("a valid program streams through untouched", async () => {
-  const program = 'root = Stack([t])\nt = Text("Hello")';
+  const program = 'root = Card([t])\nt = TextContent("Hello")';
   E.openai.queue.push({ text: program, pieces: pieces(program) });
   const client = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 0 });
   const stream = await client.chat.completions.create({ model: "openai/gpt-valid-stream", stream: true, messages: [{ role: "system", content: BLOCK }, { role: "user", content: "Hi" }] });
