@@ -22,7 +22,7 @@ afterAll(() => e.close());
 
 const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
   fetch(`${e.h.base}${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+const bearer = (t: string): Record<string, string> => ({ authorization: `Bearer ${t}` });
 
 async function mint(body: Record<string, unknown>) {
   const res = await call("POST", "/v1/frontend-tokens", bearer(key), body);
@@ -30,7 +30,7 @@ async function mint(body: Record<string, unknown>) {
   return (await res.json()) as { token: string; expires_at: number; user: string; user_id: string; scopes: string[]; models?: string[]; max_credits?: number };
 }
 
-const turn = (t: string, body: Record<string, unknown> = {}, headers = bearer(t)) =>
+const turn = (t: string, body: Record<string, unknown> = {}, headers: Record<string, string> = bearer(t)) =>
   call("POST", "/v1/embed/responses", headers, { model: MODEL, input: "hello", ...body });
 
 test("minting: user or user_id, the new scopes, models and max_credits; without scopes only conversations", async () => {

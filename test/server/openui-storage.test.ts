@@ -3,6 +3,7 @@
 // token's user, titles, cursor paging, messages), the ChatLLM's turn read by OpenUI's own
 // openAIResponsesAdapter; and every call @openuidev/thesys's cloud storage makes, as it makes them.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Thread } from "@openuidev/react-headless";
 import { tesseraChat, tesseraLLM, tesseraThreadStorage, tokenSource } from "../../src/openui/index.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
@@ -48,7 +49,7 @@ test("ThreadStorage: the user's threads, titled, paged by cursor; messages; rena
   let first = true;
   // The first token handed out is not one the service accepts: the storage fetches another.
   const storage = tesseraThreadStorage({ baseUrl: `${E.h.base}/v1/embed`, token: async () => (first ? ((first = false), "tft_bad.AAAA") : mint("ada")) });
-  const threads = [];
+  const threads: Thread[] = [];
   for (let i = 0; i < 23; i++) threads.push(await storage.createThread({ id: "m", role: "user", content: `Question ${i} ${"x".repeat(i === 0 ? 80 : 0)}` }));
   expect(mints).toBe(1);
   expect(threads[0]!.title).toHaveLength(60);

@@ -71,7 +71,7 @@ export async function embedChatCompletions(ctx: PaidContext<string, "key or toke
 }
 
 /** The provider failed or refused before answering: the hold goes back, logged; the error as HTTP. */
-async function failed(ctx: PaidContext<string>, e: unknown): Promise<unknown> {
+async function failed(ctx: PaidContext<string, "key or token">, e: unknown): Promise<unknown> {
   // A request the provider's wire cannot carry: refused as the body's fault, naming the field.
   const http = e instanceof UnsupportedRequestError ? new HttpError(400, e.message, { param: e.param }) : providerHttpError(e);
   const status = e instanceof ProviderError || e instanceof HttpError || e instanceof UnsupportedRequestError ? e.status : 500;
