@@ -1,6 +1,7 @@
 // A paid call made with a frontend token minted with max_credits: the price comes out of the
 // token's lifetime budget first (429 past it), then the organization's credits are held as for
-// any call; when the organization cannot pay, the token gets its share back.
+// any call; when the organization cannot pay, or the call ends uncharged (the provider failed,
+// the client went away), the token gets its share back.
 import { refundTokenCredits, spendTokenCredits } from "../db/index.ts";
 import type { Principal } from "./auth.ts";
 import { HttpError } from "./errors.ts";
@@ -21,4 +22,5 @@ export async function holdWithTokenBudget(p: Principal, call: PaidCall): Promise
     if (tokenId !== null) await refundTokenCredits(db, tokenId, call.price);
     throw e;
   }
+  if (tokenId !== null) call.onUncharged(() => refundTokenCredits(db, tokenId, call.price));
 }

@@ -104,6 +104,15 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
     expect(over.status).toBe(429);
     expect((await over.json()).error.code).toBe("token_budget_exhausted");
     expect(over.headers.get("x-should-retry")).toBe("false");
+    // A call that ends uncharged (the provider failed) gives the token its share back.
+    const other = await mint({ user: "ada", scopes: ["chat:create"], max_credits: 3 });
+    const otherId = ((await verifyToken(other.token)) as { claims: { id: string } }).claims.id;
+    e.openai.queue.push({ status: 500, errorMessage: "provider down" });
+    expect((await call("POST", "/v1/embed/chat/completions", bearer(other.token), body)).status).toBe(502);
+    let budget = await tokenBudget(e.h.server.db, otherId);
+    for (let i = 0; i < 100 && budget!.spent !== 0; i++) budget = (await Bun.sleep(10), await tokenBudget(e.h.server.db, otherId));
+    expect(budget).toEqual({ spent: 0, max_credits: 3 });
+    expect((await call("POST", "/v1/embed/chat/completions", bearer(other.token), body)).status).toBe(200);
     // A token without a budget of its own spends only the organization's credits.
     const free = (await mint({ user: "ada", scopes: ["chat:create"] })).token;
     expect((await call("POST", "/v1/embed/chat/completions", bearer(free), body)).status).toBe(200);
