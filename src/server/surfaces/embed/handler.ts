@@ -1,0 +1,86 @@
+// POST /v1/embed/chat/completions: spec 2.4 and 4.2. Any provider's models behind the chat
+// completions wire, plain (passthrough) or with managed generative UI, with the server's or the
+// request's own provider key.
+// Order: key (401, app.ts) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
+import { complete, openStream } from "../../../providers/call.ts";
+import { ProviderError, UnsupportedRequestError, type ChatRequest } from "../../../providers/types.ts";
+import { readBody } from "../../body.ts";
+import type { PaidContext } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+import { checkAndRepair, checkOnly } from "../../managed/check.ts";
+import { detectMode, type Mode } from "../../managed/mode.ts";
+import type { CallEnd } from "../../paid.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../../provider-target.ts";
+import { EmbedBody } from "./request.ts";
+import { sseResponse } from "./sse-response.ts";
+
+export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Response> {
+  const { deps, call } = ctx;
+  const body = await readBody(ctx.req, EmbedBody);
+  call.input = body.messages;
+  call.model = body.model;
+  const { adapter, target } = await resolveProvider(ctx.org.id, body.model, body.byok);
+
+  const mode = await detectMode(body.messages as ChatRequest["messages"]);
+  const req = toChatRequest(body, mode);
+  await call.hold();
+
+  if (body.stream) {
+    let chunks;
+    try {
+      chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+    } catch (e) {
+      throw await failed(ctx, e);
+    }
+    return sseResponse(chunks, {
+      includeUsage: body.stream_options?.include_usage === true,
+      keepContent: mode.kind === "managed",
+      onEnd: async (end) => {
+        const ok = !end.error && !end.cancelled;
+        const outcome = end.error ? "upstream_error" : end.cancelled ? "cancelled" : "ok";
+        const event = mode.kind === "managed" && ok ? { outcome: checkOnly(end.content, mode.library), corrected: [] } : null;
+        await call.finishTracked({ charged: ok, status: 200, outcome, tokens: tokens(end.usage), event });
+      },
+    });
+  }
+
+  let completion;
+  try {
+    completion = await complete(adapter, req, target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+  } catch (e) {
+    throw await failed(ctx, e);
+  }
+  let event: CallEnd["event"] = null;
+  const message = completion.choices[0]?.message;
+  if (mode.kind === "managed" && message && typeof message.content === "string" && !message.tool_calls?.length) {
+    const checked = checkAndRepair(message.content, mode.library);
+    message.content = checked.content;
+    event = { outcome: checked.outcome, corrected: checked.corrected };
+  }
+  // The answer goes out first: the log write is off the response path (gateway latency).
+  call.finishLater({ charged: true, status: 200, outcome: "ok", tokens: tokens(completion.usage), event });
+  return Response.json(completion);
+}
+
+/** The provider failed or refused before answering: the hold goes back, logged; the error as HTTP. */
+async function failed(ctx: PaidContext<string>, e: unknown): Promise<unknown> {
+  // A request the provider's wire cannot carry: refused as the body's fault, naming the field.
+  const http = e instanceof UnsupportedRequestError ? new HttpError(400, e.message, { param: e.param }) : providerHttpError(e);
+  const status = e instanceof ProviderError || e instanceof HttpError || e instanceof UnsupportedRequestError ? e.status : 500;
+  const outcome = e instanceof ProviderError ? "upstream_error" : e instanceof UnsupportedRequestError ? "rejected" : "error";
+  await ctx.call.finish({ charged: false, status, outcome });
+  if (e instanceof ProviderError) ctx.deps.log(`embed ${ctx.requestId}: ${e.message}`);
+  return http ?? e;
+}
+
+function tokens(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): CallEnd["tokens"] {
+  return { input: usage?.prompt_tokens ?? null, output: usage?.completion_tokens ?? null };
+}
+
+function toChatRequest(body: EmbedBody, mode: Mode): ChatRequest {
+  const { byok: _byok, n: _n, ...rest } = body;
+  const req: Record<string, unknown> = { ...rest, messages: mode.messages };
+  // null means "not set" on the wire; adapters should not see it.
+  for (const k of Object.keys(req)) if (req[k] === null || req[k] === undefined) delete req[k];
+  return req as unknown as ChatRequest;
+}
