@@ -104,8 +104,6 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
   visit(expr, null);
 }
 
-const keyOf = (s: Statement, text: string) => `${s.id}\u0000${text.slice(s.start, s.end)}`;
-
 /**
  * Whether the repaired program (`result`, inspected as `last`) keeps the content of the
  * generation (inspected as `first`). Statements the repair left as they were (same name, same
@@ -114,37 +112,42 @@ const keyOf = (s: Statement, text: string) => `${s.id}\u0000${text.slice(s.start
  * generation had orphaned (never displayed) and state, queries and mutations are not content.
  */
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
-  const unchanged = new Map<string, number>();
-  for (const s of last.statements) {
-    const k = keyOf(s, result);
-    unchanged.set(k, (unchanged.get(k) ?? 0) + 1);
-  }
-  const orphaned = new Set(first.errors.filter((e) => e.code === "orphaned").map((e) => e.statementId));
-  const before: Content = { strings: new Map(), calls: 0 };
-  const matched = new Map<string, number>();
-  for (const s of first.statements) {
-    const k = keyOf(s, generation);
-    const n = unchanged.get(k) ?? 0;
-    if (n > 0) {
-      unchanged.set(k, n - 1);
-      matched.set(k, (matched.get(k) ?? 0) + 1);
+  // The two lists of statements, walked side by side: most statements are the same in both, in
+  // the same order; a few statements on either side are looked ahead for a mended one.
+  const a = first.statements;
+  const b = last.statements;
+  const same = (s: Statement, t: Statement) => s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end);
+  const changedA: Statement[] = [];
+  const changedB: Statement[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (same(a[i], b[j])) {
+      i++;
+      j++;
       continue;
     }
+    // An insertion on one side (a hoisted statement, a built root), or a mended statement on both.
+    const aheadB = [1, 2, 3].find((k) => j + k < b.length && same(a[i], b[j + k]));
+    const aheadA = aheadB === undefined ? [1, 2, 3].find((k) => i + k < a.length && same(a[i + k], b[j])) : undefined;
+    if (aheadB !== undefined) for (let k = 0; k < aheadB; k++) changedB.push(b[j++]);
+    else if (aheadA !== undefined) for (let k = 0; k < aheadA; k++) changedA.push(a[i++]);
+    else {
+      changedA.push(a[i++]);
+      changedB.push(b[j++]);
+    }
+  }
+  while (i < a.length) changedA.push(a[i++]);
+  while (j < b.length) changedB.push(b[j++]);
+  const orphaned = new Set(first.errors.filter((e) => e.code === "orphaned").map((e) => e.statementId));
+  const before: Content = { strings: new Map(), calls: 0 };
+  for (const s of changedA) {
     if (orphaned.has(s.id) || s.id.startsWith("$") || s.kind === "query" || s.kind === "mutation") continue;
     addContent(s.expr, library, before, false);
   }
   for (const line of first.broken) if (line.id !== undefined && !line.incomplete) literalStrings(generation.slice(line.start, line.end), before.strings);
   const after: Content = { strings: new Map(), calls: 0 };
-  for (const s of last.statements) {
-    const k = keyOf(s, result);
-    const n = matched.get(k) ?? 0;
-    if (n > 0) {
-      // The same statement as one of the generation's: its content is that one's.
-      matched.set(k, n - 1);
-      continue;
-    }
-    addContent(s.expr, library, after, true);
-  }
+  for (const s of changedB) addContent(s.expr, library, after, true);
   return keeps(before, after);
 }
 
