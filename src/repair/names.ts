@@ -5,25 +5,13 @@
 import type { Component, Expr } from "../lang/index.ts";
 import { closeEnough, distance, nearest } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
-import type { CallExpr } from "./exprs.ts";
+import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
-import { innermostAt } from "./exprs.ts";
+
+const self = (e: Expr) => e;
 
 // Past this many components a library is scored by spelling alone (shape costs a fit per component).
 const MAX_SHAPE_CANDIDATES = 400;
-
-/** The index of the item of `list` (in source order, not overlapping) that holds `target`, or -1. */
-function holding(list: readonly Expr[], target: Expr): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].start <= target.start) lo = mid + 1;
-    else hi = mid;
-  }
-  const i = lo - 1;
-  return i >= 0 && target.end <= list[i].end ? i : -1;
-}
 
 /** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
 export function byName(call: CallExpr, c: Component): Expr[] | null {
@@ -53,13 +41,13 @@ function slotOf(root: Expr, target: Expr): Slot | null {
   while (e && e !== target) {
     let next: Expr | undefined;
     if (e.k === "call") {
-      const i = holding(e.args, target);
+      const i = lastHolding(e.args, self, target.start);
       if (i !== -1) {
         slot = { call: e, index: i, lists: 0 };
         next = e.args[i];
       }
     } else if (e.k === "arr") {
-      next = e.items[holding(e.items, target)];
+      next = e.items[lastHolding(e.items, self, target.start)];
       if (slot) slot.lists++;
     } else return null;
     e = next;
