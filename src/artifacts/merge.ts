@@ -11,7 +11,8 @@
 import { engineLoaded, setInput } from "../lang/engine.ts";
 import { frame } from "../lang/frame.ts";
 import { splitBlocks } from "../lang/parse.ts";
-import type { Expr, StatementKind } from "../lang/types.ts";
+import { definitions } from "../lang/check.ts";
+import type { Expr, Statement, StatementKind } from "../lang/types.ts";
 
 /** One statement as the merge handles it: its source text and the names it references. */
 export interface MergeStatement {
@@ -88,6 +89,19 @@ function collectRefs(expr: Expr, out: Set<string>): void {
   }
 }
 
+// The program inside the wrapping (fences, envelope), split by the language's parser.
+function split(source: string) {
+  if (!engineLoaded()) throw new Error("call `await loadLanguage()` once before merging");
+  const framed = frame(source);
+  setInput(source);
+  return splitBlocks(source, framed.blocks);
+}
+
+/** The effective statement of each name in a program (a later one replaces an earlier one). */
+export function readProgram(text: string): Map<string, Statement> {
+  return definitions(split(String(text)).statements);
+}
+
 function kept(id: string, kind: StatementKind): boolean {
   return id.startsWith("$") || kind === "state" || kind === "query" || kind === "mutation";
 }
@@ -99,11 +113,8 @@ function kept(id: string, kind: StatementKind): boolean {
  * repair mends it, where dropping it would lose what the model meant.
  */
 export function readStatements(text: string): { statements: MergeStatement[]; ignored: string[] } {
-  if (!engineLoaded()) throw new Error("call `await loadLanguage()` once before merging");
   const source = String(text);
-  const framed = frame(source);
-  setInput(source);
-  const parts = splitBlocks(source, framed.blocks);
+  const parts = split(source);
   const units: { at: number; stmt: MergeStatement | null; raw: string }[] = [];
   for (const stmt of parts.statements) {
     const refs = new Set<string>();

@@ -28,6 +28,13 @@ export async function findArtifactVersion(db: Db, row: ArtifactRow, version?: nu
     .where("artifact_seq", "=", row.seq).where("version", "=", version ?? row.latest_version).executeTakeFirst();
 }
 
+/** The newest version whose program is exactly `content`, if any. */
+export async function findArtifactVersionByContent(db: Db, row: ArtifactRow, content: string): Promise<number | undefined> {
+  const found = await db.selectFrom("artifact_versions").select("version")
+    .where("artifact_seq", "=", row.seq).where("content", "=", content).orderBy("version", "desc").limit(1).executeTakeFirst();
+  return found?.version;
+}
+
 /** Every version, oldest first, without their content. */
 export async function listArtifactVersions(db: Db, row: ArtifactRow): Promise<ArtifactVersionSummary[]> {
   return db.selectFrom("artifact_versions").select(["version", "base_version", "source", "created_at"])

@@ -19,6 +19,8 @@ import { encryptKey } from "./routes/encryption.ts";
 import * as responses from "./routes/responses.ts";
 import * as conversations from "./routes/conversations.ts";
 import { mintFrontendToken } from "./routes/frontend-tokens.ts";
+import { artifactChatCompletions } from "./surfaces/artifacts/completions.ts";
+import * as artifacts from "./surfaces/artifacts/routes.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = readonly [Method, string, Handler];
@@ -47,6 +49,12 @@ export const ROUTES: Route[] = [
   ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
   ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
   ["POST", "/v1/frontend-tokens", mintFrontendToken],
+  ["POST", "/v1/artifact/chat/completions", artifactChatCompletions],
+  ["GET", "/v1/artifacts", artifacts.list],
+  ["GET", "/v1/artifacts/:id", artifacts.retrieve],
+  ["POST", "/v1/artifacts/:id", artifacts.write],
+  ["DELETE", "/v1/artifacts/:id", artifacts.remove],
+  ["GET", "/v1/artifacts/:id/versions", artifacts.versions],
 ];
 
 export type FetchHandler = (req: Request) => Promise<Response>;

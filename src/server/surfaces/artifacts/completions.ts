@@ -1,0 +1,256 @@
+// POST /v1/artifact/chat/completions: a slide deck or report generated, or edited by a patch the
+// service merges, checked and repaired, stored as the next version of the artifact named by
+// metadata.thesys, and answered as a chat completion (JSON or SSE) whose content is the whole
+// program. An OpenAI client with base URL {base}/v1/artifact calls it unchanged.
+// Order: key (401) → body and metadata.thesys (400) → model and key for it (400) → the base of an
+// edit (404/409) → credits (429) → model → merge → check and repair → store (409) → settle.
+import * as v from "valibot";
+import { creditAmountProblem, findArtifact, findArtifactVersion, findArtifactVersionByContent, saveArtifactVersion, settle, writeRequestLog, type ArtifactRow, type Owner } from "../../../db/index.ts";
+import { frame } from "../../../lang/index.ts";
+import { complete } from "../../../providers/call.ts";
+import { ProviderError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
+import type { PromptTurn } from "../../../repair/fix-prompt.ts";
+import type { CompleteFn, TokenUsage } from "../../../repair/model-fix.ts";
+import { artifactLibrary } from "../../../artifacts/kinds.ts";
+import { readArtifactMetadata, type ArtifactRequest } from "../../../artifacts/metadata.ts";
+import { produceArtifact, type ArtifactTask, type Produced } from "../../../artifacts/produce.ts";
+import { programTitle } from "../../../artifacts/title.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler, RequestContext } from "../../context.ts";
+import { EmbedBody } from "../../embed/request.ts";
+import { errorBody, HttpError } from "../../errors.ts";
+import { acceptedConversation, rejectedExcerpt } from "../../logged-conversation.ts";
+import { holdPrice } from "../../paid.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
+import { SSE_DONE, SSE_HEADERS, sseFrame } from "../../sse.ts";
+import { artifactJson, saveRefusal } from "./view.ts";
+
+const ENDPOINT = "/v1/artifact/chat/completions";
+
+const ArtifactBody = v.object({
+  ...v.pick(EmbedBody, ["model", "messages", "stream", "stream_options", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "user", "n", "byok"]).entries,
+  // Read by readArtifactMetadata, which names the field at fault.
+  metadata: v.optional(v.unknown()),
+});
+type ArtifactBody = v.InferOutput<typeof ArtifactBody>;
+
+/** Read per request (tests change it); a value that is not a credit amount is the operator's error. */
+function artifactPrice(env: Record<string, string | undefined>): number {
+  const text = env.TESSERA_ARTIFACT_PRICE?.trim() || "0";
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  const problem = creditAmountProblem(n);
+  if (problem) throw new HttpError(500, `the server's TESSERA_ARTIFACT_PRICE ${problem}, got ${JSON.stringify(text)}`, { code: "server_misconfigured" });
+  return n;
+}
+
+function textOf(content: ChatMessage["content"] | undefined): string {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((p) => (p.type === "text" ? (p as { text: string }).text : "")).join("");
+}
+
+/** What the request asks for, with the artifact as it stands and the version an edit is made from. */
+interface Plan {
+  request: ArtifactRequest;
+  task: ArtifactTask;
+  instructions: string;
+  /** The version the new one is made from: a number for an edit of a stored version, else "latest". */
+  base: number | "latest";
+}
+
+async function plan(ctx: RequestContext, owner: Owner, body: ArtifactBody, request: ArtifactRequest): Promise<Plan> {
+  const messages = body.messages as ChatMessage[];
+  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)).join("\n\n");
+  if (!request.isEdit) {
+    const turns: PromptTurn[] = messages
+      .filter((m) => m.role === "user" || m.role === "assistant")
+      .map((m) => ({ role: m.role as "user" | "assistant", content: textOf(m.content) }))
+      .filter((t) => t.content.trim() !== "");
+    if (!turns.some((t) => t.role === "user")) throw new HttpError(400, "messages must hold a user turn saying what to make", { param: "messages" });
+    return { request, task: { kind: "generate", turns }, instructions, base: "latest" };
+  }
+  // An edit: the assistant turn is the current program, the last user turn the instruction.
+  const lastUser = messages.findLastIndex((m) => m.role === "user");
+  const instruction = lastUser < 0 ? "" : textOf(messages[lastUser]!.content).trim();
+  if (!instruction) throw new HttpError(400, "an edit needs a user turn saying what to change", { param: `messages` });
+  const assistant = messages.slice(0, lastUser).findLast((m) => m.role === "assistant");
+  const sent = assistant ? frame(textOf(assistant.content)).program.trim() : "";
+  const row = await findArtifact(ctx.deps.db, owner, request.id);
+  if (!row) {
+    if (!sent) throw new HttpError(404, `no artifact ${request.id}, and no program to edit in the messages (an assistant turn)`, { code: "artifact_not_found", param: "metadata.thesys.id" });
+    return { request, task: { kind: "edit", base: sent, instruction }, instructions, base: "latest" };
+  }
+  // The version the edit is made from: the one named, else the one whose program was sent, else
+  // (a program the application changed itself) the latest.
+  const base = request.baseVersion ?? (sent ? await versionOf(ctx, row, sent) : row.latest_version);
+  if (base > row.latest_version) throw saveRefusal({ ok: false, reason: "no_version", latest: row.latest_version }, request.id, null);
+  if (base !== row.latest_version && !request.fork) throw saveRefusal({ ok: false, reason: "conflict", latest: row.latest_version }, request.id, null);
+  const program = sent || (await findArtifactVersion(ctx.deps.db, row, base))!.content;
+  return { request, task: { kind: "edit", base: program, instruction }, instructions, base };
+}
+
+async function versionOf(ctx: RequestContext, row: ArtifactRow, program: string): Promise<number> {
+  const found = await findArtifactVersionByContent(ctx.deps.db, row, program);
+  return found ?? row.latest_version;
+}
+
+function modelFunction(call: ProviderCall, body: ArtifactBody): CompleteFn {
+  return async (messages) => {
+    const req: Record<string, unknown> = {
+      model: body.model, messages,
+      temperature: body.temperature, top_p: body.top_p, max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens, seed: body.seed,
+    };
+    for (const k of Object.keys(req)) if (req[k] === null || req[k] === undefined) delete req[k];
+    const answer = await complete(call.adapter, req as unknown as ChatRequest, call.target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+    const content = answer.choices[0]?.message.content;
+    if (typeof content !== "string" || content.trim() === "") throw new ProviderError(`${call.provider} answered without a program`, 502, null);
+    return { content, usage: answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+  };
+}
+
+interface Done {
+  produced: Extract<Produced, { ok: true }>;
+  artifact: ArtifactRow;
+  version: number;
+}
+
+export const artifactChatCompletions: Handler = async (ctx) => {
+  const { deps } = ctx;
+  const env = process.env;
+  const org = await authenticate(deps.db, ctx.req);
+  let messages: unknown[] | undefined;
+  let model = "unknown";
+  let opened = false; // once credits are held, the call settles itself (with its log)
+  try {
+    const body = await readBody(ctx.req, ArtifactBody);
+    messages = body.messages;
+    model = body.model;
+    const meta = readArtifactMetadata(body.metadata);
+    if (!meta.ok) throw new HttpError(400, meta.message, { param: meta.param });
+    const call = await resolveProvider(org.id, body.model, body.byok, env);
+    const owner: Owner = { organizationId: org.id };
+    const p = await plan(ctx, owner, body, meta.request);
+    const price = artifactPrice(env);
+    await holdPrice(deps.db, org, price, ctx.requestId, "artifacts");
+    opened = true;
+    const settleAs = (r: { charge: number; status: number; outcome: string; usage?: TokenUsage | null; event?: { outcome: string; corrected: string[] } | null }) =>
+      record(ctx, org.id, { conversation: messages!, model, held: price, ...r });
+
+    // The work, from the model call to the stored version; it settles the call whatever happens.
+    const work = async (): Promise<Done> => {
+      let produced: Produced;
+      try {
+        produced = await produceArtifact({
+          lib: artifactLibrary(p.request.kind), task: p.task, instructions: p.instructions,
+          complete: modelFunction(call, body), fixer: deps.fixingModel,
+        });
+      } catch (e) {
+        const http = providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached", { code: "fixing_model_unavailable" });
+        await settleAs({ charge: 0, status: http.status, outcome: e instanceof ProviderError ? "upstream_error" : "error" });
+        throw http;
+      }
+      if (!produced.ok) {
+        await settleAs({ charge: 0, status: 502, outcome: "fix_failed", usage: produced.usage, event: { outcome: "fix_failed", corrected: [] } });
+        throw new HttpError(502, `${produced.message}${produced.errors.length ? `: ${produced.errors.slice(0, 5).map((e) => e.message).join("; ")}` : ""}; nothing was stored or charged`, {
+          code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid",
+        });
+      }
+      const saved = await saveArtifactVersion(deps.db, owner, {
+        id: p.request.id, kind: p.request.kind, name: programTitle(produced.program), content: produced.program,
+        source: p.task.kind === "edit" ? "edit" : "generate", base: p.base, fork: p.request.fork, userId: body.user ?? null,
+      });
+      if (!saved.ok) {
+        await settleAs({ charge: 0, status: 409, outcome: "rejected", usage: produced.usage });
+        throw saveRefusal(saved, p.request.id, "metadata.thesys.c1_artifact_type");
+      }
+      await settleAs({ charge: price, status: 200, outcome: "ok", usage: produced.usage, event: { outcome: produced.outcome, corrected: produced.corrected } });
+      return { produced, artifact: saved.artifact, version: saved.version };
+    };
+
+    const id = `chatcmpl-${crypto.randomUUID()}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (body.stream) return streamed(ctx, work(), { id, created, model, includeUsage: body.stream_options?.include_usage === true });
+    const done = await work();
+    return Response.json({
+      id, object: "chat.completion", created, model,
+      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: done.produced.program, refusal: null } }],
+      usage: done.produced.usage,
+      artifact: artifactSummary(done),
+    });
+  } catch (e) {
+    if (e instanceof HttpError && !opened) log(ctx, org.id, messages, model, e.status);
+    throw e;
+  }
+};
+
+function artifactSummary(done: Done) {
+  const { artifact, version, produced } = done;
+  return {
+    ...artifactJson(artifact, { version }),
+    outcome: produced.outcome,
+    ...(produced.merge ? { merge: { replaced: produced.merge.replaced, added: produced.merge.added, deleted: produced.merge.deleted, removed: produced.merge.collected } } : {}),
+  };
+}
+
+/**
+ * The SSE answer: the role chunk at once (the client sees the stream open while the model
+ * writes), then the checked program a statement per chunk, the finish chunk, the usage chunk
+ * when asked for, and [DONE]. The program is streamed only once it is checked and stored, so
+ * every prefix a client reads is part of the program that was stored. A failure after the first
+ * chunk ends the stream with an error event and no [DONE].
+ */
+function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; created: number; model: string; includeUsage: boolean }): Response {
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    sseFrame(null, JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra }));
+  // The work goes on if the client leaves: the version is stored and the call settled.
+  ctx.deps.background.track(work.catch(() => {}));
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      if (!sent) {
+        sent = true;
+        ctrl.enqueue(chunk({ role: "assistant", content: "" }, null));
+        return;
+      }
+      try {
+        const done = await work;
+        const program = done.produced.program;
+        for (const piece of program.match(/[^\n]*\n?/g)!.filter((s) => s !== "")) ctrl.enqueue(chunk({ content: piece }, null));
+        ctrl.enqueue(chunk({}, "stop", { artifact: artifactSummary(done) }));
+        if (o.includeUsage) {
+          ctrl.enqueue(sseFrame(null, JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [], usage: done.produced.usage })));
+        }
+        ctrl.enqueue(SSE_DONE);
+      } catch (e) {
+        const err = e instanceof HttpError ? e : new HttpError(500, "internal error");
+        ctrl.enqueue(sseFrame(null, JSON.stringify(errorBody(err.status, err.message, err.opts))));
+      }
+      ctrl.close();
+    },
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+async function record(
+  ctx: RequestContext, orgId: number,
+  r: { conversation: unknown[]; model: string; held: number; charge: number; status: number; outcome: string; usage?: TokenUsage | null; event?: { outcome: string; corrected: string[] } | null },
+): Promise<void> {
+  const { conversation, library } = acceptedConversation(r.conversation);
+  await settle(ctx.deps.db, {
+    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "artifact", library,
+    log: {
+      endpoint: ENDPOINT, model: r.model, status: r.status, conversation, outcome: r.outcome,
+      duration_ms: Math.round(performance.now() - ctx.startedAt),
+      input_tokens: r.usage?.prompt_tokens ?? null, output_tokens: r.usage?.completion_tokens ?? null,
+    },
+    event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
+  });
+}
+
+/** A request refused before its call was opened: an excerpt of what was sent, queued. */
+function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number): void {
+  writeRequestLog(ctx.deps.db, {
+    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome: "rejected", charge: 0,
+    duration_ms: Math.round(performance.now() - ctx.startedAt),
+  });
+}
