@@ -18,7 +18,7 @@ import { programTitle } from "../../../artifacts/title.ts";
 import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
 import type { Handler, RequestContext } from "../../context.ts";
-import { EmbedBody } from "../../embed/request.ts";
+import { EmbedBody } from "../embed/request.ts";
 import { errorBody, HttpError } from "../../errors.ts";
 import { acceptedConversation, rejectedExcerpt } from "../../logged-conversation.ts";
 import { holdPrice } from "../../paid.ts";

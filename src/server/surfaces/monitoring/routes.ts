@@ -1,7 +1,7 @@
 // GET /v1/monitoring/reliability: the caller's organization, per model.
-import { reliabilitySummary } from "../../db/index.ts";
-import { authenticate } from "../auth.ts";
-import type { Handler } from "../context.ts";
+import { reliabilitySummary } from "../../../db/index.ts";
+import { authenticate } from "../../auth.ts";
+import type { Handler } from "../../context.ts";
 
 export const reliability: Handler = async ({ req, deps }) => {
   const org = await authenticate(deps.db, req);

@@ -1,4 +1,4 @@
-// Conversations under /v1 (../shared/docs/responses-api.md §1, §5), for the API key and for
+// Conversations under /v1 (docs/responses.md), for the API key and for
 // frontend tokens: a token sees only its user's conversations (any other id is a 404, as if it
 // never existed), and writing needs its write scope.
 import * as v from "valibot";
@@ -6,16 +6,16 @@ import {
   appendConversationItems, createConversation, deleteConversation, deleteConversationItem, findConversation,
   findConversationItem, listConversationItems, listConversations, updateConversationMetadata,
   type ConversationRow, type Db, type Owner,
-} from "../../db/index.ts";
-import { newId, withFreshId } from "../../responses/ids.ts";
-import { InputItem, Metadata } from "../../responses/schema.ts";
-import { normalizeInput } from "../../responses/to-chat.ts";
-import type { Item } from "../../responses/types.ts";
-import { authenticatePrincipal, requireScope, type Principal } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler, RequestContext } from "../context.ts";
-import { HttpError } from "../errors.ts";
-import { listPage, PageParams } from "../responses/pages.ts";
+} from "../../../db/index.ts";
+import { newId, withFreshId } from "../../../responses/ids.ts";
+import { InputItem, Metadata } from "../../../responses/schema.ts";
+import { normalizeInput } from "../../../responses/to-chat.ts";
+import type { Item } from "../../../responses/types.ts";
+import { authenticatePrincipal, requireScope, type Principal } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler, RequestContext } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+import { listPage, PageParams } from "../../pages.ts";
 
 /** At most this many items per create or add call (as OpenAI). */
 const MAX_ITEMS_PER_CALL = 20;

@@ -1,10 +1,10 @@
 // The fixing model (Autofix attempt 2), through the provider adapters: any `{provider}/{model}`
 // Embed can reach. Errors carry the status and model name, never the key or the request body.
-import type { FixingModelConfig } from "./config.ts";
-import type { CompleteFn } from "../repair/model-fix.ts";
-import { adapterFor } from "../providers/registry.ts";
-import { complete } from "../providers/call.ts";
-import type { ChatMessage } from "../providers/types.ts";
+import type { FixingModelConfig } from "../../config.ts";
+import type { CompleteFn } from "../../../repair/model-fix.ts";
+import { adapterFor } from "../../../providers/registry.ts";
+import { complete } from "../../../providers/call.ts";
+import type { ChatMessage } from "../../../providers/types.ts";
 
 export class FixingModelError extends Error {}
 

@@ -2,18 +2,18 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../db/index.ts";
-import { openStream } from "../../providers/call.ts";
-import { isContextOverflow, ProviderError, type ChatCompletionChunk } from "../../providers/types.ts";
-import { EventBridge, endStatus, TERMINAL_EVENT } from "../../responses/events.ts";
-import { withFreshId } from "../../responses/ids.ts";
-import { withoutOldestTurns } from "../../responses/truncate.ts";
-import { responseObject } from "../../responses/object.ts";
-import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../responses/types.ts";
-import type { AppDeps } from "../context.ts";
-import { checkAndRepair } from "../embed/check.ts";
-import { HttpError } from "../errors.ts";
-import { PROVIDER_DEADLINE_MS, providerHttpError } from "../provider-target.ts";
+import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../../db/index.ts";
+import { openStream } from "../../../providers/call.ts";
+import { isContextOverflow, ProviderError, type ChatCompletionChunk } from "../../../providers/types.ts";
+import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
+import { withFreshId } from "../../../responses/ids.ts";
+import { withoutOldestTurns } from "../../../responses/truncate.ts";
+import { responseObject } from "../../../responses/object.ts";
+import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
+import type { AppDeps } from "../../context.ts";
+import { checkAndRepair } from "../../managed/check.ts";
+import { HttpError } from "../../errors.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 
 export const ENDPOINT = "/v1/embed/responses";

@@ -5,7 +5,7 @@ import { isConfigBlock } from "../../client/config-block.ts";
 import type { Library } from "../../lang/index.ts";
 import type { ChatMessage } from "../../providers/types.ts";
 import { assembleSystemPrompt } from "../../prompt/index.ts";
-import { readConfig, type ResolvedConfig } from "../autofix/library.ts";
+import { readConfig, type ResolvedConfig } from "./library.ts";
 import { isValid, parse } from "../../lang/index.ts";
 import { builtInExamples } from "../../library/index.ts";
 

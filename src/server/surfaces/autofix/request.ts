@@ -1,11 +1,11 @@
 // Autofix request at the edge: the body schema and the rules of spec 2.1, 4.1 and 8
 // that split `messages` into config block, context turns and the generation to fix.
 import * as v from "valibot";
-import { isConfigBlock, type ConfigBlock } from "../../client/config-block.ts";
-import type { Library } from "../../lang/index.ts";
-import type { ContextTurn } from "../../repair/autofix.ts";
-import { HttpError } from "../errors.ts";
-import { readConfig } from "./library.ts";
+import { isConfigBlock, type ConfigBlock } from "../../../client/config-block.ts";
+import type { Library } from "../../../lang/index.ts";
+import type { ContextTurn } from "../../../repair/autofix.ts";
+import { HttpError } from "../../errors.ts";
+import { readConfig } from "../../managed/library.ts";
 
 export const LIMITS = { generationChars: 100_000, contextTurns: 20, contextChars: 8_000 } as const;
 

@@ -1,16 +1,16 @@
 // POST /v1/autofix (and /v1/autofix/chat/completions): spec sections 2.1–2.3, 3, 4.1, 7, 8.
 // Order matters: key (401) → body (413/400) → rules (400) → credits (429) → check → sanitizer →
 // charge; or, when the fixing model is needed, hold → model → settle.
-import { canAfford, chargeOutright, findOrganizationById, settle, writeRequestLog } from "../../db/index.ts";
-import { holdPrice, outOfCredits } from "../paid.ts";
-import { authenticate } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler, RequestContext } from "../context.ts";
-import { errorResponse, HttpError } from "../errors.ts";
-import { AutofixBody, interpretAutofixRequest } from "../autofix/request.ts";
-import { AUTOFIX_MODEL, autofixCompletion } from "../autofix/response.ts";
-import { alreadyValid, checkGeneration, modelAttempt, sanitizerFix, type FixOutcome } from "../../repair/autofix.ts";
-import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
+import { canAfford, chargeOutright, findOrganizationById, settle, writeRequestLog } from "../../../db/index.ts";
+import { holdPrice, outOfCredits } from "../../paid.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler, RequestContext } from "../../context.ts";
+import { errorResponse, HttpError } from "../../errors.ts";
+import { AutofixBody, interpretAutofixRequest } from "./request.ts";
+import { AUTOFIX_MODEL, autofixCompletion } from "./response.ts";
+import { alreadyValid, checkGeneration, modelAttempt, sanitizerFix, type FixOutcome } from "../../../repair/autofix.ts";
+import { acceptedConversation, rejectedExcerpt } from "../../logged-conversation.ts";
 
 const SURFACE = "autofix";
 

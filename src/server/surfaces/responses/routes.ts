@@ -1,25 +1,25 @@
-// The Responses API under /v1/embed (../shared/docs/responses-api.md): create (JSON, SSE or
+// The Responses API under /v1/embed (docs/responses.md): create (JSON, SSE or
 // background), retrieve (also as a replayed stream), delete, cancel, input items, an input-token
-// estimate and compaction. Wiring only: the bridge is src/responses, the turn src/server/responses.
+// estimate and compaction. Wiring only: the bridge is src/responses, the turn its neighbours in this folder.
 import * as v from "valibot";
 import {
   endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
-} from "../../db/index.ts";
-import { replay } from "../../responses/events.ts";
-import { newId } from "../../responses/ids.ts";
-import { CompactBody, CreateBody, InputTokensBody } from "../../responses/schema.ts";
-import type { ResponseObject } from "../../responses/types.ts";
-import { authenticate } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler } from "../context.ts";
-import { HttpError } from "../errors.ts";
-import { holdPrice } from "../paid.ts";
-import { abortLocal, startBackground } from "../responses/background.ts";
-import { compactTurn, estimateTokens } from "../responses/compact.ts";
-import { listPage, PageParams } from "../responses/pages.ts";
-import { prepareTurn } from "../responses/prepare.ts";
-import { openTurn, runTurn, settleUnopened, type SequencedEvent } from "../responses/run.ts";
-import { sseEvents } from "../sse.ts";
+} from "../../../db/index.ts";
+import { replay } from "../../../responses/events.ts";
+import { newId } from "../../../responses/ids.ts";
+import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
+import type { ResponseObject } from "../../../responses/types.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+import { holdPrice } from "../../paid.ts";
+import { abortLocal, startBackground } from "./background.ts";
+import { compactTurn, estimateTokens } from "./compact.ts";
+import { listPage, PageParams } from "../../pages.ts";
+import { prepareTurn } from "./prepare.ts";
+import { openTurn, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
+import { sseEvents } from "../../sse.ts";
 
 const SURFACE = "responses";
 

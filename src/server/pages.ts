@@ -1,8 +1,8 @@
 // The list pages of Responses and Conversations: `after`, `limit` (1–100, default 20), `order`
 // (asc|desc, default desc) in the query; `{object:"list", data, first_id, last_id, has_more}` out.
 import * as v from "valibot";
-import type { Page, PageQuery } from "../../db/index.ts";
-import { HttpError } from "../errors.ts";
+import type { Page, PageQuery } from "../db/index.ts";
+import { HttpError } from "./errors.ts";
 
 const Query = v.object({
   after: v.optional(v.pipe(v.string(), v.minLength(1))),

@@ -1,10 +1,10 @@
 // POST /v1/frontend-tokens (API key only): a short-lived, scoped token for one of the
 // application's users, for the browser to reach that user's conversations (spec 5.3).
 import * as v from "valibot";
-import { authenticate } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler } from "../context.ts";
-import { mintToken, SCOPES } from "../crypto/frontend-tokens.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler } from "../../context.ts";
+import { mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 
 const TTL = { min: 60, max: 3600, default: 900 } as const;
 

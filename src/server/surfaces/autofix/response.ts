@@ -1,6 +1,6 @@
 // The Autofix answer: a chat completion plus fix_summary (spec 2.2).
 import { randomBytes } from "node:crypto";
-import type { FixOutcome } from "../../repair/autofix.ts";
+import type { FixOutcome } from "../../../repair/autofix.ts";
 
 export const AUTOFIX_MODEL = "service/autofix";
 

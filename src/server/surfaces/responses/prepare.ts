@@ -5,18 +5,18 @@
 import {
   allConversationItems, chainItems, findConversation, findItemInOrganization, findResponse, findResponseItem,
   type Db, type Organization,
-} from "../../db/index.ts";
-import type { Library } from "../../lang/index.ts";
-import { UnsupportedRequestError, type ChatMessage, type ChatRequest } from "../../providers/types.ts";
-import { newId } from "../../responses/ids.ts";
-import { settingsOf, type ResponseSettings } from "../../responses/object.ts";
-import type { CreateBody } from "../../responses/schema.ts";
-import { normalizeInput, toChatRequest } from "../../responses/to-chat.ts";
-import type { CompactionItem, Item } from "../../responses/types.ts";
-import { decryptProviderKey } from "../crypto/provider-keys.ts";
-import { detectMode } from "../embed/mode.ts";
-import { HttpError } from "../errors.ts";
-import { providerHttpError, resolveProvider, type ProviderCall } from "../provider-target.ts";
+} from "../../../db/index.ts";
+import type { Library } from "../../../lang/index.ts";
+import { UnsupportedRequestError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
+import { newId } from "../../../responses/ids.ts";
+import { settingsOf, type ResponseSettings } from "../../../responses/object.ts";
+import type { CreateBody } from "../../../responses/schema.ts";
+import { normalizeInput, toChatRequest } from "../../../responses/to-chat.ts";
+import type { CompactionItem, Item } from "../../../responses/types.ts";
+import { decryptProviderKey } from "../../crypto/provider-keys.ts";
+import { detectMode } from "../../managed/mode.ts";
+import { HttpError } from "../../errors.ts";
+import { providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
 
 export interface PreparedTurn {
   org: Organization;

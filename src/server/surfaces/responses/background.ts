@@ -10,11 +10,11 @@
 import {
   appendEvents, claimLapsedResponses, deleteEvents, endResponse, findOrganizationById, insertResponse, inputItemsOf, isRunning,
   renewLease, updateResponse, type Db, type ResponseRow,
-} from "../../db/index.ts";
-import { responseObject } from "../../responses/object.ts";
-import type { CreateBody } from "../../responses/schema.ts";
-import type { Item, ResponseObject } from "../../responses/types.ts";
-import type { AppDeps } from "../context.ts";
+} from "../../../db/index.ts";
+import { responseObject } from "../../../responses/object.ts";
+import type { CreateBody } from "../../../responses/schema.ts";
+import type { Item, ResponseObject } from "../../../responses/types.ts";
+import type { AppDeps } from "../../context.ts";
 import { prepareTurn, type PreparedTurn } from "./prepare.ts";
 import { openTurn, runTurn, type SequencedEvent } from "./run.ts";
 

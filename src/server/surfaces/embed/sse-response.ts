@@ -1,9 +1,9 @@
 // Chunks → a `text/event-stream` response: `data: {chunk}` events, then `data: [DONE]`.
 // A provider that fails after the first byte ends the stream with an explicit error event and
 // no [DONE], so a client can never take a broken answer for a finished one.
-import { errorBody } from "../errors.ts";
-import { SSE_DONE, SSE_HEADERS, sseFrame } from "../sse.ts";
-import { ProviderError, type ChatCompletionChunk, type Usage } from "../../providers/types.ts";
+import { errorBody } from "../../errors.ts";
+import { SSE_DONE, SSE_HEADERS, sseFrame } from "../../sse.ts";
+import { ProviderError, type ChatCompletionChunk, type Usage } from "../../../providers/types.ts";
 
 export interface StreamEnd {
   usage: Usage | null;

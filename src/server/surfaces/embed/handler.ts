@@ -2,20 +2,20 @@
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
-import { creditAmountProblem, settle, writeRequestLog } from "../../db/index.ts";
-import { complete, openStream } from "../../providers/call.ts";
-import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
-import { authenticate } from "../auth.ts";
-import { readBody } from "../body.ts";
-import type { Handler, RequestContext } from "../context.ts";
-import { checkAndRepair, checkOnly } from "../embed/check.ts";
-import { detectMode, type Mode } from "../embed/mode.ts";
-import { EmbedBody } from "../embed/request.ts";
-import { sseResponse } from "../embed/sse-response.ts";
-import { errorResponse, HttpError } from "../errors.ts";
-import { holdPrice } from "../paid.ts";
-import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../provider-target.ts";
-import { acceptedConversation, rejectedExcerpt } from "../logged-conversation.ts";
+import { creditAmountProblem, settle, writeRequestLog } from "../../../db/index.ts";
+import { complete, openStream } from "../../../providers/call.ts";
+import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../../providers/types.ts";
+import { authenticate } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler, RequestContext } from "../../context.ts";
+import { checkAndRepair, checkOnly } from "../../managed/check.ts";
+import { detectMode, type Mode } from "../../managed/mode.ts";
+import { EmbedBody } from "./request.ts";
+import { sseResponse } from "./sse-response.ts";
+import { errorResponse, HttpError } from "../../errors.ts";
+import { holdPrice } from "../../paid.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../../provider-target.ts";
+import { acceptedConversation, rejectedExcerpt } from "../../logged-conversation.ts";
 
 const ENDPOINT = "/v1/embed/chat/completions";
 

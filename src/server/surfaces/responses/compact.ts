@@ -1,16 +1,16 @@
 // POST /responses/compact and /responses/input_tokens. Compaction asks the model for a summary of
 // the whole context and seals it (AES-GCM under the master key, bound to the organization) into a
 // `compaction` item: opaque to the client, opened again when the item comes back as input.
-import type { Db, Organization } from "../../db/index.ts";
-import { complete } from "../../providers/call.ts";
-import type { ChatMessage } from "../../providers/types.ts";
-import { newId } from "../../responses/ids.ts";
-import { responseUsage } from "../../responses/object.ts";
-import type { CompactBody, CreateBody, InputTokensBody } from "../../responses/schema.ts";
-import { encryptProviderKey } from "../crypto/provider-keys.ts";
-import { HttpError } from "../errors.ts";
+import type { Db, Organization } from "../../../db/index.ts";
+import { complete } from "../../../providers/call.ts";
+import type { ChatMessage } from "../../../providers/types.ts";
+import { newId } from "../../../responses/ids.ts";
+import { responseUsage } from "../../../responses/object.ts";
+import type { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
+import { encryptProviderKey } from "../../crypto/provider-keys.ts";
+import { HttpError } from "../../errors.ts";
 import { COMPACTION_SEAL, prepareTurn } from "./prepare.ts";
-import { providerHttpError } from "../provider-target.ts";
+import { providerHttpError } from "../../provider-target.ts";
 
 const SUMMARY_REQUEST =
   "Write a summary of the conversation above from which it can be continued without it: keep every fact, name, number, " +

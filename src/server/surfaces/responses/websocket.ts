@@ -4,13 +4,13 @@
 // after a failed continuation evicted it, the previous response is not found.
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import * as v from "valibot";
-import type { Organization } from "../../db/index.ts";
-import { CreateEntries, withItems, type CreateBody } from "../../responses/schema.ts";
-import { authenticate } from "../auth.ts";
-import { checkBody, MAX_BODY_BYTES, parseJson } from "../body.ts";
-import type { AppDeps } from "../context.ts";
-import { errorBody, errorResponse, HttpError } from "../errors.ts";
-import { holdPrice } from "../paid.ts";
+import type { Organization } from "../../../db/index.ts";
+import { CreateEntries, withItems, type CreateBody } from "../../../responses/schema.ts";
+import { authenticate } from "../../auth.ts";
+import { checkBody, MAX_BODY_BYTES, parseJson } from "../../body.ts";
+import type { AppDeps } from "../../context.ts";
+import { errorBody, errorResponse, HttpError } from "../../errors.ts";
+import { holdPrice } from "../../paid.ts";
 import { prepareTurn, type TurnCache } from "./prepare.ts";
 import { contextAfter, openTurn, runTurn, settleUnopened } from "./run.ts";
 
