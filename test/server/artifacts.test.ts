@@ -14,13 +14,10 @@ beforeAll(async () => {
   keyA = await e.h.org("artifacts-a", 100);
   keyB = await e.h.org("artifacts-b", 100);
 });
-afterAll(async () => {
-  delete process.env.TESSERA_ARTIFACT_PRICE;
-  await e.close();
-});
+afterAll(() => e.close());
 beforeEach(() => {
   e.reset();
-  delete process.env.TESSERA_ARTIFACT_PRICE;
+  e.h.server.config.artifactPrice = 0;
 });
 
 const client = (key: string) => new OpenAI({ baseURL: `${e.h.base}/v1/artifact`, apiKey: key, maxRetries: 0 });
@@ -132,7 +129,7 @@ test("an edit answered with a whole program holding mistakes: merged the same wa
 });
 
 test("an edit from a version that is no longer the latest is a 409 (nothing stored or charged) unless it forks", async () => {
-  process.env.TESSERA_ARTIFACT_PRICE = "2";
+  e.h.server.config.artifactPrice = 2;
   await generate("stale-1", DECK);
   e.openai.queue.push({ text: 'cover = Slide("cover", StandardTitle("Coffee", "v2"))' });
   await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "assistant", content: DECK }, { role: "user", content: "v2" }], metadata: thesys("stale-1", "slides", { is_edit: true }) } as any);
@@ -204,7 +201,7 @@ test("metadata.thesys is checked, each problem a 400 naming the field; nothing r
 });
 
 test("a program nothing can repair is a 502: nothing stored, nothing charged", async () => {
-  process.env.TESSERA_ARTIFACT_PRICE = "5";
+  e.h.server.config.artifactPrice = 5;
   const before = await e.h.credits("artifacts-a");
   e.openai.queue.push({ text: "root = Zqxwv([Plmok(1)])" });
   const err = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("hopeless") } as any).then(() => null, (x) => x);

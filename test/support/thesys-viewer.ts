@@ -24,7 +24,7 @@ window.renderArtifact = (kind, program) => {
 `;
 
 /** The bundle's files by URL path: /viewer.js (the entry), /viewer.css, and the chunks it loads when needed. */
-export async function buildViewer(): Promise<Map<string, { body: Uint8Array; type: string }>> {
+export async function buildViewer(): Promise<Map<string, { body: string; type: string }>> {
   const thesysEntry = `${MODULES}@openuidev/thesys/dist/index.mjs`;
   const reactUi = `${MODULES}@openuidev/react-ui/dist/index.mjs`;
   const built = await esbuild.build({
@@ -47,7 +47,7 @@ export async function buildViewer(): Promise<Map<string, { body: Uint8Array; typ
       },
     }],
   });
-  const files = new Map<string, { body: Uint8Array; type: string }>();
-  for (const f of built.outputFiles) files.set(f.path.slice("/out".length), { body: f.contents, type: f.path.endsWith(".css") ? "text/css" : "text/javascript" });
+  const files = new Map<string, { body: string; type: string }>();
+  for (const f of built.outputFiles) files.set(f.path.slice("/out".length), { body: f.text, type: f.path.endsWith(".css") ? "text/css" : "text/javascript" });
   return files;
 }

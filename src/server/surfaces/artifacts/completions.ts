@@ -2,10 +2,11 @@
 // service merges, checked and repaired, stored as the next version of the artifact named by
 // metadata.thesys, and answered as a chat completion (JSON or SSE) whose content is the whole
 // program. An OpenAI client with base URL {base}/v1/artifact calls it unchanged.
-// Order: key (401) → body and metadata.thesys (400) → model and key for it (400) → the base of an
-// edit (404/409) → credits (429) → model → merge → check and repair → store (409) → settle.
+// Order: key (401, app.ts) → body and metadata.thesys (400) → model and key for it (400) → the base
+// of an edit (404/409) → credits (429) → model → merge → check and repair → store (409) → settle,
+// on the one paid-call path (paid.ts): a call that fails is not charged.
 import * as v from "valibot";
-import { creditAmountProblem, findArtifact, findArtifactVersion, findArtifactVersionByContent, saveArtifactVersion, settle, writeRequestLog, type ArtifactRow, type Owner } from "../../../db/index.ts";
+import { findArtifact, findArtifactVersion, findArtifactVersionByContent, saveArtifactVersion, type ArtifactRow, type Owner } from "../../../db/index.ts";
 import { frame } from "../../../lang/index.ts";
 import { complete } from "../../../providers/call.ts";
 import { ProviderError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
@@ -15,18 +16,15 @@ import { artifactLibrary } from "../../../artifacts/kinds.ts";
 import { readArtifactMetadata, type ArtifactRequest } from "../../../artifacts/metadata.ts";
 import { produceArtifact, type ArtifactTask, type Produced } from "../../../artifacts/produce.ts";
 import { programTitle } from "../../../artifacts/title.ts";
-import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler, RequestContext } from "../../context.ts";
+import type { PaidContext, RequestContext } from "../../context.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { errorBody, HttpError } from "../../errors.ts";
-import { acceptedConversation, rejectedExcerpt } from "../../logged-conversation.ts";
-import { holdPrice } from "../../paid.ts";
+import type { CallEnd } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
 import { SSE_DONE, SSE_HEADERS, sseFrame } from "../../sse.ts";
 import { artifactJson, saveRefusal } from "./view.ts";
 
-const ENDPOINT = "/v1/artifact/chat/completions";
 
 const ArtifactBody = v.object({
   ...v.pick(EmbedBody, ["model", "messages", "stream", "stream_options", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "user", "n", "byok"]).entries,
@@ -34,15 +32,6 @@ const ArtifactBody = v.object({
   metadata: v.optional(v.unknown()),
 });
 type ArtifactBody = v.InferOutput<typeof ArtifactBody>;
-
-/** Read per request (tests change it); a value that is not a credit amount is the operator's error. */
-function artifactPrice(env: Record<string, string | undefined>): number {
-  const text = env.TESSERA_ARTIFACT_PRICE?.trim() || "0";
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  const problem = creditAmountProblem(n);
-  if (problem) throw new HttpError(500, `the server's TESSERA_ARTIFACT_PRICE ${problem}, got ${JSON.stringify(text)}`, { code: "server_misconfigured" });
-  return n;
-}
 
 function textOf(content: ChatMessage["content"] | undefined): string {
   if (typeof content === "string") return content;
@@ -58,7 +47,7 @@ interface Plan {
   base: number | "latest";
 }
 
-async function plan(ctx: RequestContext, owner: Owner, body: ArtifactBody, request: ArtifactRequest): Promise<Plan> {
+async function plan(ctx: RequestContext<string>, owner: Owner, body: ArtifactBody, request: ArtifactRequest): Promise<Plan> {
   const messages = body.messages as ChatMessage[];
   const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)).join("\n\n");
   if (!request.isEdit) {
@@ -114,74 +103,71 @@ interface Done {
   version: number;
 }
 
-export const artifactChatCompletions: Handler = async (ctx) => {
-  const { deps } = ctx;
-  const env = process.env;
-  const org = await authenticate(deps.db, ctx.req);
-  let messages: unknown[] | undefined;
-  let model = "unknown";
-  let opened = false; // once credits are held, the call settles itself (with its log)
-  try {
-    const body = await readBody(ctx.req, ArtifactBody);
-    messages = body.messages;
-    model = body.model;
-    const meta = readArtifactMetadata(body.metadata);
-    if (!meta.ok) throw new HttpError(400, meta.message, { param: meta.param });
-    const call = await resolveProvider(org.id, body.model, body.byok, env);
-    const owner: Owner = { organizationId: org.id };
-    const p = await plan(ctx, owner, body, meta.request);
-    const price = artifactPrice(env);
-    await holdPrice(deps.db, org, price, ctx.requestId, "artifacts");
-    opened = true;
-    const settleAs = (r: { charge: number; status: number; outcome: string; usage?: TokenUsage | null; event?: { outcome: string; corrected: string[] } | null }) =>
-      record(ctx, org.id, { conversation: messages!, model, held: price, ...r });
+export async function artifactChatCompletions(ctx: PaidContext<string>): Promise<Response> {
+  const { deps, call } = ctx;
+  const body = await readBody(ctx.req, ArtifactBody);
+  call.input = body.messages;
+  call.model = body.model;
+  const meta = readArtifactMetadata(body.metadata);
+  if (!meta.ok) throw new HttpError(400, meta.message, { param: meta.param });
+  const provider = await resolveProvider(ctx.org.id, body.model, body.byok);
+  const owner: Owner = { organizationId: ctx.org.id };
+  const p = await plan(ctx, owner, body, meta.request);
+  await call.hold();
+  const end = (e: Omit<CallEnd, "tokens"> & { usage?: TokenUsage | null }) =>
+    call.finish({ ...e, tokens: e.usage ? { input: e.usage.prompt_tokens, output: e.usage.completion_tokens } : null });
 
-    // The work, from the model call to the stored version; it settles the call whatever happens.
-    const work = async (): Promise<Done> => {
-      let produced: Produced;
-      try {
-        produced = await produceArtifact({
-          lib: artifactLibrary(p.request.kind), task: p.task, instructions: p.instructions,
-          complete: modelFunction(call, body), fixer: deps.fixingModel,
-        });
-      } catch (e) {
-        const http = providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached", { code: "fixing_model_unavailable" });
-        await settleAs({ charge: 0, status: http.status, outcome: e instanceof ProviderError ? "upstream_error" : "error" });
-        throw http;
-      }
-      if (!produced.ok) {
-        await settleAs({ charge: 0, status: 502, outcome: "fix_failed", usage: produced.usage, event: { outcome: "fix_failed", corrected: [] } });
-        throw new HttpError(502, `${produced.message}${produced.errors.length ? `: ${produced.errors.slice(0, 5).map((e) => e.message).join("; ")}` : ""}; nothing was stored or charged`, {
-          code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid",
-        });
-      }
-      const saved = await saveArtifactVersion(deps.db, owner, {
-        id: p.request.id, kind: p.request.kind, name: programTitle(produced.program), content: produced.program,
-        source: p.task.kind === "edit" ? "edit" : "generate", base: p.base, fork: p.request.fork, userId: body.user ?? null,
+  // The work, from the model call to the stored version; it ends the call whatever happens.
+  const work = async (): Promise<Done> => {
+    let produced: Produced;
+    try {
+      produced = await produceArtifact({
+        lib: artifactLibrary(p.request.kind), task: p.task, instructions: p.instructions,
+        complete: modelFunction(provider, body), fixer: deps.fixingModel,
       });
-      if (!saved.ok) {
-        await settleAs({ charge: 0, status: 409, outcome: "rejected", usage: produced.usage });
-        throw saveRefusal(saved, p.request.id, "metadata.thesys.c1_artifact_type");
-      }
-      await settleAs({ charge: price, status: 200, outcome: "ok", usage: produced.usage, event: { outcome: produced.outcome, corrected: produced.corrected } });
-      return { produced, artifact: saved.artifact, version: saved.version };
-    };
-
-    const id = `chatcmpl-${crypto.randomUUID()}`;
-    const created = Math.floor(Date.now() / 1000);
-    if (body.stream) return streamed(ctx, work(), { id, created, model, includeUsage: body.stream_options?.include_usage === true });
-    const done = await work();
-    return Response.json({
-      id, object: "chat.completion", created, model,
-      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: done.produced.program, refusal: null } }],
-      usage: done.produced.usage,
-      artifact: artifactSummary(done),
+    } catch (e) {
+      const http = providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached; nothing was stored or charged", { code: "fixing_model_unavailable" });
+      if (e instanceof ProviderError) deps.log(`artifact ${ctx.requestId}: ${e.message}`);
+      await end({ charged: false, status: http.status, outcome: e instanceof ProviderError ? "upstream_error" : "error" });
+      throw http;
+    }
+    if (!produced.ok) {
+      await end({ charged: false, status: 502, outcome: "fix_failed", usage: produced.usage, event: { outcome: "fix_failed", corrected: [] } });
+      throw new HttpError(502, `${produced.message}${produced.errors.length ? `: ${produced.errors.slice(0, 5).map((e) => e.message).join("; ")}` : ""}; nothing was stored or charged`, {
+        code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid",
+      });
+    }
+    const saved = await saveArtifactVersion(deps.db, owner, {
+      id: p.request.id, kind: p.request.kind, name: programTitle(produced.program), content: produced.program,
+      source: p.task.kind === "edit" ? "edit" : "generate", base: p.base, fork: p.request.fork, userId: body.user ?? null,
     });
-  } catch (e) {
-    if (e instanceof HttpError && !opened) log(ctx, org.id, messages, model, e.status);
-    throw e;
+    if (!saved.ok) {
+      const refusal = saveRefusal(saved, p.request.id, "metadata.thesys.c1_artifact_type");
+      await end({ charged: false, status: refusal.status, outcome: "rejected", usage: produced.usage });
+      throw refusal;
+    }
+    await end({ charged: true, status: 200, outcome: "ok", usage: produced.usage, event: { outcome: produced.outcome, corrected: produced.corrected } });
+    return { produced, artifact: saved.artifact, version: saved.version };
+  };
+
+  const id = `chatcmpl-${crypto.randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  if (body.stream) {
+    // The response goes out before the work ends: the work ends the call itself, even on a bug.
+    const running = work().catch(async (e) => {
+      await call.fail(e);
+      throw e;
+    });
+    return streamed(ctx, running, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
   }
-};
+  const done = await work();
+  return Response.json({
+    id, object: "chat.completion", created, model: body.model,
+    choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: done.produced.program, refusal: null } }],
+    usage: done.produced.usage,
+    artifact: artifactSummary(done),
+  });
+}
 
 function artifactSummary(done: Done) {
   const { artifact, version, produced } = done;
@@ -229,28 +215,4 @@ function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; cre
     },
   });
   return new Response(body, { headers: SSE_HEADERS });
-}
-
-async function record(
-  ctx: RequestContext, orgId: number,
-  r: { conversation: unknown[]; model: string; held: number; charge: number; status: number; outcome: string; usage?: TokenUsage | null; event?: { outcome: string; corrected: string[] } | null },
-): Promise<void> {
-  const { conversation, library } = acceptedConversation(r.conversation);
-  await settle(ctx.deps.db, {
-    orgId, requestId: ctx.requestId, held: r.held, charge: r.charge, reason: "artifact", library,
-    log: {
-      endpoint: ENDPOINT, model: r.model, status: r.status, conversation, outcome: r.outcome,
-      duration_ms: Math.round(performance.now() - ctx.startedAt),
-      input_tokens: r.usage?.prompt_tokens ?? null, output_tokens: r.usage?.completion_tokens ?? null,
-    },
-    event: r.event ? { model: r.model, endpoint: ENDPOINT, outcome: r.event.outcome, corrected_codes: JSON.stringify(r.event.corrected) } : undefined,
-  });
-}
-
-/** A request refused before its call was opened: an excerpt of what was sent, queued. */
-function log(ctx: RequestContext, orgId: number, messages: unknown, model: string, status: number): void {
-  writeRequestLog(ctx.deps.db, {
-    request_id: ctx.requestId, organization_id: orgId, endpoint: ENDPOINT, model, status, conversation: rejectedExcerpt(messages), outcome: "rejected", charge: 0,
-    duration_ms: Math.round(performance.now() - ctx.startedAt),
-  });
 }

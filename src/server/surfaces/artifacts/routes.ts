@@ -11,21 +11,24 @@ import { ARTIFACT_ID } from "../../../artifacts/metadata.ts";
 import { checkArtifact, MAX_ARTIFACT_CHARS } from "../../../artifacts/produce.ts";
 import { programTitle } from "../../../artifacts/title.ts";
 import { frame } from "../../../lang/index.ts";
-import { authenticatePrincipal, requireScope, type Principal } from "../../auth.ts";
+import { requireScope } from "../../auth.ts";
 import type { Scope } from "../../crypto/frontend-tokens.ts";
 import { readBody } from "../../body.ts";
-import type { Handler, RequestContext } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
 import { artifactJson, saveRefusal } from "./view.ts";
 
 const MAX_LIMIT = 100;
 
-async function access(ctx: RequestContext, scope: "artifacts:read" | "artifacts:write"): Promise<{ db: Db; owner: Owner; principal: Principal }> {
-  const principal = await authenticatePrincipal(ctx.deps.db, ctx.req);
+type Ctx = AuthedContext<string, "key or token">;
+type IdCtx = AuthedContext<"/v1/artifacts/:id", "key or token">;
+
+function access(ctx: Ctx, scope: "artifacts:read" | "artifacts:write"): { db: Db; owner: Owner } {
+  const { principal } = ctx;
   // A token carries the artifact scopes only where tokens can be minted with them.
   requireScope(principal, scope as Scope);
   const owner: Owner = principal.kind === "token" ? { organizationId: principal.org.id, userId: principal.userId } : { organizationId: principal.org.id };
-  return { db: ctx.deps.db, owner, principal };
+  return { db: ctx.deps.db, owner };
 }
 
 function notFound(id: string): HttpError {
@@ -39,8 +42,8 @@ function positive(value: string | null, param: string, max = Number.MAX_SAFE_INT
   return n;
 }
 
-export const list: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "artifacts:read");
+export async function list(ctx: Ctx): Promise<Response> {
+  const { db, owner } = access(ctx, "artifacts:read");
   const q = ctx.url.searchParams;
   const kinds = q.getAll("kind").flatMap((k) => k.split(",")).map((k) => k.trim()).filter(Boolean);
   // The thesys front end names decks "presentation" in places: the same kind.
@@ -52,31 +55,31 @@ export const list: Handler = async (ctx) => {
   if (!page) throw new HttpError(400, `after names no artifact of yours: ${q.get("after")}`, { param: "after" });
   const data = page.rows.map((row) => artifactJson(row));
   return Response.json({ object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore });
-};
+}
 
-export const retrieve: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "artifacts:read");
-  const row = await findArtifact(db, owner, ctx.params.id!);
-  if (!row) throw notFound(ctx.params.id!);
+export async function retrieve(ctx: IdCtx): Promise<Response> {
+  const { db, owner } = access(ctx, "artifacts:read");
+  const row = await findArtifact(db, owner, ctx.params.id);
+  if (!row) throw notFound(ctx.params.id);
   const version = positive(ctx.url.searchParams.get("version"), "version");
   const found = await findArtifactVersion(db, row, version);
   if (!found) throw saveRefusal({ ok: false, reason: "no_version", latest: row.latest_version }, row.id, null);
   return Response.json(artifactJson(row, { version: found.version, content: found.content }));
-};
+}
 
-export const versions: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "artifacts:read");
-  const row = await findArtifact(db, owner, ctx.params.id!);
-  if (!row) throw notFound(ctx.params.id!);
+export async function versions(ctx: IdCtx): Promise<Response> {
+  const { db, owner } = access(ctx, "artifacts:read");
+  const row = await findArtifact(db, owner, ctx.params.id);
+  if (!row) throw notFound(ctx.params.id);
   const data = (await listArtifactVersions(db, row)).map((r) => ({ object: "artifact.version", ...r }));
   return Response.json({ object: "list", data, first_id: null, last_id: null, has_more: false });
-};
+}
 
-export const remove: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "artifacts:write");
-  if (!(await deleteArtifact(db, owner, ctx.params.id!))) throw notFound(ctx.params.id!);
+export async function remove(ctx: IdCtx): Promise<Response> {
+  const { db, owner } = access(ctx, "artifacts:write");
+  if (!(await deleteArtifact(db, owner, ctx.params.id))) throw notFound(ctx.params.id);
   return Response.json({ id: ctx.params.id, object: "artifact.deleted", deleted: true });
-};
+}
 
 const WriteBody = v.object({
   // The thesys front end JSON-stringifies objects it writes (an envelope {artifact_id, type, content}).
@@ -103,9 +106,9 @@ function programOf(content: string): string {
   return frame(trimmed).program.trim();
 }
 
-export const write: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "artifacts:write");
-  const id = ctx.params.id!;
+export async function write(ctx: IdCtx): Promise<Response> {
+  const { db, owner } = access(ctx, "artifacts:write");
+  const id = ctx.params.id;
   const body = await readBody(ctx.req, WriteBody);
   const row = await findArtifact(db, owner, id);
   let kind: ArtifactKind;
@@ -128,4 +131,4 @@ export const write: Handler = async (ctx) => {
   });
   if (!saved.ok) throw saveRefusal(saved, id, "kind");
   return Response.json({ ...artifactJson(saved.artifact, { version: saved.version, content: checked.program }), outcome: checked.outcome });
-};
+}
