@@ -1,8 +1,9 @@
-// The two kinds of artifact and the library each is written in: slide decks rooted at
+// The two kinds of artifact and the built-in library each is written in: slide decks rooted at
 // SlideShow(title, subtitle?, slides), reports at ReportView(title, subtitle?, pages) — what the
 // @openuidev/thesys Presentation and Report viewers render. Compiled once, when first needed.
 import { compileLibrary, type Library } from "../lang/index.ts";
-import { reportLibrary, slidesLibrary } from "./libraries/thesys-0.1.0.ts";
+import { getBuiltinLibrary } from "../library/index.ts";
+import type { BuiltinPrompt } from "../prompt/builtin.ts";
 
 export const ARTIFACT_KINDS = ["slides", "report"] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
@@ -10,12 +11,17 @@ export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 /** The library version the artifact tool and the config block name (thesys-server's SLIDES/REPORT_LIBRARY_VERSION). */
 export const ARTIFACT_LIBRARY_VERSION = "0.1.0";
 
+/** The built-in library of each kind (src/library). */
+const BUILTIN: Record<ArtifactKind, string> = { slides: "thesys/slideshow", report: "thesys/report-view" };
+
 export interface ArtifactLibrary {
   kind: ArtifactKind;
   root: string;
-  /** The library JSON ({root, schema}), for prompts and the fixing model. */
+  /** The library JSON ({root, schema}), for the fixing model. */
   source: Record<string, unknown>;
   library: Library;
+  /** The pieces of the package's own prompt for this library. */
+  prompt: BuiltinPrompt;
   /** Valid example programs, shown in the prompt. */
   examples: string[];
   /** What one element of the root's list is called, in prompts ("slide", "page"). */
@@ -45,12 +51,14 @@ const cache = new Map<ArtifactKind, ArtifactLibrary>();
 export function artifactLibrary(kind: ArtifactKind): ArtifactLibrary {
   let lib = cache.get(kind);
   if (!lib) {
-    const source = kind === "slides" ? slidesLibrary : reportLibrary;
+    const builtin = getBuiltinLibrary(BUILTIN[kind])!;
+    const source = builtin.chatLibrary;
     lib = {
       kind,
       root: String(source.root),
       source,
       library: compileLibrary(source),
+      prompt: builtin.prompt,
       examples: EXAMPLES[kind],
       unit: kind === "slides" ? "slide" : "page",
     };

@@ -1,13 +1,8 @@
-// The system prompts of artifact generation and of edits, assembled from the kind's library like
-// any managed-UI prompt (src/prompt), with the rules of a whole document and, for edits, of
-// patches. Pure: the example check is passed in.
-import { assembleSystemPrompt } from "../prompt/index.ts";
+// The system prompts of artifact generation and of edits: the kind's built-in library prompted as
+// its package prompts it (src/prompt/builtin.ts), with the rules of a whole document and, for
+// edits, of patches. Pure: the example check is passed in.
+import { assembleBuiltinPrompt } from "../prompt/builtin.ts";
 import type { ArtifactLibrary } from "./kinds.ts";
-
-function preamble(lib: ArtifactLibrary): string {
-  const what = lib.kind === "slides" ? "a slide deck" : "a report (a document of pages)";
-  return `You write ${what} as a program in a small UI language; the application renders it. Answer with the program only: no prose, no Markdown fences.`;
-}
 
 function rules(lib: ArtifactLibrary): string[] {
   const list = lib.kind === "slides" ? "slides" : "pages";
@@ -20,13 +15,7 @@ function rules(lib: ArtifactLibrary): string[] {
 }
 
 export function generationPrompt(lib: ArtifactLibrary, instructions: string, checkExample: (program: string) => boolean): string {
-  return assembleSystemPrompt({
-    library: lib.source,
-    options: { preamble: preamble(lib), additionalRules: rules(lib) },
-    libraryExamples: lib.examples,
-    instructions,
-    checkExample,
-  });
+  return assembleBuiltinPrompt(lib.prompt, { additionalRules: rules(lib), examples: lib.examples.filter(checkExample) }, instructions);
 }
 
 const EDIT_MODE = `## Edit mode
