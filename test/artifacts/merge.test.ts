@@ -1,7 +1,8 @@
-// The patch merge against a model of it: random programs and patches are printed as text (multi-
-// line ternaries and arrays, strings holding `=`, `#`, `//`, quotes and newline escapes, fences and
-// prose around the patch), merged as text, and the merged text read back must hold exactly the
-// statements the model's merge keeps, each with the text it was printed with, in model order.
+// The patch merge against a model of it: random programs and patches are printed as text
+// (multi-line ternaries and arrays, strings holding `=`, `#`, `//`, quotes and newline escapes;
+// fences, prose or a stored-turn envelope around the patch), merged as text, and the merged text
+// read back must hold exactly the statements the model's merge keeps, each with the text it was
+// printed with, in model order.
 import { beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { loadLanguage } from "../../src/lang/index.ts";
@@ -69,7 +70,7 @@ const patchArb = (names: string[]) =>
   fc.tuple(
     fc.subarray(NAMES),
     fc.subarray(NAMES),
-    fc.constantFrom("bare", "fenced", "prose"),
+    fc.constantFrom("bare", "fenced", "prose", "envelope"),
   ).chain(([changed, deleted, wrap]) => {
     const removed = deleted.filter((d) => !changed.includes(d));
     const pool = [...new Set([...names, ...changed])];
@@ -84,6 +85,7 @@ const print = (stmts: Stmt[]) => stmts.map((s) => `${s.id} = ${s.text}`).join("\
 
 function wrap(text: string, how: string): string {
   if (how === "fenced") return "```openui\n" + text + "\n```";
+  if (how === "envelope") return "]]>openui:content\n" + text + '\n]]>openui:context\n[{"note": "x = 1"}]\n]]>openui:end';
   if (how === "prose") return "Here is the change, x = 1:\n\n```\n" + text + "\n```\nThat is all = done.";
   return text;
 }
