@@ -6,25 +6,21 @@
 // of an edit (404/409) → credits (429) → model → merge → check and repair → store (409) → settle,
 // on the one paid-call path (paid.ts): a call that fails is not charged.
 import * as v from "valibot";
-import { findArtifact, findArtifactVersion, findArtifactVersionByContent, saveArtifactVersion, type ArtifactRow, type Owner } from "../../../db/index.ts";
-import { frame } from "../../../lang/index.ts";
-import { complete } from "../../../providers/call.ts";
-import { ProviderError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
+import type { Owner } from "../../../db/index.ts";
+import type { ChatMessage } from "../../../providers/types.ts";
 import type { PromptTurn } from "../../../repair/fix-prompt.ts";
-import type { CompleteFn, TokenUsage } from "../../../repair/model-fix.ts";
-import { artifactLibrary } from "../../../artifacts/kinds.ts";
+import type { TokenUsage } from "../../../repair/model-fix.ts";
 import { readArtifactMetadata, type ArtifactRequest } from "../../../artifacts/metadata.ts";
-import { produceArtifact, type ArtifactTask, type Produced } from "../../../artifacts/produce.ts";
-import { programTitle } from "../../../artifacts/title.ts";
+import type { ArtifactTask } from "../../../artifacts/produce.ts";
 import { readBody } from "../../body.ts";
 import type { PaidContext, RequestContext } from "../../context.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { errorBody, HttpError } from "../../errors.ts";
 import type { CallEnd } from "../../paid.ts";
-import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
+import { resolveProvider } from "../../provider-target.ts";
 import { SSE_DONE, SSE_HEADERS, sseFrame } from "../../sse.ts";
-import { artifactJson, saveRefusal } from "./view.ts";
-
+import { artifactModel, planEdit, runArtifactJob, type JobOutcome } from "./job.ts";
+import { artifactJson } from "./view.ts";
 
 const ArtifactBody = v.object({
   ...v.pick(EmbedBody, ["model", "messages", "stream", "stream_options", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "user", "n", "byok"]).entries,
@@ -61,46 +57,18 @@ async function plan(ctx: RequestContext<string>, owner: Owner, body: ArtifactBod
   // An edit: the assistant turn is the current program, the last user turn the instruction.
   const lastUser = messages.findLastIndex((m) => m.role === "user");
   const instruction = lastUser < 0 ? "" : textOf(messages[lastUser]!.content).trim();
-  if (!instruction) throw new HttpError(400, "an edit needs a user turn saying what to change", { param: `messages` });
+  if (!instruction) throw new HttpError(400, "an edit needs a user turn saying what to change", { param: "messages" });
   const assistant = messages.slice(0, lastUser).findLast((m) => m.role === "assistant");
-  const sent = assistant ? frame(textOf(assistant.content)).program.trim() : "";
-  const row = await findArtifact(ctx.deps.db, owner, request.id);
-  if (!row) {
-    if (!sent) throw new HttpError(404, `no artifact ${request.id}, and no program to edit in the messages (an assistant turn)`, { code: "artifact_not_found", param: "metadata.thesys.id" });
-    return { request, task: { kind: "edit", base: sent, instruction }, instructions, base: "latest" };
-  }
-  // The version the edit is made from: the one named, else the one whose program was sent, else
-  // (a program the application changed itself) the latest.
-  const base = request.baseVersion ?? (sent ? await versionOf(ctx, row, sent) : row.latest_version);
-  if (base > row.latest_version) throw saveRefusal({ ok: false, reason: "no_version", latest: row.latest_version }, request.id, null);
-  if (base !== row.latest_version && !request.fork) throw saveRefusal({ ok: false, reason: "conflict", latest: row.latest_version }, request.id, null);
-  const program = sent || (await findArtifactVersion(ctx.deps.db, row, base))!.content;
-  return { request, task: { kind: "edit", base: program, instruction }, instructions, base };
+  const sent = assistant ? textOf(assistant.content) : "";
+  const edit = await planEdit(ctx.deps.db, owner, { id: request.id, sent, baseVersion: request.baseVersion, fork: request.fork, idParam: "metadata.thesys.id" });
+  return { request, task: { kind: "edit", base: edit.program, instruction }, instructions, base: edit.base };
 }
 
-async function versionOf(ctx: RequestContext, row: ArtifactRow, program: string): Promise<number> {
-  const found = await findArtifactVersionByContent(ctx.deps.db, row, program);
-  return found ?? row.latest_version;
-}
+type Done = Extract<JobOutcome, { ok: true }>;
 
-function modelFunction(call: ProviderCall, body: ArtifactBody): CompleteFn {
-  return async (messages) => {
-    const req: Record<string, unknown> = {
-      model: body.model, messages,
-      temperature: body.temperature, top_p: body.top_p, max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens, seed: body.seed,
-    };
-    for (const k of Object.keys(req)) if (req[k] === null || req[k] === undefined) delete req[k];
-    const answer = await complete(call.adapter, req as unknown as ChatRequest, call.target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
-    const content = answer.choices[0]?.message.content;
-    if (typeof content !== "string" || content.trim() === "") throw new ProviderError(`${call.provider} answered without a program`, 502, null);
-    return { content, usage: answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
-  };
-}
-
-interface Done {
-  produced: Extract<Produced, { ok: true }>;
-  artifact: ArtifactRow;
-  version: number;
+/** The sampling fields the artifact model is called with. */
+function params(body: ArtifactBody): Record<string, unknown> {
+  return { temperature: body.temperature, top_p: body.top_p, max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens, seed: body.seed };
 }
 
 export async function artifactChatCompletions(ctx: PaidContext<string>): Promise<Response> {
@@ -119,35 +87,18 @@ export async function artifactChatCompletions(ctx: PaidContext<string>): Promise
 
   // The work, from the model call to the stored version; it ends the call whatever happens.
   const work = async (): Promise<Done> => {
-    let produced: Produced;
-    try {
-      produced = await produceArtifact({
-        lib: artifactLibrary(p.request.kind), task: p.task, instructions: p.instructions,
-        complete: modelFunction(provider, body), fixer: deps.fixingModel,
-      });
-    } catch (e) {
-      const http = providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached; nothing was stored or charged", { code: "fixing_model_unavailable" });
-      if (e instanceof ProviderError) deps.log(`artifact ${ctx.requestId}: ${e.message}`);
-      await end({ charged: false, status: http.status, outcome: e instanceof ProviderError ? "upstream_error" : "error" });
-      throw http;
-    }
-    if (!produced.ok) {
-      await end({ charged: false, status: 502, outcome: "fix_failed", usage: produced.usage, event: { outcome: "fix_failed", corrected: [] } });
-      throw new HttpError(502, `${produced.message}${produced.errors.length ? `: ${produced.errors.slice(0, 5).map((e) => e.message).join("; ")}` : ""}; nothing was stored or charged`, {
-        code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid",
-      });
-    }
-    const saved = await saveArtifactVersion(deps.db, owner, {
-      id: p.request.id, kind: p.request.kind, name: programTitle(produced.program), content: produced.program,
-      source: p.task.kind === "edit" ? "edit" : "generate", base: p.base, fork: p.request.fork, userId: body.user ?? null,
+    const outcome = await runArtifactJob(deps.db, {
+      owner, id: p.request.id, kind: p.request.kind, task: p.task, instructions: p.instructions, base: p.base, fork: p.request.fork,
+      userId: body.user ?? null, complete: artifactModel(provider, body.model, params(body)), fixer: deps.fixingModel,
+      kindParam: "metadata.thesys.c1_artifact_type",
     });
-    if (!saved.ok) {
-      const refusal = saveRefusal(saved, p.request.id, "metadata.thesys.c1_artifact_type");
-      await end({ charged: false, status: refusal.status, outcome: "rejected", usage: produced.usage });
-      throw refusal;
+    if (!outcome.ok) {
+      await end({ charged: false, status: outcome.error.status, outcome: outcome.outcome, usage: outcome.usage, event: outcome.fixFailed ? { outcome: "fix_failed", corrected: [] } : null });
+      throw outcome.error;
     }
+    const { produced } = outcome;
     await end({ charged: true, status: 200, outcome: "ok", usage: produced.usage, event: { outcome: produced.outcome, corrected: produced.corrected } });
-    return { produced, artifact: saved.artifact, version: saved.version };
+    return outcome;
   };
 
   const id = `chatcmpl-${crypto.randomUUID()}`;
