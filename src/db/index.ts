@@ -13,3 +13,4 @@ export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
 export * from "./frontend-tokens.ts";
+export * from "./artifacts.ts";

@@ -1,10 +1,10 @@
-// CORS for the routes a browser calls with a frontend token: Conversations and the models list
-// (under /v1 and /v1/embed), and the model turns of Responses and Embed. Allowed
+// CORS for the routes a browser calls with a frontend token: Conversations, the models list and
+// the stored artifacts (under /v1 and /v1/embed), and the model turns of Responses and Embed. Allowed
 // origins come from TESSERA_CORS_ORIGINS (none by default). Every answer carries the headers,
 // errors included: without them a browser reports a 403 or 404 as a CORS failure instead.
 
 // Under /v1 (a path under /v1/embed is looked up without its "embed/").
-const TOKEN_ROUTES = ["/v1/conversations", "/v1/models", "/v1/responses", "/v1/chat/completions"];
+const TOKEN_ROUTES = ["/v1/conversations", "/v1/models", "/v1/artifacts", "/v1/responses", "/v1/chat/completions"];
 
 export function isCorsPath(path: string): boolean {
   const p = path.startsWith("/v1/embed/") ? `/v1/${path.slice("/v1/embed/".length)}` : path;
