@@ -2,12 +2,15 @@
 // takes, talking to Tessera directly from the browser with a frontend token:
 //   llm:     tesseraLLM(...)      a ChatLLM over Responses (stored in the thread's conversation),
 //            read by OpenUI's own openAIResponsesAdapter
-//   storage: tesseraStorage(...)  { thread: ThreadStorage over Conversations } (threads are the
-//            conversations of the token's user; titles live in their metadata)
+//   storage: tesseraStorage(...)  { thread: ThreadStorage over Conversations (threads are the
+//            conversations of the token's user; titles live in their metadata), artifact:
+//            ArtifactStorage over stored Artifacts (the token's user's slide decks and reports) }
 // Each is configured by the service's base URL and a function that returns a fresh token (the
 // application's own route, which mints one with its API key): fetched when needed, again before
 // it expires or after a 401, one fetch at a time.
-import { openAIResponsesAdapter, type ChatLLM, type ChatStorage, type Message, type Thread, type ThreadStorage, type UserMessage } from "@openuidev/react-headless";
+import {
+  openAIResponsesAdapter, type Artifact, type ArtifactStorage, type ArtifactSummary, type ChatLLM, type ChatStorage, type Message, type Thread, type ThreadStorage, type UserMessage,
+} from "@openuidev/react-headless";
 import { tokenSource, type TokenAnswer, type TokenSource } from "./tokens.ts";
 
 export { tokenSource, REFRESH_SKEW_SECONDS, type TokenAnswer, type TokenSource } from "./tokens.ts";
@@ -179,9 +182,47 @@ export function tesseraThreadStorage(c: TesseraConnection): ThreadStorage {
   };
 }
 
-/** ChatProvider's `storage`: threads over Conversations (Artifacts are not served yet). */
+interface ArtifactJson {
+  id: string;
+  name?: string | null;
+  kind: string;
+  conversation_id: string | null;
+  created_at: number;
+  updated_at?: number | null;
+  content?: string;
+}
+
+const toSummary = (a: ArtifactJson): ArtifactSummary => ({
+  id: a.id, title: a.name ?? a.id, type: a.kind, threadId: a.conversation_id ?? "", updatedAt: 1000 * (a.updated_at ?? a.created_at),
+});
+
+/** Artifacts over /v1/artifacts: the token's user's slide decks and reports, newest first. */
+export function tesseraArtifactStorage(c: TesseraConnection): ArtifactStorage {
+  const api = connect(c);
+  return {
+    async list(params = {}) {
+      const q = new URLSearchParams();
+      if (params.name) q.set("name", params.name);
+      for (const t of params.type ?? []) q.append("kind", t);
+      if (params.cursor) q.set("after", params.cursor);
+      q.set("limit", String(params.limit ?? 20));
+      const page = await api.json<ListJson<ArtifactJson>>("GET", `/v1/artifacts?${q}`);
+      return { artifacts: page.data.map(toSummary), nextCursor: page.has_more && page.last_id ? page.last_id : undefined };
+    },
+    async get(id): Promise<Artifact> {
+      const a = await api.json<ArtifactJson>("GET", `/v1/artifacts/${encodeURIComponent(id)}`);
+      return { ...toSummary(a), content: a.content ?? "" };
+    },
+    async update({ id, content }) {
+      const body = { content: typeof content === "string" ? content : JSON.stringify(content) };
+      return toSummary(await api.json<ArtifactJson>("POST", `/v1/artifacts/${encodeURIComponent(id)}`, body));
+    },
+  };
+}
+
+/** ChatProvider's `storage`: threads over Conversations, artifacts over Artifacts. */
 export function tesseraStorage(c: TesseraConnection): ChatStorage {
-  return { thread: tesseraThreadStorage(c) };
+  return { thread: tesseraThreadStorage(c), artifact: tesseraArtifactStorage(c) };
 }
 
 /** Both, sharing one token source (one fetch of a token for the model turn and the thread calls). */

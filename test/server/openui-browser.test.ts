@@ -57,7 +57,7 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
         if (path === "/token") {
           return fetch(`${E.h.base}/v1/frontend-tokens`, {
             method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-            body: JSON.stringify({ user_id: "ada", scopes: ["responses:create", "conversations:read", "conversations:write"], models: [MODEL], ttl_seconds: 600 }),
+            body: JSON.stringify({ user_id: "ada", scopes: ["responses:create", "conversations:read", "conversations:write", "artifacts:read", "artifacts:write"], models: [MODEL], ttl_seconds: 600 }),
           });
         }
         const config = JSON.stringify({ base: E.h.base, model: MODEL });

@@ -4,7 +4,7 @@
 // openAIResponsesAdapter; and every call @openuidev/thesys's cloud storage makes, as it makes them.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Thread } from "@openuidev/react-headless";
-import { tesseraChat, tesseraLLM, tesseraThreadStorage, tokenSource } from "../../src/openui/index.ts";
+import { tesseraArtifactStorage, tesseraChat, tesseraLLM, tesseraThreadStorage, tokenSource } from "../../src/openui/index.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 let E: EmbedHarness;
@@ -81,6 +81,34 @@ test("ThreadStorage: the user's threads, titled, paged by cursor; messages; rena
   expect((await storage.listThreads(page1.nextCursor)).threads.find((t) => t.id === threads[1]!.id)?.title).toBe("Greetings");
   await storage.deleteThread(threads[2]!.id);
   await expect(storage.getMessages(threads[2]!.id)).rejects.toThrow(/404/);
+});
+
+const DECK = `root = SlideShow("Coffee Sales", "Q3 review", [cover, numbers])
+cover = Slide("cover", StandardTitle("Coffee Sales", "Q3 review"))
+numbers = Slide("numbers", ContentClassic("Numbers", ["Revenue up 12%", "Six new stores"]))`;
+
+test("ArtifactStorage: the user's artifacts listed by kind and name, read whole, updated", async () => {
+  const token = () => mint("eve", { scopes: ["artifacts:read", "artifacts:write"] });
+  // Stored through the route as a renderer's edit would create one.
+  const { token: t } = await token();
+  const made = await fetch(`${E.h.base}/v1/artifacts/deck-1`, { method: "POST", headers: { authorization: `Bearer ${t}`, "content-type": "application/json" }, body: JSON.stringify({ content: DECK, kind: "slides" }) });
+  expect(made.status).toBe(200);
+  const artifacts = tesseraArtifactStorage({ baseUrl: E.h.base, token });
+  const listed = await artifacts.list({ type: ["slides"] });
+  expect(listed.artifacts.map((a) => [a.id, a.title, a.type])).toEqual([["deck-1", "Coffee Sales", "slides"]]);
+  expect(typeof listed.artifacts[0]!.updatedAt).toBe("number");
+  expect((await artifacts.list({ type: ["report"] })).artifacts).toEqual([]);
+  expect((await artifacts.list({ name: "Coffee" })).artifacts).toHaveLength(1);
+  const got = await artifacts.get("deck-1");
+  expect(got.content).toBe(DECK);
+  const edited = DECK.replace("Six new stores", "Seven new stores");
+  const saved = await artifacts.update({ id: "deck-1", content: edited });
+  expect(saved.id).toBe("deck-1");
+  expect((await artifacts.get("deck-1")).content).toBe(edited);
+  // Another user's storage does not see it.
+  const other = tesseraArtifactStorage({ baseUrl: E.h.base, token: () => mint("fay", { scopes: ["artifacts:read"] }) });
+  expect((await other.list()).artifacts).toEqual([]);
+  await expect(other.get("deck-1")).rejects.toThrow(/404/);
 });
 
 test("tesseraChat: the ChatLLM and the ThreadStorage share one token source", async () => {
