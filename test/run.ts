@@ -56,7 +56,7 @@ const steps: Step[] = [
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
-  // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
+  // @tessera-ui/tessera/client and @tessera-ui/tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
   { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "node",
