@@ -41,7 +41,7 @@ function slotOf(root: Expr, target: Expr): Slot | null {
   while (e && e !== target) {
     let next: Expr | undefined;
     if (e.k === "call") {
-      const i = lastHolding(e.args, self, target.start);
+      const i: number = lastHolding(e.args, self, target.start);
       if (i !== -1) {
         slot = { call: e, index: i, lists: 0 };
         next = e.args[i];
