@@ -1,5 +1,6 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
+//   Faults:   real server processes under faults (test/faults), when PostgreSQL is present
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL
 //             (TESSERA_SKIP_POSTGRES=1 skips them, saying so; missing binaries fail, naming the package)
 //   Node 20:  the built bundle and the package entry points with the README's examples (test/node),
@@ -47,6 +48,13 @@ const steps: Step[] = [
     env: { TESSERA_TEST_DB: "postgres" },
     skip: SKIP_POSTGRES ? `${DATABASE_SUITES.join(" ")} on PostgreSQL (TESSERA_SKIP_POSTGRES=1)` : undefined,
     unable: "missing" in pgBins ? pgBins.missing : undefined,
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
+  },
+  {
+    // Real server processes under faults: PostgreSQL restarted, kill -9, clients hanging up (npm run test:faults).
+    name: "faults",
+    cmd: [bin("bun"), "test", "--timeout", "60000", "test/faults"],
+    skip: SKIP_POSTGRES ? "test/faults (TESSERA_SKIP_POSTGRES=1)" : "missing" in pgBins ? `test/faults: ${pgBins.missing}` : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },

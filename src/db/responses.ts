@@ -101,15 +101,17 @@ export async function endTurn(
   end: { insert: NewResponse } | { finish: Finish } | null,
   settlement: (endedMeanwhile: unknown | null) => Settlement,
 ): Promise<unknown | null> {
-  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx) => {
+  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx, maybeDone) => {
     let meanwhile: unknown | null = null;
-    if (end && "insert" in end) await insertResponseIn(tx, end.insert);
-    else if (end && !(await finishResponseIn(tx, end.finish))) {
+    if (end && "insert" in end) {
+      // Run again after a commit that may have landed: the row may be there already.
+      if (!(maybeDone && (await findResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
+    } else if (end && !(await finishResponseIn(tx, end.finish))) {
       const row = await findResponse(tx, end.finish.organizationId, end.finish.id);
       meanwhile = row ? JSON.parse(row.body) : null;
     }
     const s = settlement(meanwhile);
-    await settleIn(tx, s);
+    await settleIn(tx, s, maybeDone);
     return { meanwhile, requestId: s.requestId };
   });
   settled(db, requestId);

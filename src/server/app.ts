@@ -11,7 +11,9 @@ import type { AppDeps, Handler, RequestContext } from "./context.ts";
 import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
 import { errorResponse, HttpError } from "./errors.ts";
 import { RequestAborted } from "./body.ts";
-import { health } from "./routes/health.ts";
+import { noteWriteTrouble, troubleOf } from "../db/trouble.ts";
+import { troubleLine, unavailable } from "./unavailable.ts";
+import { health, live, ready } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
 import { reliability } from "./routes/monitoring.ts";
 import { embedChatCompletions } from "./routes/embed.ts";
@@ -25,6 +27,8 @@ type Route = readonly [Method, string, Handler];
 
 export const ROUTES: Route[] = [
   ["GET", "/health", health],
+  ["GET", "/health/live", live],
+  ["GET", "/health/ready", ready],
   ["POST", "/v1/autofix", autofix],
   ["POST", "/v1/autofix/chat/completions", autofix],
   ["GET", "/v1/monitoring/reliability", reliability],
@@ -131,6 +135,13 @@ async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
   } catch (e) {
     if (e instanceof RequestAborted) ctx.deps.log(`aborted request ${ctx.req.method} ${ctx.url.pathname} ${ctx.requestId}: ${e.message}`);
     if (e instanceof HttpError) return e.toResponse();
+    // The database's state, not a bug: 503 with Retry-After, the trouble named in the log.
+    const trouble = troubleOf(e);
+    if (trouble) {
+      if (trouble !== "unreachable" && trouble !== "busy") noteWriteTrouble(ctx.deps.db, trouble);
+      ctx.deps.log(troubleLine(trouble, `${ctx.url.pathname} ${ctx.requestId}`, e));
+      return unavailable(trouble).toResponse();
+    }
     // A bug, not a bad request: say so without leaking internals to the caller.
     ctx.deps.log(`unhandled error in ${ctx.url.pathname} ${ctx.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
     return errorResponse(500, "internal error");

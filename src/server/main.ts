@@ -70,6 +70,7 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   });
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
+    deps.draining = true;
     stopRetention();
     stopHoldSweep();
     stopSweeper();

@@ -2,7 +2,7 @@
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
 // Order: key (401) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
-import { creditAmountProblem, settle, writeRequestLog } from "../../db/index.ts";
+import { creditAmountProblem, handBackLater, settle, writeRequestLog } from "../../db/index.ts";
 import { complete, openStream } from "../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest, type Usage } from "../../providers/types.ts";
 import { authenticate } from "../auth.ts";
@@ -67,9 +67,12 @@ export const embedChatCompletions: Handler = async (ctx) => {
             : null;
           // Tracked, so that a stopping server waits for the settlement of a stream that just ended.
           await deps.background.track(
-            record(ctx, org.id, { conversation: conversation!, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event })
-              .catch((err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`)),
+            record(ctx, org.id, { conversation: conversation!, model, held: price, charge: ok ? price : 0, status: 200, outcome, usage: end.usage, event }),
           );
+        },
+        onEndFailed: (err) => {
+          deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`);
+          handBackLater(deps.db, ctx.requestId, deps.log);
         },
       });
     }
@@ -89,9 +92,15 @@ export const embedChatCompletions: Handler = async (ctx) => {
       message.content = checked.content;
       event = { outcome: checked.outcome, corrected: checked.corrected };
     }
-    // The answer goes out first: the log write is off the response path (gateway latency).
-    deps.background.later(`embed ${ctx.requestId}: record`, () =>
-      record(ctx, org.id, { conversation: conversation!, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event }));
+    // Settled before the answer goes out: an answer whose charge could not be recorded is not sent
+    // as a success (app.ts answers 503 for the database's trouble; the hold goes back once it can).
+    recorded = true;
+    try {
+      await record(ctx, org.id, { conversation: conversation!, model, held: price, charge: price, status: 200, outcome: "ok", usage: completion.usage ?? null, event });
+    } catch (e) {
+      handBackLater(deps.db, ctx.requestId, deps.log);
+      throw e;
+    }
     return Response.json(completion);
   } catch (e) {
     if (e instanceof ProviderError) {
