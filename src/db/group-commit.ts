@@ -16,7 +16,7 @@
 // jobs run again alone, as above.
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.ts";
-import { isRetriable, noteWriteTrouble, noteWritten, troubleOf } from "./trouble.ts";
+import { isRetriable } from "./trouble.ts";
 
 /**
  * A job's work. `maybeDone` is true when it runs again after a transaction of which every write
@@ -80,7 +80,6 @@ class GroupCommit {
       for (const job of batch) await this.alone(job, worked);
       return;
     }
-    noteWritten(this.db);
     batch.forEach((job, i) => job.resolve(results[i]));
   }
 
@@ -93,14 +92,11 @@ class GroupCommit {
           worked = true;
           return out;
         });
-        noteWritten(this.db);
         job.resolve(value);
         return;
       } catch (e) {
         maybeDone ||= worked;
-        const trouble = troubleOf(e);
         if (!isRetriable(e) || attempt >= RETRY_DELAYS_MS.length) {
-          if (trouble) noteWriteTrouble(this.db, trouble);
           job.reject(e);
           return;
         }

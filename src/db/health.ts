@@ -1,12 +1,13 @@
-// Whether the database answers and takes writes, for /health and /health/ready: a read within a
-// bound, and, when the last write met trouble (a full disk, a read-only database), a write that
-// changes nothing, so that the report clears itself once the trouble is gone.
+// Whether the database answers and takes writes, for /health and /health/ready: a read and a
+// write that leaves nothing behind, within a bound.
 import { sql } from "kysely";
 import type { Db } from "./connect.ts";
-import { noteWriteTrouble, noteWritten, troubleOf, writeTrouble, type Trouble } from "./trouble.ts";
+import { troubleOf, type Trouble } from "./trouble.ts";
 
 /** How long the probe waits for the database before it calls it unreachable. */
 export const PROBE_TIMEOUT_MS = 2000;
+/** Bytes the probe writes: more than a page, so that a database that cannot grow says so. */
+const PROBE_BYTES = 16 * 1024;
 
 export async function probeDatabase(db: Db, timeoutMs = PROBE_TIMEOUT_MS): Promise<Trouble | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -21,16 +22,15 @@ export async function probeDatabase(db: Db, timeoutMs = PROBE_TIMEOUT_MS): Promi
 async function check(db: Db): Promise<Trouble | null> {
   try {
     await sql`select 1`.execute(db);
-    if (writeTrouble(db) === null) return null;
-    // Rewrites one row with its own values: a real write and commit, no change.
-    await db.transaction().execute((tx) =>
-      tx.updateTable("organizations").set((eb) => ({ suspended: eb.ref("suspended") }))
-        .where("id", "=", (eb) => eb.selectFrom("organizations").select((f) => f.fn.min("id").as("m"))).execute());
-    noteWritten(db);
+    // A row of a few pages written and deleted in one committed transaction: the file must be able
+    // to grow and the log to take a commit, or this fails as the next paid call would.
+    const id = crypto.randomUUID();
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto("health_probes").values({ id, filler: "x".repeat(PROBE_BYTES) }).execute();
+      await tx.deleteFrom("health_probes").where("id", "=", id).execute();
+    });
     return null;
   } catch (e) {
-    const trouble = troubleOf(e) ?? "unreachable";
-    if (trouble !== "unreachable") noteWriteTrouble(db, trouble);
-    return trouble;
+    return troubleOf(e) ?? "unreachable";
   }
 }

@@ -2,7 +2,6 @@
 // failover, the network), it is busy (locked, a deadlock, out of connections), its disk is full,
 // or it is read-only. Each is named here once, for both databases, so that a route answers 503
 // with Retry-After (app.ts), /health reports it, and a transaction cut by it may run again.
-import type { Db } from "./connect.ts";
 
 export type Trouble = "unreachable" | "busy" | "disk_full" | "read_only" | "io_error";
 
@@ -56,19 +55,4 @@ export function isRetriable(e: unknown): boolean {
   const t = troubleOf(e);
   if (t === "unreachable") return true;
   return t === "busy" && !String((e as { code?: unknown }).code).startsWith("SQLITE_");
-}
-
-/** The last write trouble each database handle met, until a write succeeds again: what /health reports. */
-const lastWriteTrouble = new WeakMap<Db, Trouble>();
-
-export function noteWriteTrouble(db: Db, t: Trouble): void {
-  lastWriteTrouble.set(db, t);
-}
-
-export function noteWritten(db: Db): void {
-  lastWriteTrouble.delete(db);
-}
-
-export function writeTrouble(db: Db): Trouble | null {
-  return lastWriteTrouble.get(db) ?? null;
 }

@@ -11,7 +11,7 @@ import type { AppDeps, Handler, RequestContext } from "./context.ts";
 import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
 import { errorResponse, HttpError } from "./errors.ts";
 import { RequestAborted } from "./body.ts";
-import { noteWriteTrouble, troubleOf } from "../db/trouble.ts";
+import { troubleOf } from "../db/trouble.ts";
 import { troubleLine, unavailable } from "./unavailable.ts";
 import { health, live, ready } from "./routes/health.ts";
 import { autofix } from "./routes/autofix.ts";
@@ -138,7 +138,6 @@ async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
     // The database's state, not a bug: 503 with Retry-After, the trouble named in the log.
     const trouble = troubleOf(e);
     if (trouble) {
-      if (trouble !== "unreachable" && trouble !== "busy") noteWriteTrouble(ctx.deps.db, trouble);
       ctx.deps.log(troubleLine(trouble, `${ctx.url.pathname} ${ctx.requestId}`, e));
       return unavailable(trouble).toResponse();
     }
