@@ -26,7 +26,15 @@ export interface ServerConfig {
   leaseSeconds?: number;
   /** PostgreSQL connections per process at most (TESSERA_DB_POOL); ignored on SQLite. */
   dbPoolSize?: number;
+  /**
+   * Provider calls one process runs at once (TESSERA_MAX_PROVIDER_CALLS, else Bun's own
+   * BUN_CONFIG_MAX_HTTP_REQUESTS, else 4096); more wait for a free slot. See fetch-limit.ts.
+   */
+  maxProviderCalls?: number;
 }
+
+/** Concurrent provider calls per process unless set: four times the 1,000 streams the bench holds. */
+export const DEFAULT_MAX_PROVIDER_CALLS = 4096;
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
@@ -64,6 +72,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
+    maxProviderCalls: Math.min(65_535, Math.max(1, intFrom(env.TESSERA_MAX_PROVIDER_CALLS || env.BUN_CONFIG_MAX_HTTP_REQUESTS, DEFAULT_MAX_PROVIDER_CALLS, "TESSERA_MAX_PROVIDER_CALLS"))),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   };
 }

@@ -4,7 +4,8 @@ import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSwee
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
-import { configFromEnv, type ServerConfig } from "./config.ts";
+import { configFromEnv, DEFAULT_MAX_PROVIDER_CALLS, type ServerConfig } from "./config.ts";
+import { ensureFetchLimit } from "./fetch-limit.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
 import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./surfaces/responses/background.ts";
@@ -111,6 +112,9 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
 
 if (import.meta.main) {
   const config = configFromEnv();
+  if (!ensureFetchLimit(config.maxProviderCalls ?? DEFAULT_MAX_PROVIDER_CALLS)) {
+    console.error("this runtime cannot raise Bun's limit of concurrent fetch() calls: set BUN_CONFIG_MAX_HTTP_REQUESTS before starting the server");
+  }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
   const bound = config.host!.includes(":") ? `[${config.host}]` : config.host;
