@@ -3,6 +3,7 @@ import { UsageError } from "./args.ts";
 import { fixCommand, FIX_HELP, validateCommand, VALIDATE_HELP } from "./commands/check.ts";
 import { keyCommand, KEY_HELP } from "./commands/key.ts";
 import { orgCommand, ORG_HELP } from "./commands/org.ts";
+import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { CommandFailed, err, out } from "./io.ts";
 
 const HELP = `tessera: manage a Tessera service and check UI programs locally
@@ -14,6 +15,8 @@ Organizations and billing:
   org suspend NAME                org resume NAME
 API keys:
   key create --org NAME           key list --org NAME      key revoke PREFIX
+Frontend tokens:
+  token revoke --org NAME USER    end every token of USER minted so far
 Programs:
   validate FILE --library LIB.json    print the errors; exit 1 when invalid
   fix FILE --library LIB.json         run the sanitizer; print the result and the summary
@@ -23,6 +26,7 @@ Run tessera <command> --help for details. The database is TESSERA_DB: a SQLite f
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   org: { run: orgCommand, help: ORG_HELP },
   key: { run: keyCommand, help: KEY_HELP },
+  token: { run: tokenCommand, help: TOKEN_HELP },
   validate: { run: validateCommand, help: VALIDATE_HELP },
   fix: { run: fixCommand, help: FIX_HELP },
 };

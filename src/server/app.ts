@@ -20,7 +20,7 @@ import { embedChatCompletions } from "./surfaces/embed/handler.ts";
 import { encryptKey } from "./surfaces/encryption/routes.ts";
 import * as responses from "./surfaces/responses/routes.ts";
 import * as conversations from "./surfaces/conversations/routes.ts";
-import { mintFrontendToken } from "./surfaces/frontend-tokens/routes.ts";
+import { mintFrontendToken, revokeFrontendTokens } from "./surfaces/frontend-tokens/routes.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = readonly [Method, string, Handler];
@@ -51,6 +51,7 @@ export const ROUTES: Route[] = [
   ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
   ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
   ["POST", "/v1/frontend-tokens", mintFrontendToken],
+  ["POST", "/v1/frontend-tokens/revoke", revokeFrontendTokens],
 ];
 
 export type FetchHandler = (req: Request) => Promise<Response>;

@@ -14,5 +14,5 @@ export function ensureFetchLimit(limit: number, env: Record<string, string | und
   if (env.BUN_CONFIG_MAX_HTTP_REQUESTS === want) return true;
   const execve = (process as unknown as { execve?: (file: string, args: string[], env: Record<string, string | undefined>) => never }).execve;
   if (typeof execve !== "function") return false;
-  execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...env, BUN_CONFIG_MAX_HTTP_REQUESTS: want });
+  return execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...env, BUN_CONFIG_MAX_HTTP_REQUESTS: want });
 }

@@ -1,24 +1,42 @@
 // POST /v1/frontend-tokens (API key only): a short-lived, scoped token for one of the
 // application's users, for the browser to reach that user's conversations (spec 5.3).
+// POST /v1/frontend-tokens/revoke (API key only): every token of one user minted so far is dead.
+// A token also dies with the key that minted it and while its organization is suspended (auth.ts).
 import * as v from "valibot";
-import { authenticate } from "../../auth.ts";
+import { revokeUserTokens } from "../../../db/index.ts";
+import { authenticate, authenticateKey } from "../../auth.ts";
 import { readBody } from "../../body.ts";
 import type { Handler } from "../../context.ts";
 import { mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 
 const TTL = { min: 60, max: 3600, default: 900 } as const;
 
+/** The application's id for its user: printable text (a NUL or a line break in it would reach logs and queries). */
+export const UserId = v.pipe(
+  v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters"),
+  v.regex(/^[^\p{Cc}]*$/u, "user must not hold control characters"),
+);
+
 const Body = v.object({
-  user: v.pipe(v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters")),
+  user: UserId,
   ttl_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL.min, `ttl_seconds must be at least ${TTL.min}`), v.maxValue(TTL.max, `ttl_seconds must be at most ${TTL.max}`))),
   scopes: v.optional(v.pipe(v.array(v.picklist(SCOPES, `scopes are ${SCOPES.join(" and ")}`)), v.minLength(1, "scopes must not be empty"))),
 });
 
 export const mintFrontendToken: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+  const { org, keyId } = await authenticateKey(ctx.deps.db, ctx.req);
   const body = await readBody(ctx.req, Body);
   const expiresAt = Math.floor(Date.now() / 1000) + (body.ttl_seconds ?? TTL.default);
   const scopes = [...new Set(body.scopes ?? SCOPES)];
-  const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt });
+  const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt, keyId, issuedAt: Date.now() });
   return Response.json({ token, expires_at: expiresAt, user: body.user, scopes });
+};
+
+const RevokeBody = v.object({ user: UserId });
+
+export const revokeFrontendTokens: Handler = async (ctx) => {
+  const org = await authenticate(ctx.deps.db, ctx.req);
+  const body = await readBody(ctx.req, RevokeBody);
+  const at = await revokeUserTokens(ctx.deps.db, org.id, body.user);
+  return Response.json({ object: "frontend_tokens.revoked", user: body.user, revoked_before: Math.floor(at / 1000) });
 };
