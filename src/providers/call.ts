@@ -18,8 +18,8 @@ async function send(adapter: ProviderAdapter, req: ChatRequest, target: Target, 
       signal,
     });
   } catch (err) {
-    // Never echo the URL's query or headers: keys may sit there.
-    throw new ProviderError(`provider ${adapter.name} could not be reached: ${(err as Error).message ?? "network error"}`, 502, null);
+    // Never echo the URL's query or headers: keys may sit there; nor Bun's hint for its own users.
+    throw new ProviderError(`provider ${adapter.name} could not be reached: ${withoutBunHint((err as Error).message ?? "network error")}`, 502, null);
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
@@ -53,12 +53,17 @@ export async function openStream(
   return adapter.fromStream(events, { ...ids, model: req.model });
 }
 
+/** Bun ends its fetch() errors with advice for the program's author ("pass `verbose: true` …"): not for our clients. */
+export function withoutBunHint(message: string): string {
+  return message.replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim() || "network error";
+}
+
 /** A connection dropped mid-stream surfaces as a ProviderError, not a raw socket error. */
 async function* guardTransport<T>(name: string, it: AsyncIterable<T>): AsyncGenerator<T> {
   try {
     yield* it;
   } catch (err) {
     if (err instanceof ProviderError) throw err;
-    throw new ProviderError(`${name} stream broke: ${(err as Error).message ?? "connection lost"}`, 502, null);
+    throw new ProviderError(`${name} stream broke: ${withoutBunHint((err as Error).message ?? "connection lost")}`, 502, null);
   }
 }

@@ -1,6 +1,7 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
+import { writeSync } from "node:fs";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
@@ -128,7 +129,8 @@ if (import.meta.main) {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
       server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
         () => {
-          console.log("stopped: requests settled, logs written, database closed");
+          // Written at once: console.log to a pipe is asynchronous, and exit() would drop it.
+          writeSync(1, "stopped: requests settled, logs written, database closed\n");
           process.exit(0);
         },
         (e) => {

@@ -189,6 +189,8 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
   expect(done.every((a) => a.body.fix_summary.status === "fixed")).toBe(true);
   expect(await server.proc.exited).toBe(0);
+  // Its last line is written before it exits (console.log to a pipe was dropped by exit()).
+  await until("the last log line", () => server.output().includes("stopped: requests settled, logs written, database closed"));
 
   const after = await books("stopped");
   expect(after).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });

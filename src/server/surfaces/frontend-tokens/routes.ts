@@ -4,18 +4,13 @@
 // A token also dies with the key that minted it and while its organization is suspended (auth.ts).
 import * as v from "valibot";
 import { revokeUserTokens } from "../../../db/index.ts";
+import { UserId } from "../../../responses/schema.ts";
 import { authenticate, authenticateKey } from "../../auth.ts";
 import { readBody } from "../../body.ts";
 import type { Handler } from "../../context.ts";
 import { mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 
 const TTL = { min: 60, max: 3600, default: 900 } as const;
-
-/** The application's id for its user: printable text (a NUL or a line break in it would reach logs and queries). */
-export const UserId = v.pipe(
-  v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters"),
-  v.regex(/^[^\p{Cc}]*$/u, "user must not hold control characters"),
-);
 
 const Body = v.object({
   user: UserId,
