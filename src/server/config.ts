@@ -1,5 +1,6 @@
 import { creditAmountProblem } from "../db/credits.ts";
 import { route, target } from "../providers/registry.ts";
+import { offeredModelsProblem } from "../providers/offered.ts";
 // Environment → server settings, read once at start. Secrets stay here and are never logged.
 export interface FixingModelConfig {
   /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
@@ -16,10 +17,13 @@ export interface ServerConfig {
   host?: string;
   dbPath: string;
   retentionDays: number;
+  /** Credits per Autofix call (TESSERA_AUTOFIX_PRICE). */
   autofixPrice: number;
+  /** Credits per Embed Chat Completions call (TESSERA_EMBED_PRICE). */
+  embedPrice: number;
   fixingModel: FixingModelConfig | null;
   /** Credits per response (TESSERA_RESPONSES_PRICE); streamed and background ones included. */
-  responsesPrice?: number;
+  responsesPrice: number;
   /** Browser origins allowed on the Conversations routes (TESSERA_CORS_ORIGINS). */
   corsOrigins?: string[];
   /** How long a background job's claim holds without renewal (TESSERA_LEASE_SECONDS). */
@@ -62,6 +66,8 @@ export function fixingModelFromEnv(env: Record<string, string | undefined>): Fix
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const models = offeredModelsProblem(env);
+  if (models) throw new Error(models);
   return {
     port: intFrom(env.PORT, 8787, "PORT"),
     host: env.HOST || "127.0.0.1",
@@ -69,7 +75,8 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     retentionDays: intFrom(env.TESSERA_LOG_RETENTION_DAYS, 30, "TESSERA_LOG_RETENTION_DAYS"),
     autofixPrice: priceFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
     fixingModel: fixingModelFromEnv(env),
-    responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
+    embedPrice: priceFrom(env.TESSERA_EMBED_PRICE, 0, "TESSERA_EMBED_PRICE"),
+    responsesPrice: priceFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
     maxProviderCalls: Math.min(65_535, Math.max(1, intFrom(env.TESSERA_MAX_PROVIDER_CALLS || env.BUN_CONFIG_MAX_HTTP_REQUESTS, DEFAULT_MAX_PROVIDER_CALLS, "TESSERA_MAX_PROVIDER_CALLS"))),

@@ -5,9 +5,8 @@
 import * as v from "valibot";
 import { revokeUserTokens } from "../../../db/index.ts";
 import { UserId } from "../../../responses/schema.ts";
-import { authenticate, authenticateKey } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 
 const TTL = { min: 60, max: 3600, default: 900 } as const;
@@ -18,20 +17,19 @@ const Body = v.object({
   scopes: v.optional(v.pipe(v.array(v.picklist(SCOPES, `scopes are ${SCOPES.join(" and ")}`)), v.minLength(1, "scopes must not be empty"))),
 });
 
-export const mintFrontendToken: Handler = async (ctx) => {
-  const { org, keyId } = await authenticateKey(ctx.deps.db, ctx.req);
+export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Promise<Response> {
+  const { org, principal } = ctx;
   const body = await readBody(ctx.req, Body);
   const expiresAt = Math.floor(Date.now() / 1000) + (body.ttl_seconds ?? TTL.default);
   const scopes = [...new Set(body.scopes ?? SCOPES)];
-  const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt, keyId, issuedAt: Date.now() });
+  const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now() });
   return Response.json({ token, expires_at: expiresAt, user: body.user, scopes });
-};
+}
 
 const RevokeBody = v.object({ user: UserId });
 
-export const revokeFrontendTokens: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+export async function revokeFrontendTokens(ctx: AuthedContext<string, "key">): Promise<Response> {
   const body = await readBody(ctx.req, RevokeBody);
-  const at = await revokeUserTokens(ctx.deps.db, org.id, body.user);
+  const at = await revokeUserTokens(ctx.deps.db, ctx.org.id, body.user);
   return Response.json({ object: "frontend_tokens.revoked", user: body.user, revoked_before: Math.floor(at / 1000) });
-};
+}

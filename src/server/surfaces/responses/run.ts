@@ -2,7 +2,7 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { endResponse, endTurn, handBackLater, insertResponse, settle, updateResponse, type Settlement } from "../../../db/index.ts";
+import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
 import { openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk } from "../../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
@@ -13,6 +13,7 @@ import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../r
 import type { AppDeps } from "../../context.ts";
 import { checkAndRepair } from "../../managed/check.ts";
 import { HttpError } from "../../errors.ts";
+import type { CallEnd, PaidCall } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 
@@ -20,14 +21,9 @@ export const ENDPOINT = "/v1/embed/responses";
 
 export type SequencedEvent = ResponseEvent & { sequence_number: number };
 
-/** What a turn's settlement needs to know of its request. */
-export type TurnBill = Pick<TurnOptions, "requestId" | "startedAt" | "held">;
-
 export interface TurnOptions {
-  requestId: string;
-  startedAt: number;
-  /** Credits held for this turn (settled at the end: charged when it completes, else handed back). */
-  held: number;
+  /** The paid call this turn answers: its hold is settled at the end (charged when it completes, else handed back). */
+  call: PaidCall;
   /** Aborts the provider call: the client went away, or the response was cancelled. */
   signal: AbortSignal;
   /**
@@ -73,7 +69,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   const store = t.settings.store;
   let seq = 0;
   const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
-  let managed: { outcome: string; corrected: string[] } | null = null;
+  let managed: CallEnd["event"] = null;
   const bridge = new EventBridge({
     finalizeText: t.library
       ? (text) => {
@@ -119,7 +115,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     } else {
       const known = e instanceof ProviderError || e instanceof HttpError;
       const message = known ? (e as Error).message : "the answer could not be completed";
-      if (!known) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+      if (!known) deps.log(`responses ${o.call.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
       final = snapshot("failed", { error: { code: "server_error", message } });
     }
   }
@@ -142,15 +138,18 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     meanwhile = await endTurn(db, end, (stored) => {
       const { status, usage } = (stored as ResponseObject | null) ?? final;
       const charged = status === "completed" || status === "incomplete";
-      return turnSettlement(t, o, { charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status, usage, managed });
+      return o.call.settlement({
+        charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status,
+        tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null }, event: managed,
+      });
     });
   } catch (e) {
     // The end could not be stored nor paid for (the database is in trouble): not a success. The
     // hold goes back and a stored row is marked failed once the database takes writes again; a
     // stream ends with response.failed, a JSON answer with the error (503 for the database's trouble).
-    deps.log(`responses ${o.requestId}: the turn's end could not be recorded: ${(e as Error).message}`);
+    deps.log(`responses ${o.call.requestId}: the turn's end could not be recorded: ${(e as Error).message}`);
     const failed = snapshot("failed", { error: { code: "server_error", message: "the answer could not be recorded (the database is unavailable); nothing was charged" } });
-    handBackLater(db, o.requestId, deps.log, storedAtStart || o.background ? (d) => endResponse(d, t.settings.id, "failed", failed) : undefined);
+    handBackLater(db, o.call.requestId, deps.log, storedAtStart || o.background ? (d) => endResponse(d, t.settings.id, "failed", failed) : undefined);
     if (!o.streamed) throw e;
     yield sequenced({ type: "response.failed", response: failed });
     return failed;
@@ -162,26 +161,10 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 
 class Cancelled extends Error {}
 
-/** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
-function turnSettlement(
-  t: PreparedTurn, o: TurnBill,
-  r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
-): Settlement {
-  return {
-    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: r.charged ? o.held : 0, reason: "responses",
-    log: {
-      endpoint: ENDPOINT, model: t.settings.model, status: r.status, conversation: JSON.stringify(t.input), outcome: r.outcome,
-      duration_ms: Math.round(performance.now() - o.startedAt),
-      input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null,
-    },
-    event: r.managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: r.managed.outcome, corrected_codes: JSON.stringify(r.managed.corrected) } : undefined,
-  };
-}
-
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
-export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
-  await settle(deps.db, turnSettlement(t, o, { charged: false, status, outcome: "upstream_error" }))
-    .catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+export async function settleUnopened(deps: AppDeps, call: PaidCall, status: number): Promise<void> {
+  await call.finish({ charged: false, status, outcome: "upstream_error" })
+    .catch((err) => deps.log(`responses ${call.requestId}: could not record: ${(err as Error).message}`));
 }
 
 /** The items a store:false continuation on the same socket starts from. */
