@@ -1,7 +1,6 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
-import { writeSync } from "node:fs";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
@@ -134,11 +133,13 @@ if (import.meta.main) {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
+      // The stop waits on things that hold no reference (the SQLite checkpointer's unref'd worker):
+      // without one of its own the process could run out of work and exit before its last line.
+      setInterval(() => {}, 60_000);
       server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
         () => {
-          // Written at once: console.log to a pipe is asynchronous, and exit() would drop it.
-          writeSync(1, "stopped: requests settled, logs written, database closed\n");
-          process.exit(0);
+          // Exits once the line is written: console.log to a pipe is asynchronous, and exit() dropped it.
+          process.stdout.write("stopped: requests settled, logs written, database closed\n", () => process.exit(0));
         },
         (e) => {
           console.error(`shutdown failed: ${e instanceof Error ? e.message : String(e)}`);

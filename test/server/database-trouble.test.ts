@@ -36,7 +36,7 @@ async function paid(key: string, n: number) {
 for (const kind of ["disk_full", "read_only"] as const) {
   test(`${kind}: 503 with Retry-After naming it, no charge unrecorded, /health degraded, then serving again`, async () => {
     if (sqliteOnly()) return; // SQLite's pragmas stand in for the disk; PostgreSQL's faults are in test/faults
-    process.env.TESSERA_EMBED_PRICE = "1";
+    E.h.server.config.embedPrice = 1;
     const key = await E.h.org(`trouble-${kind}`, 10_000);
     const org = (await findOrganizationByName(E.h.server.db, `trouble-${kind}`))!;
     const db = E.h.server.db;
