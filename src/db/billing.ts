@@ -6,7 +6,8 @@
 // log and the reliability event together, handing back what was not charged. A hold whose request
 // never settles (the process died, or stopped before the call ended) is returned with a ledger row
 // of delta 0 that names the request: at start-up and periodically once it is older than any request
-// can run, and at shutdown for the calls of the stopping process. At every moment:
+// can run (the backstop), at shutdown for the calls of the stopping process, and as soon as the
+// process that took it is known to be gone (owners.ts). At every moment:
 //
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
 import type { Db } from "./connect.ts";
@@ -14,6 +15,7 @@ import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
+import { ownerOf } from "./owners.ts";
 import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { queueRecords } from "./log-queue.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
@@ -54,11 +56,11 @@ const giveCredits = prepared<{ org: number; amount: number }>((db, v) => db
   .updateTable("organizations")
   .set((eb) => ({ credits: eb("credits", "+", v("amount")) }))
   .where("id", "=", v("org")));
-const insertHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+const insertHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
   .insertInto("credit_holds")
-  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at") }));
+  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at"), owner: v("owner") }));
 /** The decrement and the hold row as one statement, where the database runs an UPDATE inside WITH (PostgreSQL). */
-const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
   .with("taken", (qb) => qb
     .updateTable("organizations")
     .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
@@ -67,12 +69,13 @@ const takeIntoHold = prepared<{ org: number; request: string; amount: number; at
     .where("suspended", "=", 0)
     .returning("id"))
   .insertInto("credit_holds")
-  .columns(["organization_id", "request_id", "amount", "created_at"])
+  .columns(["organization_id", "request_id", "amount", "created_at", "owner"])
   .expression((eb) => eb.selectFrom("taken").select([
     "taken.id",
     eb.cast<string>(eb.val(v("request")), "text").as("request_id"),
     eb.cast<number>(eb.val(v("amount")), "bigint").as("amount"),
     eb.cast<string>(eb.val(v("at")), "text").as("created_at"),
+    eb.cast<string | null>(eb.val(v("owner")), "text").as("owner"),
   ])));
 const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) => db
   .deleteFrom("credit_holds")
@@ -95,7 +98,8 @@ const insertLedger = prepared<{ org: number; delta: number; reason: string; requ
  */
 export async function holdCredits(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
   if (amount <= 0) return true;
-  const values = { org: orgId, request: requestId, amount, at: nowIso() };
+  // The process that takes it owns it: should that process die, its holds go back (owners.ts).
+  const values = { org: orgId, request: requestId, amount, at: nowIso(), owner: ownerOf(db) };
   const oneStatement = capabilities(db).modifyingCte;
   const held = await inSharedTransaction(db, async (tx, maybeDone) => {
     // Run again after a commit that may have landed: the hold is there, or it was not taken.
@@ -210,7 +214,7 @@ function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): Cal
  * Gives one hold back to its organization, with a ledger row (delta 0: the credits were never
  * charged) that names the request and why. False when the hold was already settled or returned.
  */
-async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
+export async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
   const returned = await db.transaction().execute(async (tx) => {
     const deleted = await tx.deleteFrom("credit_holds").where("id", "=", hold.id).executeTakeFirst();
     if (deleted.numDeletedRows !== 1n) return false;

@@ -13,3 +13,4 @@ export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
 export { revokeUserTokens, tokenStanding, type TokenStanding } from "./token-revocations.ts";
+export { ownerOf, releaseDeadOwners, releaseOwner, startOwnerLease } from "./owners.ts";

@@ -1,6 +1,7 @@
 // The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
-import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
+import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startOwnerLease, startRetention, type Db } from "../db/index.ts";
+import { DEFAULT_LEASE_SECONDS } from "./surfaces/responses/background.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
@@ -52,6 +53,9 @@ export async function startServer(
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
+  // This process under a lease: what a stopped server left running (its holds, its responses) is
+  // released at start-up and once a lease period after it stopped (owners.ts).
+  const ownerLease = await startOwnerLease(db, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, log);
   // Holds left by a server that died (kill -9, power loss) come back once they are expired.
   const stopHoldSweep = await startHoldSweep(db, log);
   const background = new Background(log);
@@ -93,6 +97,7 @@ export async function startServer(
     for (const job of jobs) await job.abandon?.();
     await background.idle();
     const returned = await returnOpenHolds(db, "the server stopped before the request ended");
+    await ownerLease.stop();
     if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);
     await server.stop(true);
     await background.idle();
