@@ -2,6 +2,7 @@
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startOwnerLease, startRetention, type Db } from "../db/index.ts";
 import { DEFAULT_LEASE_SECONDS } from "./surfaces/responses/background.ts";
+import { DEFAULT_CALL_LIMITS, setCallLimits } from "../providers/call.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
@@ -50,6 +51,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
+  setCallLimits({
+    connectMs: config.providerConnectTimeoutMs ?? DEFAULT_CALL_LIMITS.connectMs,
+    idleMs: config.providerIdleTimeoutMs ?? DEFAULT_CALL_LIMITS.idleMs,
+  });
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);

@@ -28,7 +28,7 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
   if (body.stream) {
     let chunks;
     try {
-      chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+      chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, untilGone(ctx));
     } catch (e) {
       throw await failed(ctx, e);
     }
@@ -49,7 +49,7 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
 
   let completion;
   try {
-    completion = await complete(adapter, req, target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+    completion = await complete(adapter, req, target, untilGone(ctx));
   } catch (e) {
     throw await failed(ctx, e);
   }
@@ -66,8 +66,21 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
   return Response.json(completion);
 }
 
+/**
+ * The provider call's signal: aborted when the client hangs up (the call is not charged: nobody
+ * gets the answer) and at the deadline. A stream's hang-up after its start is sse-response.ts's.
+ */
+function untilGone(ctx: PaidContext<string>): AbortSignal {
+  return AbortSignal.any([ctx.req.signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
+}
+
 /** The provider failed or refused before answering: the hold goes back, logged; the error as HTTP. */
 async function failed(ctx: PaidContext<string>, e: unknown): Promise<unknown> {
+  if (ctx.req.signal.aborted) {
+    // The client left: not the provider's failure, and no one reads the answer.
+    await ctx.call.finish({ charged: false, status: 499, outcome: "cancelled" });
+    return new HttpError(499, "the client closed the request", { code: "client_closed_request" });
+  }
   // A request the provider's wire cannot carry: refused as the body's fault, naming the field.
   const http = e instanceof UnsupportedRequestError ? new HttpError(400, e.message, { param: e.param }) : providerHttpError(e);
   const status = e instanceof ProviderError || e instanceof HttpError || e instanceof UnsupportedRequestError ? e.status : 500;
