@@ -86,6 +86,9 @@ class CachedStatementDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite rolls a transaction back itself when a write fails on a full disk or an I/O error; a
+    // rollback then would fail with "no transaction is active" and hide the error that matters.
+    if (!this.db.inTransaction) return;
     await connection.executeQuery(CompiledQuery.raw("rollback"));
   }
 
