@@ -87,9 +87,12 @@ class CachedStatementDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     // SQLite rolls a transaction back itself when a write fails on a full disk or an I/O error; a
-    // rollback then would fail with "no transaction is active" and hide the error that matters.
-    if (!this.db.inTransaction) return;
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    // rollback then fails with "no transaction is active" and would hide the error that matters.
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } catch (e) {
+      if (!/no transaction is active/i.test((e as Error).message)) throw e;
+    }
   }
 
   async releaseConnection(): Promise<void> {
