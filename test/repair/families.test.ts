@@ -85,9 +85,15 @@ describe("repairs that keep what the model wrote", () => {
     const out = repair(lines("root = Stack([c])", 'c = constructor([TextContent("x")], "toString")', 'd = Constructor("hasOwnProperty")'), lib);
     expect(["fixed", "fix_failed"]).toContain(out.status);
   });
+  test("an unknown call no component takes keeps its text in the text component its place allows", () => {
+    becomes(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lines("root = Stack([g])", 'g = TextContent("Quarterly numbers 42")'));
+    // In a form's field list only a FormControl stands: no text component may, so it is not a fix.
+    const out = repair(lines("root = Stack([f])", 'f = Form("f", [Gizmo("Quarterly numbers", 42)])'), lib);
+    expect(out.status).toBe("fix_failed");
+  });
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
-    // Nothing takes Gizmo's arguments: dropping the call would lose its strings.
-    const out = repair(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lib);
+    // Nothing takes Gizmo's arguments, and a list is more than text: dropping it would lose its strings.
+    const out = repair(lines("root = Stack([g])", 'g = Gizmo(["Quarterly numbers", "Yearly numbers"], [1, 2])'), lib);
     expect(out.status).toBe("fix_failed");
     expect(out.content).toBeNull();
   });
