@@ -8,7 +8,7 @@ import {
   type ConversationRow, type Db, type Owner,
 } from "../../../db/index.ts";
 import { newId, withFreshId } from "../../../responses/ids.ts";
-import { InputItem, Metadata } from "../../../responses/schema.ts";
+import { InputItem, Metadata, UserId } from "../../../responses/schema.ts";
 import { normalizeInput } from "../../../responses/to-chat.ts";
 import type { Item } from "../../../responses/types.ts";
 import { requireScope, type Principal } from "../../auth.ts";
@@ -29,7 +29,7 @@ const CreateConversation = v.object({
   items: v.optional(v.nullable(Items)),
   metadata: v.optional(v.nullable(Metadata)),
   /** The application's user this conversation belongs to (API key only; a token sets its own). */
-  user: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(256)))),
+  user: v.optional(v.nullable(UserId)),
   title: v.optional(v.nullable(Title)),
 });
 // OpenUI's cloud storage names a thread with `title`: kept as metadata.title (metadata wins when both name it).
