@@ -1,4 +1,4 @@
-// `tessera/openui`: what OpenUI's ChatProvider (@openuidev/react-headless, @openuidev/react-ui)
+// `@tessera-ui/tessera/openui`: what OpenUI's ChatProvider (@openuidev/react-headless, @openuidev/react-ui)
 // takes, talking to Tessera directly from the browser with a frontend token:
 //   llm:     tesseraLLM(...)      a ChatLLM over Responses (stored in the thread's conversation),
 //            read by OpenUI's own openAIResponsesAdapter
@@ -26,7 +26,7 @@ export interface TesseraConnection {
 export interface TesseraLLMOptions extends TesseraConnection {
   /** `{provider}/{model}`, one the token may use. */
   model: string;
-  /** The system prompt: for managed UI, the config block (tessera/client's libraryConfig()). */
+  /** The system prompt: for managed UI, the config block (@tessera-ui/tessera/client's libraryConfig()). */
   instructions?: string;
 }
 

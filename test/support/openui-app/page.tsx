@@ -1,5 +1,5 @@
 // An OpenUI app as its users write one: @openuidev/react-ui's AgentInterface with the library
-// react-ui exports, talking to Tessera directly through tessera/openui. Its server part is one
+// react-ui exports, talking to Tessera directly through @tessera-ui/tessera/openui. Its server part is one
 // route, /token, which mints a frontend token with the API key. Bundled by esbuild in
 // test/server/openui-browser.test.ts; configured by window.APP.
 import { createRoot } from "react-dom/client";
