@@ -1,24 +1,20 @@
-// The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
-// Tests and the benchmark import startServer and call it with port 0 and a temporary database.
+// The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment once, into a
+// ServerConfig (config.ts), and serves. Tests and the benchmark import startServer and call it with
+// a config of their own (serverConfig({...})): port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
-import { configFromEnv, type ServerConfig } from "./config.ts";
+import { ConfigError, configFromEnv, SETTINGS, type ServerConfig } from "./config.ts";
+import { Keyring } from "./crypto/keyring.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
 import { serve } from "./serve.ts";
 import type { RunningJob, SocketSpec, Surface } from "./surface.ts";
 import { SURFACES } from "./surfaces/index.ts";
 
-/**
- * How long a stopping server lets requests in flight finish. An Autofix call that waits on the
- * fixing model can take up to its 60 s timeout; process managers kill after their own grace
- * (Kubernetes 30 s, systemd 90 s, Docker 10 s unless told), so the default stays under
- * Kubernetes'. Requests still running then are cut and their credit holds returned.
- * TESSERA_SHUTDOWN_GRACE_MS sets another bound.
- */
-export const SHUTDOWN_GRACE_MS = 25_000;
+/** How long a stopping server lets requests in flight finish, unless TESSERA_SHUTDOWN_GRACE_MS says (config.ts). */
+export const SHUTDOWN_GRACE_MS = SETTINGS.shutdownGraceMs.fallback;
 
 export interface RunningServer {
   url: string;
@@ -26,6 +22,8 @@ export interface RunningServer {
   db: Db;
   /** The settings it runs with (tests change prices on a running server through this). */
   config: ServerConfig;
+  /** The master keys it seals and signs with (tests mint tokens with them). */
+  keys: Keyring;
   fetch: FetchHandler;
   /** Resolves when every write that runs after a response (request logs) has been made. */
   idle(): Promise<void>;
@@ -48,6 +46,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
+  // Before the database: a bad master key stops the start without touching anything.
+  const keys = await Keyring.open(config);
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
@@ -57,6 +57,7 @@ export async function startServer(
   const deps: AppDeps = {
     db,
     config,
+    keys,
     fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
     log,
     background,
@@ -69,7 +70,7 @@ export async function startServer(
   const socket = sockets[0] as SocketSpec<unknown> | undefined;
   const server = serve<unknown>({
     port: config.port,
-    hostname: config.host ?? "127.0.0.1",
+    hostname: config.host,
     // A WebSocket mode needs the server for its upgrade; everything else is the app.
     fetch: socket ? (req, srv) => (socket.matches(req) ? socket.upgrade(req, srv, deps) : fetch(req)) : fetch,
     websocket: socket?.handler(deps),
@@ -102,13 +103,14 @@ export async function startServer(
     port: server.port!,
     db,
     config,
+    keys,
     fetch,
     // Background work done and the logs it queued written: what tests wait for before reading them.
     idle: async () => {
       await background.idle();
       await flushLogs(db);
     },
-    stop(graceMs = SHUTDOWN_GRACE_MS) {
+    stop(graceMs = config.shutdownGraceMs) {
       stopping ??= stop(graceMs);
       return stopping;
     },
@@ -116,19 +118,26 @@ export async function startServer(
 }
 
 if (import.meta.main) {
-  const config = configFromEnv();
+  let config: ServerConfig;
+  try {
+    config = configFromEnv(process.env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`tessera: ${e.message}`);
+    process.exit(1);
+  }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
-  const bound = config.host!.includes(":") ? `[${config.host}]` : config.host;
+  const bound = config.host.includes(":") ? `[${config.host}]` : config.host;
   const everywhere = config.host === "0.0.0.0" || config.host === "::" ? " (every interface)" : "";
   console.log(
     `tessera listening on http://${bound}:${server.port}${everywhere} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
   );
-  const grace = Number(process.env.TESSERA_SHUTDOWN_GRACE_MS || SHUTDOWN_GRACE_MS);
+  const grace = config.shutdownGraceMs;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
-      server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
+      server.stop(grace).then(
         () => {
           console.log("stopped: requests settled, logs written, database closed");
           process.exit(0);

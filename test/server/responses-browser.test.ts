@@ -7,8 +7,7 @@
 // Chromium is Debian's package (/usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core, as
 // in test/browser; TESSERA_SKIP_BROWSER=1 skips this test, saying so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
@@ -76,7 +75,6 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
     const bundle = await built.outputs[0]!.text();
     allowed = pageServer(bundle);
     refused = pageServer(bundle);
-    process.env.TESSERA_DATA_DIR = mkdtempSync(join(tmpdir(), "tessera-keys-"));
     h = await startHarness({ corsOrigins: [`http://127.0.0.1:${allowed.port}`] });
     key = await h.org("browser-app", 0);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });

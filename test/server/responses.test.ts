@@ -139,7 +139,7 @@ test("billing: each completed response costs the price, streamed and background 
 });
 
 test("background: queued at once, progress while it runs, the whole result at the end, replay and resume", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   const r = await client.responses.create({ model: "local/slow", input: "long job", background: true });
   expect(["queued", "in_progress"]).toContain(r.status);
   expect(r.background).toBe(true);
@@ -161,7 +161,7 @@ test("background: queued at once, progress while it runs, the whole result at th
 });
 
 test("cancel: idempotent, answers the cancelled response, not charged; a 400 for a response not in the background", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   e.h.server.config.responsesPrice = 4;
   const before = await e.h.credits("resp-acme");
   const r = await client.responses.create({ model: "local/slow", input: "cancel me", background: true });
@@ -247,7 +247,7 @@ test("a base64 PDF reaches every provider in its own form; a file a provider can
 });
 
 test("a client that leaves mid-stream: the turn ends cancelled, stored so, its credits handed back", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   e.h.server.config.responsesPrice = 2;
   const before = await e.h.credits("resp-acme");
   const ac = new AbortController();
