@@ -31,7 +31,7 @@ function realSized(): typeof SMALL {
       required: ["title"],
     };
   }
-  return { root: "Stack", schema: { $defs: defs as typeof SMALL.schema.$defs } };
+  return { ...SMALL, schema: { $defs: defs as typeof SMALL.schema.$defs } };
 }
 
 async function pageBytes(db: Db): Promise<number> {

@@ -1,4 +1,5 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
+//   First:    the sources' types (tsc --noEmit, tsconfig.json: strict) and lint (Biome, biome.json)
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL
 //             (TESSERA_SKIP_POSTGRES=1 skips them, saying so; missing binaries fail, naming the package)
@@ -35,6 +36,9 @@ const pgBins = postgresBinaries();
 const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
+  // Each error is a failure; a run with any fails.
+  { name: "types", cmd: [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], count: (o) => ({ passed: 0, failed: (o.match(/error TS\d+/g) ?? []).length }) },
+  { name: "lint", cmd: [bin("biome"), "lint", "--error-on-warnings"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "bun",
     cmd: [bin("bun"), "test", "--timeout", "60000", ...BUN_SUITES],
@@ -80,9 +84,11 @@ for (const step of steps) {
     continue;
   }
   const proc = Bun.spawn(step.cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...step.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
-  const decoder = new TextDecoder();
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    // One decoder per stream: a shared one would join a character cut between two reads of
+    // stdout with the bytes of stderr read in between.
+    const decoder = new TextDecoder();
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true });
       output += text;

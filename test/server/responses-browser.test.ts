@@ -8,7 +8,6 @@
 // in test/browser; TESSERA_SKIP_BROWSER=1 skips this test, saying so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { skip } from "../support/harness.ts";

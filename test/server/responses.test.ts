@@ -55,7 +55,7 @@ test("store:false is neither retrievable nor continuable; stored ones are, at on
   expect(next.previous_response_id).toBe(kept.id);
 
   const transient = await client.responses.create({ model: "openai/gpt-x", input: "secret", store: false });
-  expect(transient.store).toBe(false);
+  expect((transient as unknown as { store: boolean }).store).toBe(false);
   expect(await fails(client.responses.retrieve(transient.id))).toMatchObject({ status: 404 });
   expect(await fails(client.responses.create({ model: "openai/gpt-x", input: "go on", previous_response_id: transient.id }))).toMatchObject({ status: 400, code: "previous_response_not_found" });
 });
@@ -141,7 +141,7 @@ test("billing: each completed response costs the price, streamed and background 
 test("background: queued at once, progress while it runs, the whole result at the end, replay and resume", async () => {
   e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   const r = await client.responses.create({ model: "local/slow", input: "long job", background: true });
-  expect(["queued", "in_progress"]).toContain(r.status);
+  expect(["queued", "in_progress"]).toContain(r.status as string);
   expect(r.background).toBe(true);
   let seen = await client.responses.retrieve(r.id);
   while (seen.status === "queued" || seen.status === "in_progress") {
