@@ -53,7 +53,7 @@ const steps: Step[] = [
     unable: "missing" in pgBins ? pgBins.missing : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
-  { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
+  { name: "build", cmd: [bin("bun"), "src/build/lang-bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
   // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
   { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
