@@ -6,6 +6,7 @@
 // Secrets (provider keys, master keys) stay here and in the keyring, and are never logged.
 import * as v from "valibot";
 import { creditAmountProblem } from "../db/credits.ts";
+import { offeredModelsProblem } from "../providers/offered.ts";
 import { PROVIDER_VARIABLES, route, target } from "../providers/registry.ts";
 
 export interface FixingModelConfig {
@@ -39,6 +40,11 @@ const list = v.pipe(
   v.string(),
   v.transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)),
 );
+const modelIds = v.pipe(
+  list,
+  v.check((ids: string[]) => offeredModelsProblem(ids) === null, (issue) => offeredModelsProblem(issue.input as string[]) ?? ""),
+  v.transform((ids: string[]) => (ids.length ? [...new Set(ids)] : null)),
+);
 const httpUrl = v.pipe(v.string(), v.url("must be a URL"), v.regex(/^https?:\/\//i, "must be an http:// or https:// URL"));
 
 interface Setting<T> {
@@ -65,6 +71,10 @@ export const SETTINGS = {
   embedPrice: setting("TESSERA_EMBED_PRICE", price, 0),
   /** Credits per response (streamed and background ones included) and per compaction. */
   responsesPrice: setting("TESSERA_RESPONSES_PRICE", price, 0),
+  /** Credits per artifact generation or edit. */
+  artifactPrice: setting("TESSERA_ARTIFACT_PRICE", price, 0),
+  /** The models offered (comma-separated {provider}/{model} ids, src/providers/offered.ts); unset, any. */
+  models: setting<string[] | null>("TESSERA_MODELS", modelIds, null),
   /** Browser origins allowed on the Conversations routes (comma-separated; `*` for any). */
   corsOrigins: setting<string[]>("TESSERA_CORS_ORIGINS", list, []),
   /** How long a background job's claim holds without renewal. */
