@@ -1,13 +1,15 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
 //   First:    the sources' types (tsc --noEmit, tsconfig.json: strict) and lint (Biome, biome.json)
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
+//   Faults:   real server processes under faults (test/faults), when PostgreSQL is present
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL (the
 //             system's binaries or npm's, test/support/postgres.ts; TESSERA_SKIP_POSTGRES=1 skips
 //             them, saying so; no binaries at all fail the run, saying how to get them)
 //   Node 20:  the built bundle and the package entry points with the README's examples and its
 //             quickstart (test/node), and headless Chromium (test/browser; without a Chromium,
 //             skipped saying how to enable it, except under CI: test/support/chromium.mjs)
-//   Deno:     the conformance suite (deno task test)
+//   Deno:     the conformance suite (deno task test), and the service as `deno task start` runs it,
+//             on SQLite and PostgreSQL (deno task test:service, test/runtime)
 import { fileURLToPath } from "node:url";
 import { postgresBinaries, SKIP_POSTGRES } from "./support/postgres.ts";
 
@@ -58,8 +60,15 @@ const steps: Step[] = [
     note: "from" in pgBins ? `PostgreSQL binaries: ${pgBins.from}` : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
   },
+  {
+    // Real server processes under faults: PostgreSQL restarted, kill -9, clients hanging up (npm run test:faults).
+    name: "faults",
+    cmd: [bin("bun"), "test", "--timeout", "60000", "test/faults"],
+    skip: SKIP_POSTGRES ? "test/faults (TESSERA_SKIP_POSTGRES=1)" : "missing" in pgBins ? `test/faults: ${pgBins.missing}` : undefined,
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
+  },
   { name: "build", cmd: [bin("bun"), "src/build/lang-bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
-  // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
+  // @tessera-ui/tessera/client and @tessera-ui/tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
   { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "node",
@@ -69,6 +78,11 @@ const steps: Step[] = [
   {
     name: "deno",
     cmd: [bin("deno"), "task", "test"],
+    count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g), skipped: last(o, /(\d+) ignored/g) }),
+  },
+  {
+    name: "deno service",
+    cmd: [bin("deno"), "task", "test:service"],
     count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g), skipped: last(o, /(\d+) ignored/g) }),
   },
 ];

@@ -1,8 +1,8 @@
-// kysely on bun:sqlite, with each distinct SQL text prepared once. kysely-bun-sqlite prepares every
+// kysely on the runtime's SQLite (src/runtime: bun:sqlite, or node:sqlite adapted to its shape), with each distinct SQL text prepared once. kysely-bun-sqlite prepares every
 // query anew (5 µs of a 13 µs key lookup, measured in bun 1.4); this driver keeps the prepared
 // statements of the last STATEMENT_CACHE_SIZE SQL texts. Queries stay kysely queries: only the
 // connection under them changes. One connection, used by one query or transaction at a time.
-import type { Database as SqliteDatabase, Statement } from "bun:sqlite";
+import type { SqliteConnection as SqliteDatabase, SqliteStatement as Statement } from "../runtime/index.ts";
 import {
   CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
@@ -86,7 +86,13 @@ class CachedStatementDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    // SQLite rolls a transaction back itself when a write fails on a full disk or an I/O error; a
+    // rollback then fails with "no transaction is active" and would hide the error that matters.
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } catch (e) {
+      if (!/no transaction is active/i.test((e as Error).message)) throw e;
+    }
   }
 
   async releaseConnection(): Promise<void> {

@@ -6,6 +6,7 @@
 // Secrets (provider keys, master keys) stay here and in the keyring, and are never logged.
 import * as v from "valibot";
 import { creditAmountProblem } from "../db/credits.ts";
+import { DEFAULT_CALL_LIMITS } from "../providers/call.ts";
 import { offeredModelsProblem } from "../providers/offered.ts";
 import { PROVIDER_VARIABLES, route, target } from "../providers/registry.ts";
 
@@ -77,6 +78,15 @@ export const SETTINGS = {
   models: setting<string[] | null>("TESSERA_MODELS", modelIds, null),
   /** Browser origins allowed on the Conversations routes (comma-separated; `*` for any). */
   corsOrigins: setting<string[]>("TESSERA_CORS_ORIGINS", list, []),
+  /** A provider's stream must start within this. */
+  providerConnectTimeoutMs: setting("TESSERA_PROVIDER_CONNECT_TIMEOUT_MS", atLeastOne, DEFAULT_CALL_LIMITS.connectMs),
+  /** The longest a provider may send nothing, mid-stream or before a whole answer. */
+  providerIdleTimeoutMs: setting("TESSERA_PROVIDER_IDLE_TIMEOUT_MS", atLeastOne, DEFAULT_CALL_LIMITS.idleMs),
+  /**
+   * Provider calls one process runs at once (else Bun's own BUN_CONFIG_MAX_HTTP_REQUESTS, else
+   * 4096: four times the 1,000 streams the bench holds); more wait for a free slot. See fetch-limit.ts.
+   */
+  maxProviderCalls: setting("TESSERA_MAX_PROVIDER_CALLS", v.pipe(atLeastOne, v.transform((n) => Math.min(65_535, n))), 4096),
   /** How long a background job's claim holds without renewal. */
   leaseSeconds: setting("TESSERA_LEASE_SECONDS", atLeastOne, 30),
   /**
@@ -138,8 +148,13 @@ export function fixingModelFrom(spec: string | undefined, providers: Env): Fixin
   return { provider: r.provider, model: t.target.model, baseUrl: t.target.baseUrl.replace(/\/+$/, ""), apiKey: t.target.apiKey };
 }
 
+/** Concurrent provider calls per process unless set. */
+export const DEFAULT_MAX_PROVIDER_CALLS = SETTINGS.maxProviderCalls.fallback;
+
 /** The whole configuration from the environment; throws a ConfigError naming the first bad variable. */
-export function configFromEnv(env: Env): ServerConfig {
+export function configFromEnv(given: Env): ServerConfig {
+  // Bun's own limit on concurrent fetches stands in for TESSERA_MAX_PROVIDER_CALLS when that is unset.
+  const env: Env = { ...given, TESSERA_MAX_PROVIDER_CALLS: given.TESSERA_MAX_PROVIDER_CALLS || given.BUN_CONFIG_MAX_HTTP_REQUESTS };
   const out: Record<string, unknown> = {};
   for (const [field, s] of Object.entries(SETTINGS)) out[field] = read<unknown>(s, env);
   const providers = providersFrom(env);

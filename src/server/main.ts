@@ -1,12 +1,15 @@
-// The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment once, into a
-// ServerConfig (config.ts), and serves. Tests and the benchmark import startServer and call it with
-// a config of their own (serverConfig({...})): port 0 and a temporary database.
-import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
+// The server's entry: `bun src/server/main.ts` (npm start) or `deno task start` reads the environment
+// once, into a ServerConfig (config.ts), and serves, on the runtime it runs on (src/runtime).
+// Tests and the benchmark import startServer and call it with a config of their own
+// (serverConfig({...})): port 0 and a temporary database.
+import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startOwnerLease, startRetention, type Db } from "../db/index.ts";
+import { setCallLimits } from "../providers/call.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
 import { ConfigError, configFromEnv, SETTINGS, type ServerConfig } from "./config.ts";
 import { Keyring } from "./crypto/keyring.ts";
+import { ensureFetchLimit } from "./fetch-limit.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
 import { serve } from "./serve.ts";
@@ -46,11 +49,15 @@ export async function startServer(
 ): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
+  setCallLimits({ connectMs: config.providerConnectTimeoutMs, idleMs: config.providerIdleTimeoutMs });
   // Before the database: a bad master key stops the start without touching anything.
   const keys = await Keyring.open(config);
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
+  // This process under a lease: what a stopped server left running (its holds, its responses) is
+  // released at start-up and once a lease period after it stopped (owners.ts).
+  const ownerLease = await startOwnerLease(db, config.leaseSeconds, log);
   // Holds left by a server that died (kill -9, power loss) come back once they are expired.
   const stopHoldSweep = await startHoldSweep(db, log);
   const background = new Background(log);
@@ -66,7 +73,7 @@ export async function startServer(
   for (const surface of surfaces) for (const job of surface.jobs ?? []) jobs.push(await job.start(deps));
   const fetch = createApp(deps, surfaces);
   const sockets = surfaces.flatMap((s) => (s.socket ? [s.socket] : []));
-  if (sockets.length > 1) throw new Error("one surface at most may have a WebSocket mode (Bun serves one handler)");
+  if (sockets.length > 1) throw new Error("one surface at most may have a WebSocket mode (the server takes one handler)");
   const socket = sockets[0] as SocketSpec<unknown> | undefined;
   const server = serve<unknown>({
     port: config.port,
@@ -78,6 +85,7 @@ export async function startServer(
   });
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
+    deps.draining = true;
     stopRetention();
     stopHoldSweep();
     for (const job of jobs) job.stop();
@@ -92,6 +100,7 @@ export async function startServer(
     for (const job of jobs) await job.abandon?.();
     await background.idle();
     const returned = await returnOpenHolds(db, "the server stopped before the request ended");
+    await ownerLease.stop();
     if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);
     await server.stop(true);
     await background.idle();
@@ -99,8 +108,8 @@ export async function startServer(
     await db.destroy();
   };
   return {
-    url: urlFor(server.hostname ?? "127.0.0.1", server.port!),
-    port: server.port!,
+    url: urlFor(server.hostname, server.port),
+    port: server.port,
     db,
     config,
     keys,
@@ -126,6 +135,9 @@ if (import.meta.main) {
     console.error(`tessera: ${e.message}`);
     process.exit(1);
   }
+  if (!ensureFetchLimit(config.maxProviderCalls, process.env)) {
+    console.error("this runtime cannot raise Bun's limit of concurrent fetch() calls: set BUN_CONFIG_MAX_HTTP_REQUESTS before starting the server");
+  }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
   const bound = config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -137,10 +149,13 @@ if (import.meta.main) {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
+      // The stop waits on things that hold no reference (the SQLite checkpointer's unref'd worker):
+      // without one of its own the process could run out of work and exit before its last line.
+      setInterval(() => {}, 60_000);
       server.stop(grace).then(
         () => {
-          console.log("stopped: requests settled, logs written, database closed");
-          process.exit(0);
+          // Exits once the line is written: console.log to a pipe is asynchronous, and exit() dropped it.
+          process.stdout.write("stopped: requests settled, logs written, database closed\n", () => process.exit(0));
         },
         (e) => {
           console.error(`shutdown failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -34,7 +34,10 @@ export async function create(ctx: PaidContext<string>): Promise<Response> {
     const queued = await startBackground(deps, t, call);
     return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : Response.json(queued);
   }
+  // A client that hangs up ends the turn, streamed or not: the provider call is aborted and the
+  // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
+  ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
   const chunks = await openTurn(t, ac.signal);
   if (chunks instanceof HttpError) {
     await settleUnopened(deps, call, chunks.status);
@@ -88,7 +91,7 @@ async function* tail(db: Db, org: Organization, id: string, after: number): Asyn
     if (events.length === 0) {
       const row = await findResponse(db, org.id, id);
       if (!row) return; // deleted meanwhile
-      await Bun.sleep(TAIL_POLL_MS);
+      await new Promise((resolve) => setTimeout(resolve, TAIL_POLL_MS));
     }
   }
 }
