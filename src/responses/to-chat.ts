@@ -1,7 +1,7 @@
 // Responses input → a chat-completions request for the provider adapters (pure).
 // `previous_response_id` and `conversation` arrive here already resolved into `history`;
 // the order is the Open Responses rule: earlier input, earlier output, then the new input.
-import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../providers/types.ts";
+import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../chat/types.ts";
 import { newId } from "./ids.ts";
 import type { InputItemIn } from "./schema.ts";
 import type { ContentPart, FunctionToolOut, Item, TextFormat } from "./types.ts";

@@ -25,7 +25,7 @@ export async function embedChatCompletions(ctx: PaidContext<string, "key or toke
   call.input = body.messages;
   call.model = body.model;
   requireModel(ctx.principal, body.model);
-  const { adapter, target } = await resolveProvider(ctx.org.id, body.model, body.byok);
+  const { adapter, target } = await resolveProvider(deps, ctx.org.id, body.model, body.byok);
 
   const mode = await detectMode(body.messages as ChatRequest["messages"]);
   const req = toChatRequest(body, mode);

@@ -41,7 +41,7 @@ export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Prom
   const id = crypto.randomUUID();
   const maxCredits = body.max_credits ?? null;
   if (maxCredits !== null) await recordTokenBudget(ctx.deps.db, { tokenId: id, organizationId: org.id, maxCredits, expiresAt });
-  const token = await mintToken({ organizationId: org.id, userId: user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now(), id, models, maxCredits });
+  const token = await mintToken(ctx.deps.keys, { organizationId: org.id, userId: user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now(), id, models, maxCredits });
   return Response.json({
     token, expires_at: expiresAt, user, user_id: user, scopes,
     ...(models ? { models } : {}), ...(maxCredits !== null ? { max_credits: maxCredits } : {}),

@@ -35,7 +35,7 @@ const CANCEL_POLL_MS = 1000;
 
 const running = new Map<string, AbortController>();
 
-const lease = (deps: AppDeps) => deps.config.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+const lease = (deps: AppDeps) => deps.config.leaseSeconds;
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -149,7 +149,7 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   if (!job?.body || typeof job.requestId !== "string") return false;
   const org = await findOrganizationById(deps.db, row.organization_id);
   if (!org) return false;
-  const prepared = await prepareTurn(deps.db, org, job.body, undefined, { userId: job.userId ?? null });
+  const prepared = await prepareTurn(deps, org, job.body, undefined, { userId: job.userId ?? null });
   const t: PreparedTurn = {
     ...prepared,
     settings: { ...prepared.settings, id: row.id, created_at: row.created_at },

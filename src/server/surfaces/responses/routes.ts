@@ -31,7 +31,7 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   call.model = body.model;
   requireModel(principal, body.model);
   // A frontend token reaches only its user's conversations and responses.
-  const t = await prepareTurn(deps.db, org, body, undefined, { userId: principal.kind === "token" ? principal.userId : null });
+  const t = await prepareTurn(deps, org, body, undefined, { userId: principal.kind === "token" ? principal.userId : null });
   call.input = t.input;
   await holdWithTokenBudget(principal, call);
 
@@ -140,7 +140,7 @@ export async function inputItems(ctx: Ctx<"/:id">): Promise<Response> {
 export async function inputTokens(ctx: Ctx): Promise<Response> {
   const { org } = ctx;
   const body = await readBody(ctx.req, InputTokensBody);
-  const input_tokens = await estimateTokens(ctx.deps.db, org, body);
+  const input_tokens = await estimateTokens(ctx.deps, org, body);
   return Response.json({ object: "response.input_tokens", input_tokens });
 }
 
@@ -152,7 +152,7 @@ export async function compact(ctx: PaidContext<string>): Promise<Response> {
   await call.hold();
   let result;
   try {
-    result = await compactTurn(deps.db, org, body);
+    result = await compactTurn(deps, org, body);
   } catch (e) {
     await call.finish({ charged: false, status: e instanceof HttpError ? e.status : 502, outcome: "error" });
     throw e;

@@ -31,7 +31,7 @@ const CreateFrame = withItems(v.object({
 export async function upgradeSocket(req: Request, server: Upgrader<SocketData>, deps: AppDeps): Promise<Response | undefined> {
   let org: Organization;
   try {
-    org = await authenticate(deps.db, req);
+    org = await authenticate(deps.db, deps.keys, req);
   } catch (e) {
     if (e instanceof HttpError) return e.toResponse();
     throw e;
@@ -73,7 +73,7 @@ async function turn(deps: AppDeps, ws: SocketConnection<SocketData>, text: strin
       call.input = body.input;
       call.model = body.model;
       previous = body.previous_response_id ?? null;
-      const t = await prepareTurn(deps.db, org, body as CreateBody, cache);
+      const t = await prepareTurn(deps, org, body as CreateBody, cache);
       call.input = t.input;
       await call.hold();
       const chunks = await openTurn(t, ws.data.abort.signal);
