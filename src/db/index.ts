@@ -12,3 +12,4 @@ export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
+export * from "./mcp-tool-lists.ts";

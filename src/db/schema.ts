@@ -160,6 +160,15 @@ export interface Database {
   responses: ResponsesTable;
   response_items: ResponseItemsTable;
   response_events: ResponseEventsTable;
+  mcp_tool_lists: McpToolListsTable;
+}
+
+/** An mcp_list_tools item a later turn may reuse, with the fingerprint of what it was listed with. */
+export interface McpToolListsTable {
+  item_id: string;
+  organization_id: number;
+  fingerprint: string;
+  created_at: string;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -1,5 +1,7 @@
 import { creditAmountProblem } from "../db/credits.ts";
 import { route, target } from "../providers/registry.ts";
+import { parseAllowedHosts, type AllowedHost } from "./hosted/address.ts";
+import { webSearchFromEnv, type WebSearchConfig } from "./hosted/search/index.ts";
 // Environment → server settings, read once at start. Secrets stay here and are never logged.
 export interface FixingModelConfig {
   /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
@@ -26,6 +28,34 @@ export interface ServerConfig {
   leaseSeconds?: number;
   /** PostgreSQL connections per process at most (TESSERA_DB_POOL); ignored on SQLite. */
   dbPoolSize?: number;
+  /** Hosted tools of Responses (web/image search, remote MCP). */
+  hostedTools?: HostedToolsConfig;
+}
+
+export interface HostedToolsConfig {
+  /** The search backend (TESSERA_WEB_SEARCH_PROVIDER, _URL, _KEY); null: web and image search are refused. */
+  webSearch: WebSearchConfig | null;
+  /** Private hosts a caller's MCP server may be on (TESSERA_PRIVATE_HOSTS_ALLOWED, host[:port], comma-separated). */
+  privateHostsAllowed: AllowedHost[];
+  /** Credits per hosted tool call that ran (TESSERA_TOOL_PRICE). */
+  toolPrice: number;
+  /** Time bound of one MCP request: listing tools or one call (TESSERA_MCP_TIMEOUT_MS). */
+  mcpTimeoutMs: number;
+  /** The most model calls one response makes while hosted tools run (TESSERA_MAX_TOOL_ROUNDS). */
+  maxToolRounds: number;
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOOL_ROUNDS = 16;
+
+export function hostedToolsFromEnv(env: Record<string, string | undefined>): HostedToolsConfig {
+  return {
+    webSearch: webSearchFromEnv(env),
+    privateHostsAllowed: parseAllowedHosts(env.TESSERA_PRIVATE_HOSTS_ALLOWED),
+    toolPrice: priceFrom(env.TESSERA_TOOL_PRICE, 0, "TESSERA_TOOL_PRICE"),
+    mcpTimeoutMs: Math.max(1, intFrom(env.TESSERA_MCP_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS, "TESSERA_MCP_TIMEOUT_MS")),
+    maxToolRounds: Math.max(2, intFrom(env.TESSERA_MAX_TOOL_ROUNDS, DEFAULT_MAX_TOOL_ROUNDS, "TESSERA_MAX_TOOL_ROUNDS")),
+  };
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -65,5 +95,6 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    hostedTools: hostedToolsFromEnv(env),
   };
 }

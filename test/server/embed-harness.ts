@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeAnthropic, startFakeGemini, startFakeOpenAI, type FakeProvider } from "../support/fake-providers.ts";
+import type { ServerConfig } from "../../src/server/config.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
 export interface EmbedHarness {
@@ -20,7 +21,7 @@ export interface EmbedHarness {
 
 export const KEYS = { openai: "sk-server-openai", anthropic: "sk-ant-server", gemini: "gem-server", openrouter: "or-server" };
 
-export async function startEmbedHarness(): Promise<EmbedHarness> {
+export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): Promise<EmbedHarness> {
   const fakes = {
     openai: startFakeOpenAI(), anthropic: startFakeAnthropic(), gemini: startFakeGemini(),
     aggregator: startFakeOpenAI(), local: startFakeOpenAI(),
@@ -35,7 +36,7 @@ export async function startEmbedHarness(): Promise<EmbedHarness> {
     TESSERA_EMBED_PRICE: "0",
   });
   delete process.env.TESSERA_MASTER_KEY;
-  const h = await startHarness();
+  const h = await startHarness(overrides);
   return {
     h, ...fakes,
     client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),

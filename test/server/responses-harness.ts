@@ -3,6 +3,7 @@
 // `<base>/v1/embed` for Responses, `<base>/v1` for Conversations.
 import OpenAI from "openai";
 import { agentResponder, type FakeProvider } from "../support/fake-providers.ts";
+import type { ServerConfig } from "../../src/server/config.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 export interface ResponsesHarness {
@@ -29,8 +30,8 @@ export const WEATHER_TOOL = {
   strict: true,
 };
 
-export async function startResponsesHarness(orgName = "clients"): Promise<ResponsesHarness> {
-  const E = await startEmbedHarness();
+export async function startResponsesHarness(orgName = "clients", overrides: Partial<ServerConfig> = {}): Promise<ResponsesHarness> {
+  const E = await startEmbedHarness(overrides);
   for (const f of [E.openai, E.anthropic, E.gemini, E.aggregator, E.local]) f.responder = agentResponder;
   process.env.TESSERA_RESPONSES_PRICE = "0";
   const key = await E.h.org(orgName, 1_000_000);

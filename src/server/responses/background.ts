@@ -15,8 +15,10 @@ import { responseObject } from "../../responses/object.ts";
 import type { CreateBody } from "../../responses/schema.ts";
 import type { Item, ResponseObject } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
+import { bodyWithoutCredentials } from "../../responses/object.ts";
+import { hostedConfig } from "../hosted/registry.ts";
 import { prepareTurn, type PreparedTurn } from "./prepare.ts";
-import { openTurn, runTurn, type SequencedEvent } from "./run.ts";
+import { openFirstRound, runTurn, type SequencedEvent } from "./run.ts";
 
 /** This process, as a holder of job leases. */
 const WORKER_ID = crypto.randomUUID();
@@ -39,7 +41,7 @@ const seconds = () => Math.floor(Date.now() / 1000);
 
 /** What a background job's row keeps (`responses.request`) so that any replica can run it. */
 interface StoredJob {
-  /** The create request as checked at the edge. */
+  /** The create request as checked at the edge, without MCP credentials (never stored: a resumed job runs without them). */
   body: CreateBody;
   /** The request that created it: its credit hold and its log are under this id. */
   requestId: string;
@@ -52,7 +54,7 @@ export async function startBackground(deps: AppDeps, t: PreparedTurn, o: { reque
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
-    body: queued, request: { body: t.body, requestId: o.requestId, held: o.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: o.requestId, held: o.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
   void deps.background.track(runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
@@ -82,7 +84,7 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
   };
   try {
     // A turn that cannot open is stored as a failed response, with the reason.
-    const chunks = await openTurn(t, ac.signal);
+    const chunks = await openFirstRound(deps, t, ac.signal, o.requestId);
     const events = runTurn(deps, t, chunks, {
       ...o, signal: ac.signal, streamed: true,
       background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },
@@ -145,7 +147,7 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   if (!job?.body || typeof job.requestId !== "string") return false;
   const org = await findOrganizationById(deps.db, row.organization_id);
   if (!org) return false;
-  const prepared = await prepareTurn(deps.db, org, job.body);
+  const prepared = await prepareTurn(deps.db, org, job.body, undefined, { provider: true, hosted: hostedConfig(deps) });
   const t: PreparedTurn = {
     ...prepared,
     settings: { ...prepared.settings, id: row.id, created_at: row.created_at },

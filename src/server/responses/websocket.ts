@@ -12,7 +12,8 @@ import type { AppDeps } from "../context.ts";
 import { errorBody, errorResponse, HttpError } from "../errors.ts";
 import { holdPrice } from "../paid.ts";
 import { prepareTurn, type TurnCache } from "./prepare.ts";
-import { contextAfter, openTurn, runTurn, settleUnopened } from "./run.ts";
+import { hostedConfig } from "../hosted/registry.ts";
+import { contextAfter, openFirstRound, runTurn, settleUnopened } from "./run.ts";
 
 const SOCKET_PATH = "/v1/embed/responses";
 /** Responses a socket remembers for continuation; the oldest goes first. */
@@ -70,11 +71,11 @@ async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string
     }
     const { type: _type, stream: _stream, ...body } = checkBody(json, CreateFrame);
     previous = body.previous_response_id ?? null;
-    const t = await prepareTurn(deps.db, org, body as CreateBody, cache);
+    const t = await prepareTurn(deps.db, org, body as CreateBody, cache, { provider: true, hosted: hostedConfig(deps) });
     const held = deps.config.responsesPrice ?? 0;
     await holdPrice(deps.db, org, held, requestId, "responses");
     const o = { requestId, startedAt, held };
-    const chunks = await openTurn(t, ws.data.abort.signal);
+    const chunks = await openFirstRound(deps, t, ws.data.abort.signal, requestId);
     if (chunks instanceof HttpError) {
       await settleUnopened(deps, t, o, chunks.status);
       throw chunks;

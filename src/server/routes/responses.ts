@@ -18,7 +18,8 @@ import { abortLocal, startBackground } from "../responses/background.ts";
 import { compactTurn, estimateTokens } from "../responses/compact.ts";
 import { listPage, PageParams } from "../responses/pages.ts";
 import { prepareTurn } from "../responses/prepare.ts";
-import { openTurn, runTurn, settleUnopened, type SequencedEvent } from "../responses/run.ts";
+import { hostedConfig } from "../hosted/registry.ts";
+import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "../responses/run.ts";
 import { sseEvents } from "../sse.ts";
 
 const SURFACE = "responses";
@@ -27,7 +28,7 @@ export const create: Handler = async (ctx) => {
   const { deps } = ctx;
   const org = await authenticate(deps.db, ctx.req);
   const body = await readBody(ctx.req, CreateBody);
-  const t = await prepareTurn(deps.db, org, body);
+  const t = await prepareTurn(deps.db, org, body, undefined, { provider: true, hosted: hostedConfig(deps) });
   const held = deps.config.responsesPrice ?? 0;
   await holdPrice(deps.db, org, held, ctx.requestId, SURFACE);
   const o = { requestId: ctx.requestId, startedAt: ctx.startedAt, held };
@@ -37,7 +38,7 @@ export const create: Handler = async (ctx) => {
     return body.stream ? sseEvents(tail(ctx.deps.db, org, queued.id, -1)) : Response.json(queued);
   }
   const ac = new AbortController();
-  const chunks = await openTurn(t, ac.signal);
+  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId);
   if (chunks instanceof HttpError) {
     await settleUnopened(deps, t, o, chunks.status);
     throw chunks;

@@ -35,10 +35,11 @@ describe("McpConnection", () => {
     await c.close();
   });
 
-  test("the caller's headers reach the server", async () => {
-    const c = open({ authorization: "Bearer tok-abc-123", "x-tenant": "acme" });
+  test("the caller's headers reach the server; echoed back, they are cut out of the output", async () => {
+    const c = open({ authorization: "Bearer tok-abc-123", "x-tenant": "acme-tenant" });
     const r = await c.callTool("whoami", {}, 5000);
-    expect(JSON.parse((r as { output: string }).output)).toEqual({ authorization: "Bearer tok-abc-123", tenant: "acme" });
+    expect(S.headers.at(-1)).toMatchObject({ authorization: "Bearer tok-abc-123", "x-tenant": "acme-tenant" });
+    expect(JSON.parse((r as { output: string }).output)).toEqual({ authorization: "[redacted]", tenant: "[redacted]" });
     await c.close();
   });
 

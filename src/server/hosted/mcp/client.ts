@@ -92,7 +92,8 @@ export class McpConnection {
       // The time bound covers the whole call, progress notifications or not.
       const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs, maxTotalTimeout: timeoutMs, signal })) as CallToolResult;
       if (r.isError) return { error: { type: "mcp_tool_execution_error", content: this.redactDeep(r.content) }, ran: true };
-      return { output: outputText(r) };
+      // A server that echoes the caller's credentials does not get them stored in an item.
+      return { output: this.redact(outputText(r)) };
     } catch (e) {
       return { error: this.errorOf(e, timeoutMs), ran: false };
     }

@@ -1,0 +1,292 @@
+// Hosted tools end to end: the real server, a real MCP server from the official SDK on loopback,
+// the SearXNG and Brave stand-ins, the agent stand-in of every provider as the model, and the
+// official openai client (responses.create, responses.stream(), conversations).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { parseAllowedHosts } from "../../src/server/hosted/address.ts";
+import type { HostedToolsConfig } from "../../src/server/config.ts";
+import { startFakeSearch, type FakeSearch } from "../support/fake-search.ts";
+import { startMcpServer, type TestMcpServer } from "../support/mcp-server.ts";
+import { PROVIDER_MODELS, startResponsesHarness, until, type ResponsesHarness } from "./responses-harness.ts";
+
+let H: ResponsesHarness;
+let client: OpenAI;
+let mcp: TestMcpServer;
+let searx: FakeSearch;
+let hosted: HostedToolsConfig;
+const MODEL = "openai/gpt-stand-in";
+const SECRET = "sekrit-token-4f9a";
+const TENANT = "tenant-sekrit-77c1";
+
+beforeAll(async () => {
+  mcp = await startMcpServer();
+  searx = startFakeSearch("searxng");
+  hosted = {
+    webSearch: { provider: "searxng", url: searx.url, key: null },
+    privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
+    toolPrice: 0, mcpTimeoutMs: 1500, maxToolRounds: 16,
+  };
+  H = await startResponsesHarness("hosted", { hostedTools: hosted });
+  client = H.responses;
+});
+afterAll(async () => {
+  await H.close();
+  await mcp.stop();
+  searx.stop();
+});
+
+/** The test server as an mcp tool, with credentials, only `tools` allowed, no approval unless asked. */
+const server = (extra: Record<string, unknown> = {}) => ({
+  type: "mcp" as const, server_label: "tester", server_url: mcp.url, authorization: SECRET, headers: { "x-tenant": TENANT },
+  require_approval: "never" as const, allowed_tools: ["echo"], ...extra,
+}) as unknown as OpenAI.Responses.Tool;
+
+const types = (r: OpenAI.Responses.Response) => r.output.map((i) => i.type);
+const lists = () => mcp.methods.filter((m) => m === "tools/list").length;
+
+describe("remote MCP", () => {
+  test("a call runs in the service: tool list, mcp_call with the output, then the answer", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Say something back", tools: [server()] });
+    expect(r.status).toBe("completed");
+    expect(types(r)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+    const [list, call] = r.output as any[];
+    expect(list.server_label).toBe("tester");
+    expect(list.tools.map((t: any) => t.name)).toEqual(["echo"]);
+    expect(call).toMatchObject({ server_label: "tester", name: "echo", status: "completed", error: null, output: "echo: the weather in San Francisco" });
+    expect(JSON.parse(call.arguments)).toEqual({ text: "the weather in San Francisco" });
+    expect(r.output_text).toBe("The tool answered: echo: the weather in San Francisco");
+    // The echoed tools keep the settings, not the credentials.
+    expect(JSON.stringify(r.tools)).not.toContain(SECRET);
+    expect(JSON.stringify(r.tools)).not.toContain(TENANT);
+  });
+
+  test("the caller's authorization and headers reach the server; echoed back, they are cut out of the item", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Who am I?", tools: [server({ allowed_tools: ["whoami"] })] });
+    expect(mcp.headers.at(-1)).toMatchObject({ authorization: `Bearer ${SECRET}`, "x-tenant": TENANT });
+    const call = r.output.find((i) => i.type === "mcp_call") as any;
+    expect(JSON.parse(call.output)).toEqual({ authorization: "Bearer [redacted]", tenant: "[redacted]" });
+  });
+
+  test("streamed: the MCP events in order, output_index contiguous, the same response as stored", async () => {
+    const stream = client.responses.stream({ model: MODEL, input: "Echo please", tools: [server()] });
+    const events: any[] = [];
+    for await (const e of stream) events.push(e);
+    const final = await stream.finalResponse();
+    const names = events.map((e) => e.type);
+    const want = [
+      "response.created", "response.in_progress",
+      "response.output_item.added", "response.mcp_list_tools.in_progress", "response.mcp_list_tools.completed", "response.output_item.done",
+      "response.output_item.added", "response.mcp_call_arguments.delta", "response.mcp_call_arguments.done", "response.mcp_call.in_progress",
+      "response.mcp_call.completed", "response.output_item.done",
+      "response.output_item.added", "response.content_part.added",
+    ];
+    expect(names.slice(0, want.length)).toEqual(want);
+    expect(names.at(-1)).toBe("response.completed");
+    const added = events.filter((e) => e.type === "response.output_item.added").map((e) => e.output_index);
+    expect(added).toEqual([0, 1, 2]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    expect(final.output.map((i) => i.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+    const stored = await client.responses.retrieve(final.id);
+    expect(stored.output.map((i) => i.id)).toEqual(final.output.map((i) => i.id));
+    expect(stored.output[1]).toEqual(final.output[1]);
+  });
+
+  test("a continued turn reuses the tool list (not fetched again); other credentials list again", async () => {
+    const first = await client.responses.create({ model: MODEL, input: "One", tools: [server()] });
+    const before = lists();
+    const second = await client.responses.create({ model: MODEL, input: "Two", previous_response_id: first.id, tools: [server()] });
+    expect(types(second)).toEqual(["mcp_call", "message"]);
+    expect(lists()).toBe(before);
+    const third = await client.responses.create({ model: MODEL, input: "Three", previous_response_id: second.id, tools: [server({ authorization: "another-token" })] });
+    expect(types(third)[0]).toBe("mcp_list_tools");
+    expect(lists()).toBe(before + 1);
+  });
+
+  test("a failing tool: mcp_call failed with mcp_tool_execution_error, and the turn goes on", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Fail", tools: [server({ allowed_tools: ["fail"] })] });
+    const call = r.output.find((i) => i.type === "mcp_call") as any;
+    expect(call.status).toBe("failed");
+    expect(call.error).toEqual({ type: "mcp_tool_execution_error", content: [{ type: "text", text: "the tool failed on purpose" }] });
+    expect(r.status).toBe("completed");
+    expect(r.output_text).toContain("the tool failed on purpose");
+  });
+
+  test("a hung server: the call fails after the time bound and the turn goes on", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Wait", tools: [server({ allowed_tools: ["hang"] })] });
+    const call = r.output.find((i) => i.type === "mcp_call") as any;
+    expect(call.status).toBe("failed");
+    expect(call.error).toEqual({ type: "mcp_protocol_error", code: -32001, message: "the MCP server did not answer within 1500 ms" });
+    expect(r.status).toBe("completed");
+    expect(types(r).at(-1)).toBe("message");
+  });
+
+  test("server URLs on private addresses are refused before anything runs", async () => {
+    for (const url of ["http://169.254.169.254/mcp", "http://127.1:9/mcp", "http://[::ffff:10.0.0.1]/mcp", `http://127.0.0.1:${mcp.port + 1}/mcp`]) {
+      const e = await client.responses.create({ model: MODEL, input: "x", tools: [server({ server_url: url })] }).catch((e) => e);
+      expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(e.message).toContain("TESSERA_PRIVATE_HOSTS_ALLOWED");
+    }
+  });
+
+  for (const model of PROVIDER_MODELS) {
+    test(`${model}: an MCP call streamed`, async () => {
+      const stream = client.responses.stream({ model, input: "Echo this", tools: [server()] });
+      const final = await stream.finalResponse();
+      expect(final.output.map((i) => i.type).slice(-2)).toEqual(["mcp_call", "message"]);
+      expect(final.output_text).toBe("The tool answered: echo: the weather in San Francisco");
+    });
+  }
+});
+
+describe("approvals", () => {
+  const ask = (extra: Record<string, unknown> = {}) => server({ require_approval: "always", ...extra });
+
+  test("an approval-required call ends the turn; approved through previous_response_id, it runs", async () => {
+    const calls = mcp.calls.length;
+    const r1 = await client.responses.create({ model: MODEL, input: "Echo after asking", tools: [ask()] });
+    expect(types(r1).slice(-1)).toEqual(["mcp_approval_request"]);
+    const req = r1.output.at(-1) as any;
+    expect(req).toMatchObject({ server_label: "tester", name: "echo" });
+    expect(mcp.calls.length).toBe(calls);
+    const r2 = await client.responses.create({
+      model: MODEL, previous_response_id: r1.id, tools: [ask()],
+      input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: true }],
+    });
+    expect(types(r2)).toEqual(["mcp_call", "message"]);
+    expect(r2.output[0]).toMatchObject({ approval_request_id: req.id, output: "echo: the weather in San Francisco", status: "completed" });
+    expect(mcp.calls.length).toBe(calls + 1);
+    expect(r2.output_text).toBe("The tool answered: echo: the weather in San Francisco");
+  });
+
+  test("refused in a conversation: not run, and the model is told why", async () => {
+    const conv = await H.conversations.conversations.create();
+    const calls = mcp.calls.length;
+    const r1 = await client.responses.create({ model: MODEL, conversation: conv.id, input: "Echo after asking", tools: [ask()] });
+    const req = r1.output.at(-1) as any;
+    expect(req.type).toBe("mcp_approval_request");
+    const r2 = await client.responses.create({
+      model: MODEL, conversation: conv.id, tools: [ask()],
+      input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: false, reason: "not today" } as any],
+    });
+    expect(mcp.calls.length).toBe(calls);
+    expect(types(r2)).toEqual(["message"]);
+    expect(r2.output_text).toContain("The user refused this call: not today");
+    const items = await H.conversations.conversations.items.list(conv.id, { order: "asc" });
+    expect(items.data.map((i) => i.type)).toContain("mcp_approval_response");
+  });
+
+  test("approved in a conversation: runs once, and never again", async () => {
+    const conv = await H.conversations.conversations.create();
+    const r1 = await client.responses.create({ model: MODEL, conversation: conv.id, input: "Echo after asking", tools: [ask()] });
+    const req = r1.output.at(-1) as any;
+    const calls = mcp.calls.length;
+    const r2 = await client.responses.create({
+      model: MODEL, conversation: conv.id, tools: [ask()],
+      input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: true }],
+    });
+    expect(types(r2)).toEqual(["mcp_call", "message"]);
+    const r3 = await client.responses.create({ model: MODEL, conversation: conv.id, tools: [ask()], input: "Thanks" });
+    expect(types(r3).filter((t) => t === "mcp_call")).toEqual([]);
+    expect(mcp.calls.length).toBe(calls + 1);
+  });
+
+  test("per-tool approval: never for the named tool; an approval without its server's tool is a 400", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Echo", tools: [ask({ require_approval: { never: { tool_names: ["echo"] } } })] });
+    expect(types(r)).toContain("mcp_call");
+    const r1 = await client.responses.create({ model: MODEL, input: "Echo after asking", tools: [ask()] });
+    const e = await client.responses.create({
+      model: MODEL, previous_response_id: r1.id,
+      input: [{ type: "mcp_approval_response", approval_request_id: (r1.output.at(-1) as any).id, approve: true }],
+    }).catch((e) => e);
+    expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(e.message).toContain("credentials are not kept");
+  });
+});
+
+describe("web and image search", () => {
+  const web = { type: "web_search" } as OpenAI.Responses.Tool;
+
+  test("web_search_call with the query and sources; the answer cites them with url_citation", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "lighthouse history", tools: [web] });
+    expect(types(r)).toEqual(["web_search_call", "message"]);
+    const call = r.output[0] as any;
+    expect(call.status).toBe("completed");
+    expect(call.action.type).toBe("search");
+    expect(call.action.query).toBe("the weather in San Francisco");
+    const msg = r.output[1] as OpenAI.Responses.ResponseOutputMessage;
+    const text = msg.content[0] as OpenAI.Responses.ResponseOutputText;
+    expect(text.annotations.length).toBeGreaterThan(0);
+    const a = text.annotations[0] as OpenAI.Responses.ResponseOutputText.URLCitation;
+    expect(a.type).toBe("url_citation");
+    expect(text.text.slice(a.start_index, a.end_index)).toContain(a.url);
+    expect(call.action.sources.map((s: any) => s.url)).toContain(a.url);
+    expect(searx.calls.at(-1)!.query).toMatchObject({ format: "json" });
+  });
+
+  test("streamed: web_search_call events and annotation.added before the text is done", async () => {
+    const stream = client.responses.stream({ model: MODEL, input: "lighthouse", tools: [web] });
+    const names: string[] = [];
+    for await (const e of stream) names.push(e.type);
+    const final = await stream.finalResponse();
+    expect(names).toContain("response.web_search_call.in_progress");
+    expect(names).toContain("response.web_search_call.searching");
+    expect(names).toContain("response.web_search_call.completed");
+    expect(names.indexOf("response.output_text.annotation.added")).toBeLessThan(names.indexOf("response.output_text.done"));
+    expect(names.indexOf("response.output_text.annotation.added")).toBeGreaterThan(0);
+    const text = (final.output[1] as any).content[0];
+    expect(text.annotations.length).toBeGreaterThan(0);
+  });
+
+  test("image_search_call: absolute image URLs with title, source page and size", async () => {
+    H.E.openai.queue.push({ toolCalls: [{ id: "c1", name: "image_search", arguments: '{"query":"lighthouse"}' }] });
+    const r = await client.responses.create({ model: MODEL, input: "show a lighthouse", tools: [{ type: "image_search" } as any] });
+    expect(types(r)).toEqual(["image_search_call" as any, "message"]);
+    const call = r.output[0] as any;
+    expect(call.status).toBe("completed");
+    expect(call.results[0]).toMatchObject({ image_url: expect.stringMatching(/^https:\/\//), width: expect.any(Number), source_url: expect.any(String) });
+    expect(searx.calls.at(-1)!.query.categories).toBe("images");
+  });
+
+  test("max_tool_calls: calls past it are not run, and the model is told", async () => {
+    H.E.openai.queue.push({ toolCalls: [
+      { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
+      { id: "c2", name: "web_search", arguments: '{"query":"pharos"}' },
+    ] });
+    const before = searx.calls.length;
+    const r = await client.responses.create({ model: MODEL, input: "two searches", tools: [web], max_tool_calls: 1 });
+    expect(r.max_tool_calls).toBe(1);
+    expect(types(r)).toEqual(["web_search_call", "web_search_call", "message"]);
+    expect((r.output[1] as any).status).toBe("failed");
+    expect(searx.calls.length).toBe(before + 1);
+    const last = H.E.openai.calls.at(-1)!.body;
+    expect(last.tool_choice).toBe("none");
+  });
+
+  test("parallel_tool_calls: false reaches the model", async () => {
+    await client.responses.create({ model: MODEL, input: "lighthouse", tools: [web], parallel_tool_calls: false });
+    expect(H.E.openai.calls.at(-2)!.body.parallel_tool_calls).toBe(false);
+  });
+});
+
+describe("every transport", () => {
+  test("background: the loop runs and the stored response holds its items", async () => {
+    const queued = await client.responses.create({ model: MODEL, input: "Echo in the background", tools: [server()], background: true });
+    const done = await until(() => client.responses.retrieve(queued.id), (r) => r.status === "completed" || r.status === "failed");
+    expect(done.status).toBe("completed");
+    expect(types(done)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+  });
+});
+
+describe("credentials", () => {
+  test("absent from every stored row and every log line", async () => {
+    const db = H.E.h.server.db;
+    const dump: string[] = [];
+    for (const table of ["responses", "response_items", "response_events", "conversation_items", "request_logs", "credit_ledger", "mcp_tool_lists"] as const) {
+      dump.push(JSON.stringify(await db.selectFrom(table as any).selectAll().execute()));
+    }
+    const all = dump.join("\n") + H.E.h.lines.join("\n");
+    expect(all.includes("tester")).toBe(true); // the rows are there
+    expect(all.includes(SECRET)).toBe(false);
+    expect(all.includes(TENANT)).toBe(false);
+  });
+});
