@@ -22,7 +22,7 @@ export interface AutofixResult {
 export interface StreamAutofixOptions {
   /** The application's chatLibrary JSON; omitted: the built-in library. */
   library?: Record<string, unknown>;
-  /** Where Autofix lives: the service base URL (…/v1/autofix is appended) and the API key. */
+  /** Where Autofix lives: the service's root URL (`http://host:8787`; `…/v1` and `…/v1/autofix` are taken too) and the API key. */
   autofix: { baseUrl: string; apiKey: string; fetch?: typeof fetch };
   /** Conversation before the answer (chat messages), sent as context to Autofix. */
   context?: { role: string; content: unknown }[];
@@ -55,6 +55,7 @@ function fixChunk(last: Chunk, result: AutofixResult) {
 
 function autofixUrl(base: string): string {
   const b = base.replace(/\/+$/, "");
+  if (b.endsWith("/v1/autofix")) return b;
   return b.endsWith("/v1") ? `${b}/autofix` : `${b}/v1/autofix`;
 }
 

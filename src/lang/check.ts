@@ -1,4 +1,4 @@
-// The checker: what ui-language.md §5 and §6 say a program must satisfy, as FixErrors in
+// The checker: what a program must satisfy against its library (docs/language.md), as FixErrors in
 // source order. Works on statements already parsed; never throws on what a parser produced.
 import type { Library, Prop, PropSchema } from "./library.ts";
 import { CALL, kindBit, refTarget, type Shape } from "./shape.ts";

@@ -1,8 +1,8 @@
-// Framing (wire-formats.md): a generation is bare, fenced, or a stored-turn envelope. Only the
+// Framing: a generation is bare, fenced, or a stored-turn envelope. Only the
 // program inside is checked and repaired; everything around it comes back byte for byte.
 //
 // A generation may hold several fenced blocks (prose between them): together they are one
-// program (ui-language.md §1), each block a run of whole lines of it. `blocks` says where each
+// program, each block a run of whole lines of it. `blocks` says where each
 // stands in the generation; `program` is their texts joined, read as one program.
 
 export interface Block {

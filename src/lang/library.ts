@@ -1,5 +1,5 @@
 // A component library (the `chatLibrary` object of the config block), checked and compiled
-// into positional signatures. See wire-formats.md ("Config block") and ui-language.md §5.
+// into positional signatures (docs/language.md; the config block: docs/autofix.md).
 import { refTarget, shapeOf, type Shape } from "./shape.ts";
 
 /** The JSON Schema subset the checker understands. */

@@ -1,4 +1,4 @@
-// The language's rules as the model is told them. Written from ../shared/docs/ui-language.md;
+// The language's rules as the model is told them (the grammar is grammar/ui.ohm, docs/language.md);
 // short on purpose: every line here costs tokens on every managed request.
 
 export const SYNTAX_RULES = `Write the answer as a program in the UI language, one statement per line:

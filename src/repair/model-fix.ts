@@ -1,6 +1,6 @@
 // Autofix attempt 2: ask the fixing model for a corrected program and check its answer like any
 // generation. The model call itself is injected (`complete`), so this file stays free of I/O;
-// the HTTP client lives at the edge (src/server/fixing-model.ts).
+// the HTTP client lives at the edge (src/server/surfaces/autofix/fixing-model.ts).
 import { frame, isValid, parse, type Library } from "../lang/index.ts";
 import type { FixError } from "../lang/types.ts";
 import { buildFixPrompt, type FixPromptInput, type PromptTurn } from "./fix-prompt.ts";

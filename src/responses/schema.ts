@@ -1,4 +1,4 @@
-// The responses.create body (../shared/docs/responses-api.md §2), checked at the edge with valibot.
+// The responses.create body (OpenAI's Responses API; docs/responses.md), checked at the edge with valibot.
 // Unknown fields are dropped; what Tessera cannot honour (other hosted tools, file ids) is refused by name.
 import * as v from "valibot";
 

@@ -1,4 +1,4 @@
-// The Responses wire's shapes, as Tessera stores and sends them (../shared/docs/responses-api.md §3–4).
+// The Responses wire's shapes, as Tessera stores and sends them (OpenAI's Responses API).
 // Items are plain JSON objects; only the fields the bridge reads are typed.
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";

@@ -1,5 +1,5 @@
-// Shared by every route (Autofix, Embed, encryption, …): the wire-format error body of
-// ../shared/docs/wire-formats.md, with the `type` that belongs to each status.
+// Shared by every route (Autofix, Embed, encryption, …): OpenAI's error body,
+// `{"error": {"message", "type", "param", "code"}}`, with the `type` that belongs to each status.
 const TYPE_BY_STATUS: Record<number, string> = {
   400: "invalid_request_error",
   401: "authentication_error",

@@ -6,9 +6,9 @@ import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
-import { providerFixingModel } from "./fixing-model.ts";
-import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./responses/background.ts";
-import { isSocketUpgrade, socketHandler, upgradeSocket } from "./responses/websocket.ts";
+import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
+import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./surfaces/responses/background.ts";
+import { isSocketUpgrade, socketHandler, upgradeSocket } from "./surfaces/responses/websocket.ts";
 import { serve } from "./serve.ts";
 
 /**

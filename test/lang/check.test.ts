@@ -1,4 +1,4 @@
-// Every error code of ui-language.md §6, with its path, statementId and component.
+// Every error code of the checker (docs/language.md), with its path, statementId and component.
 import assert from "node:assert/strict";
 import { test } from "../support/harness.ts";
 import { compileLibrary, isValid, loadLanguage, parse, type FixError } from "../../src/lang/index.ts";

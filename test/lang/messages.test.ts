@@ -1,5 +1,5 @@
 // Every error code's message says what was expected and what was found: the fixing model and
-// people read them (ui-language.md §6).
+// people read them.
 import assert from "node:assert/strict";
 import { test } from "../support/harness.ts";
 import { compileLibrary, createStreamParser, loadLanguage, parse } from "../../src/lang/index.ts";

@@ -1,7 +1,9 @@
-// The README's code, as a reader would paste it: every `ts` block that imports tessera/client or
-// tessera/lang is type-checked against the published declarations and run under Node 20 through
-// the package's own "exports" (the Autofix example against a real server started as npm start
-// starts it). Bun and Deno import the same built entry points. Run: node --test test/node/
+// The README's and docs/' code, as a reader would paste it. The README's quickstart runs as
+// written: its first block (npm install && npm start) in the repository, the others in one shell,
+// on a free port instead of 8787, with OPENAI_BASE_URL pointing at a stand-in OpenAI. Every `ts`
+// block that imports tessera/client or tessera/lang is type-checked against the published
+// declarations and run under Node 20 through the package's own "exports", against a real server.
+// Bun and Deno import the same built entry points. Run: node --test test/node/
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -30,19 +32,55 @@ function ensurePackage() {
   assert.equal(r.status, 0, r.stderr);
 }
 
-/** The ```ts blocks of the README that import tessera/client or tessera/lang. */
-function readmeBlocks() {
-  const lines = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
+/** The README and every page of docs/. */
+const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const read = (page) => readFileSync(join(ROOT, page), "utf8");
+
+/** The fenced blocks of `text` in language `lang` (```ts, ```sh). */
+function fenced(text, lang) {
   const blocks = [];
   let open = null;
-  for (const line of lines) {
-    if (open === null && /^```ts\s*$/.test(line)) open = [];
+  for (const line of text.split("\n")) {
+    if (open === null && new RegExp(`^\`\`\`${lang}\\s*$`).test(line)) open = [];
     else if (open !== null && /^```\s*$/.test(line)) {
       blocks.push(open.join("\n"));
       open = null;
     } else if (open !== null) open.push(line);
   }
-  return blocks.filter((b) => /from "tessera\/(client|lang)"/.test(b));
+  return blocks;
+}
+
+/** The ```ts blocks of the README and docs/ that import tessera/client or tessera/lang. */
+function readmeBlocks() {
+  return PAGES.flatMap((page) => fenced(read(page), "ts")).filter((b) => /from "tessera\/(client|lang)"/.test(b));
+}
+
+/** The README's quickstart: its ```sh blocks, in order. */
+function quickstartBlocks() {
+  const readme = read("README.md");
+  const start = readme.indexOf("## Quickstart");
+  const end = readme.indexOf("\n## ", start + 1);
+  return fenced(readme.slice(start, end), "sh");
+}
+
+/** The stand-in OpenAI in a process of its own (it serves until its stdin closes), and its base URL. */
+async function startStandIn() {
+  const child = spawn(BIN("bun"), [join(ROOT, "test/support/stand-in-openai.ts")], { stdio: ["pipe", "pipe", "inherit"] });
+  const url = await waitFor(child, /^(http:\/\/\S+)$/m);
+  return { child, url };
+}
+
+/** The first match of `re` in a child's standard output. */
+function waitFor(child, re) {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = re.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code} before printing ${re}: ${out}`)));
+  });
 }
 
 /** Imports stay at the top of the module; the rest runs inside an async function. */
@@ -63,34 +101,8 @@ const SMALL_LIBRARY = {
   },
 };
 
-// The names the examples leave to the reader, as declarations (for tsc) and as values (for Node).
-const DECLARATIONS = `
-declare const myLibrary: Record<string, unknown>;
-declare const modelOutput: string;
-declare const modelChunks: AsyncIterable<string>;
-declare function render(root: unknown): void;
-declare const generation: string;
-declare const upstream: Response;
-declare const stream: AsyncIterable<any>;
-declare const library: Record<string, unknown>;
-declare const baseUrl: string;
-declare const apiKey: string;
-`;
-const values = (base, key) => `
-const myLibrary = ${JSON.stringify(SMALL_LIBRARY)};
-const modelOutput = "root = Stack([greeting])\\ngreeting = TEXT(\\"Hello\\")";
-const modelChunks = (async function* () { yield "root = Stack([t"; yield "])\\nt = Text(\\"hi\\")"; })();
-const rendered = [];
-const render = (root) => rendered.push(root);
-const generation = "Here you go:\\n\`\`\`\\nroot = Stack([])\\n\`\`\`";
-const upstream = new Response("data: [DONE]\\n\\n");
-const stream = (async function* () {})();
-const library = myLibrary;
-const baseUrl = ${JSON.stringify(base)};
-const apiKey = ${JSON.stringify(key)};
-`;
-
 let server = null;
+let standIn = null;
 let base = "";
 let key = "";
 let dir = "";
@@ -102,7 +114,8 @@ before(async () => {
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(WORK, { recursive: true });
   dir = mkdtempSync(join(tmpdir(), "tessera-readme-"));
-  const env = { ...process.env, PORT: "0", TESSERA_DB: join(dir, "tessera.db"), TESSERA_DATA_DIR: dir };
+  standIn = await startStandIn();
+  const env = { ...process.env, PORT: "0", TESSERA_DB: join(dir, "tessera.db"), TESSERA_DATA_DIR: dir, OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: "sk-stand-in" };
   const cli = (...args) => {
     const r = spawnSync("node", [join(ROOT, "src/cli/bin.js"), ...args], { env, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
@@ -111,19 +124,12 @@ before(async () => {
   cli("org", "create", "readme", "--credits", "10");
   key = cli("key", "create", "--org", "readme");
   server = spawn(BIN("bun"), [join(ROOT, "src/server/main.ts")], { env, stdio: ["ignore", "pipe", "inherit"] });
-  base = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+:\d+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    server.on("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
+  base = await waitFor(server, /listening on (http:\/\/\S+:\d+)/);
 });
 
 after(() => {
   server?.kill();
+  standIn?.child.stdin.end();
   rmSync(dir, { recursive: true, force: true });
   rmSync(WORK, { recursive: true, force: true });
 });
@@ -134,14 +140,14 @@ test("the README shows tessera/lang, the Autofix client and stream autofix throu
   for (const wanted of ['from "tessera/lang"', 'import { libraryConfig } from "tessera/client"', "autofixSseStream"]) {
     assert.ok(blocks.some((b) => b.includes(wanted)), wanted);
   }
-  assert.ok(!readFileSync(join(ROOT, "README.md"), "utf8").includes("tessera/src/"), "no deep import into src/ is left");
+  for (const page of PAGES) assert.ok(!read(page).includes("tessera/src/"), `no deep import into src/ is left (${page})`);
 });
 
 test("every such block type-checks against dist/types (tsc, the package's exports)", () => {
   const files = blocks.map((block, i) => {
     const { imports, body } = split(block);
     const file = join(WORK, `block-${i}.ts`);
-    writeFileSync(file, `${imports}\n${DECLARATIONS}\nexport async function example() {\n${body}\n}\n`);
+    writeFileSync(file, `${imports}\nexport async function example() {\n${body}\n}\n`);
     return file;
   });
   const r = spawnSync(
@@ -156,12 +162,12 @@ test("every such block runs under Node 20, importing tessera/client and tessera/
   const { transform } = await import("esbuild");
   for (const [i, block] of blocks.entries()) {
     const { imports, body } = split(block);
-    const fn = await transform(`async function example() {\n${body.replaceAll("http://localhost:8787", base)}\n}`, { loader: "ts", format: "esm", target: "es2022" });
+    const fn = await transform(`async function example() {\n${body.replaceAll("http://127.0.0.1:8787", base)}\n}`, { loader: "ts", format: "esm", target: "es2022" });
     const file = join(WORK, `block-${i}.mjs`);
-    writeFileSync(file, `${imports}\n${values(base, key)}\n${fn.code}\nawait example();\nconsole.log("ran " + rendered.length);\n`);
-    const r = spawnSync("node", [file], { cwd: WORK, encoding: "utf8", env: { ...process.env, TESSERA_KEY: key, TESSERA_API_KEY: key }, timeout: 30_000 });
+    writeFileSync(file, `${imports}\n${fn.code}\nawait example();\nconsole.log("ran to the end");\n`);
+    const r = spawnSync("node", [file], { cwd: WORK, encoding: "utf8", env: { ...process.env, TESSERA_API_KEY: key }, timeout: 30_000 });
     assert.equal(r.status, 0, `block ${i}:\n${block}\n${r.stdout}${r.stderr}`);
-    assert.match(r.stdout, /^ran \d+/m);
+    assert.match(r.stdout, /^ran to the end$/m);
   }
 });
 
@@ -179,4 +185,53 @@ test("the built entry points import in Bun and Deno too, and need no Node built-
   for (const file of readdirSync(join(ROOT, "dist/shared")).map((f) => join(ROOT, "dist/shared", f)).concat(Object.values(ENTRIES))) {
     if (file.endsWith(".js")) assert.doesNotMatch(readFileSync(file, "utf8"), /from ["']node:|require\(/, file);
   }
+});
+
+test("the README's quickstart runs as written: server, organization, key, Embed, Autofix, Responses", async () => {
+  const [startBlock, ...rest] = quickstartBlocks();
+  assert.match(startBlock, /npm start/);
+  assert.ok(rest.length >= 4, rest.join("\n----\n"));
+  const qdir = mkdtempSync(join(tmpdir(), "tessera-quickstart-"));
+  const env = {
+    ...process.env, PORT: "0", TESSERA_DB: join(qdir, "tessera.db"), TESSERA_DATA_DIR: qdir,
+    OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: "sk-stand-in",
+    // npm install, as the block says, without asking the registry: node_modules is in place.
+    npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false",
+  };
+  // Its own process group, so that the server npm starts goes with the shell.
+  const first = spawn("bash", ["-c", startBlock], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let startOutput = "";
+  first.stderr.on("data", (d) => (startOutput += d));
+  try {
+    const url = await waitFor(first, /tessera listening on (http:\/\/\S+:\d+)/);
+    const script = ["set -euo pipefail", ...rest].join("\n").replaceAll("http://127.0.0.1:8787", url);
+    const r = spawnSync("bash", ["-c", script], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, `${script}\n${r.stdout}${r.stderr}`);
+    const lines = r.stdout.split("\n");
+    const answers = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    assert.deepEqual(answers[0], { status: "ok" });
+    assert.ok(lines.some((l) => /^created organization acme with 100 credits$/.test(l)), r.stdout);
+    const [health, embed, autofix, response, next, ...more] = answers;
+    assert.ok(health && more.length === 0, r.stdout);
+    assert.equal(embed.object, "chat.completion");
+    assert.equal(embed.model, "openai/gpt-4.1-mini");
+    assert.match(embed.choices[0].message.content, /"Say hello in five words\." \(1 messages\)/);
+    assert.equal(autofix.fix_summary.status, "fixed");
+    assert.equal(autofix.choices[0].message.content, 'root = Stack([t])\nt = Text("Hello")');
+    assert.equal(response.object, "response");
+    assert.equal(response.status, "completed");
+    assert.equal(next.status, "completed");
+    assert.equal(next.previous_response_id, response.id);
+    // The stored first turn went to the model with the second: user, assistant, user.
+    assert.match(next.output[0].content[0].text, /What is my name\?.*\(3 messages\)/);
+  } finally {
+    try {
+      process.kill(-first.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (first.exitCode !== null ? resolve() : first.on("exit", resolve)));
+    rmSync(qdir, { recursive: true, force: true });
+  }
+  assert.doesNotMatch(startOutput, /error/i, startOutput);
 });

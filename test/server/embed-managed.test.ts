@@ -7,7 +7,7 @@ import { writeConfigBlock } from "../../src/client/config-block.ts";
 import { compileLibrary, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
 import { BUILTIN_VERSION, builtInExamples, builtInLibraries } from "../../src/library/index.ts";
 import { assembleSystemPrompt } from "../../src/prompt/index.ts";
-import { promptAssemblies } from "../../src/server/embed/mode.ts";
+import { promptAssemblies } from "../../src/server/managed/mode.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { SMALL_LIBRARY } from "./harness.ts";
 

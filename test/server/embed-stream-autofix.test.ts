@@ -44,6 +44,14 @@ test("SSE: an invalid answer is followed by the corrected generation from Autofi
   expect(fix.autofix.content).toBe(VALID);
 });
 
+test("autofix.baseUrl may be the service's root, its /v1 or the Autofix URL itself (openai's baseURL for Autofix)", async () => {
+  for (const baseUrl of [E.h.base, `${E.h.base}/`, `${E.h.base}/v1`, `${E.h.base}/v1/autofix`, `${E.h.base}/v1/autofix/`]) {
+    const out = await new Response(autofixSseStream(await sseFrom(BROKEN), { library: SMALL_LIBRARY, autofix: { baseUrl, apiKey: key } })).text();
+    const fix = JSON.parse(out.trim().split("\n\n").at(-2)!.slice(6));
+    expect([baseUrl, fix.autofix.status]).toEqual([baseUrl, "fixed"]);
+  }
+});
+
 test("SSE: Autofix cannot repair → fix_failed with its result; Autofix unreachable → result null", async () => {
   const e1 = await new Response(autofixSseStream(await sseFrom(HOPELESS), opts())).text().catch((e) => e);
   expect(e1).toBeInstanceOf(StreamAutofixError);

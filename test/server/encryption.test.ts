@@ -41,13 +41,25 @@ test("a blob opens as written; with anything appended it is a 400 and the provid
   expect(E.openai.calls).toHaveLength(0);
 });
 
-test("encrypt refuses CR, LF, NUL and every other control character in apiKey, naming the field", async () => {
-  for (const bad of ["sk-a\r\nX-Injected: 1", "sk-a\n", "sk-\u0000a", "\tsk-a", "sk-a\u007f", "sk-\u0085a", "sk-ключ"]) {
+test("encrypt refuses control characters and characters outside ASCII in apiKey, naming the field and the first one", async () => {
+  const cases: [string, string][] = [
+    ["sk-a\r\nX-Injected: 1", "a control character, U+000D, at position 4"],
+    ["sk-a\n", "a control character, U+000A, at position 4"],
+    ["sk-\u0000a", "a control character, U+0000, at position 3"],
+    ["\tsk-a", "a control character, U+0009, at position 0"],
+    ["sk-a\u007f", "a control character, U+007F, at position 4"],
+    ["sk-\u0085a", "a control character, U+0085, at position 3"],
+    ["sk-ключ", "a character outside ASCII, U+043A, at position 3"],
+    // A key pasted with a typographic ellipsis, as documentation often prints it.
+    ["sk-ant-\u2026", "a character outside ASCII, U+2026, at position 7"],
+  ];
+  for (const [bad, says] of cases) {
     const res = await encrypt(bad);
     expect([JSON.stringify(bad), res.status]).toEqual([JSON.stringify(bad), 400]);
     const { error } = await res.json();
     expect(error.param).toBe("apiKey");
-    expect(error.message).toContain("control character");
+    expect(error.message).toContain("printable ASCII");
+    expect(error.message).toContain(says);
   }
   expect((await encrypt("sk-proj-AbC_123-xyz.456 ok")).status).toBe(200);
 });

@@ -2,7 +2,7 @@
 // cache is bounded (least recently used first out).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
-import { LIBRARY_CACHE_ENTRIES, libraryCacheStats, readConfig } from "../../src/server/autofix/library.ts";
+import { LIBRARY_CACHE_ENTRIES, libraryCacheStats, readConfig } from "../../src/server/managed/library.ts";
 import { autofixBody, BROKEN, post, SMALL_LIBRARY, startHarness, VALID, type Harness } from "./harness.ts";
 
 let h: Harness;

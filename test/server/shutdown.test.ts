@@ -11,7 +11,7 @@ import type { Subprocess } from "bun";
 import { startHeldModel } from "../support/held-model.ts";
 import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
 import { HOLD_EXPIRY_MS } from "../../src/db/billing.ts";
-import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/fixing-model.ts";
+import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/surfaces/autofix/fixing-model.ts";
 import { PROVIDER_DEADLINE_MS } from "../../src/server/provider-target.ts";
 import { SHUTDOWN_GRACE_MS } from "../../src/server/main.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";

@@ -1,7 +1,7 @@
 // Hosted tools: the tools of a Responses request that the service runs itself. Each kind is a
 // factory in KINDS: from the request's tool entry it makes a HostedTool, which declares functions
 // to the model, opens and runs one call of the model's (its item and events), and is priced per
-// call that ran. The loop that drives them is src/server/responses/tool-loop.ts; a new kind is one
+// call that ran. The loop that drives them is src/server/surfaces/responses/tool-loop.ts; a new kind is one
 // more entry here and a file of its own.
 import type { Organization } from "../../db/index.ts";
 import type { HostedCall } from "../../responses/events.ts";

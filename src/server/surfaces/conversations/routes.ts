@@ -1,0 +1,130 @@
+// Conversations under /v1 (docs/responses.md), for the API key and for
+// frontend tokens: a token sees only its user's conversations (any other id is a 404, as if it
+// never existed), and writing needs its write scope.
+import * as v from "valibot";
+import {
+  appendConversationItems, createConversation, deleteConversation, deleteConversationItem, findConversation,
+  findConversationItem, listConversationItems, listConversations, updateConversationMetadata,
+  type ConversationRow, type Db, type Owner,
+} from "../../../db/index.ts";
+import { newId, withFreshId } from "../../../responses/ids.ts";
+import { InputItem, Metadata } from "../../../responses/schema.ts";
+import { normalizeInput } from "../../../responses/to-chat.ts";
+import type { Item } from "../../../responses/types.ts";
+import { authenticatePrincipal, requireScope, type Principal } from "../../auth.ts";
+import { readBody } from "../../body.ts";
+import type { Handler, RequestContext } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+import { listPage, PageParams } from "../../pages.ts";
+
+/** At most this many items per create or add call (as OpenAI). */
+const MAX_ITEMS_PER_CALL = 20;
+
+// The create body's own item and metadata checks, reused.
+const Items = v.pipe(v.array(InputItem), v.maxLength(MAX_ITEMS_PER_CALL, `at most ${MAX_ITEMS_PER_CALL} items per call`));
+
+const CreateConversation = v.object({
+  items: v.optional(v.nullable(Items)),
+  metadata: v.optional(v.nullable(Metadata)),
+  /** The application's user this conversation belongs to (API key only; a token sets its own). */
+  user: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(256)))),
+});
+const UpdateConversation = v.object({ metadata: v.nullable(Metadata) });
+const AddItems = v.object({ items: v.pipe(Items, v.minLength(1, "items must not be empty")) });
+
+function ownerOf(p: Principal): Owner {
+  return p.kind === "token" ? { organizationId: p.org.id, userId: p.userId } : { organizationId: p.org.id };
+}
+
+function conversationJson(row: ConversationRow) {
+  return { id: row.id, object: "conversation", created_at: row.created_at, metadata: JSON.parse(row.metadata) };
+}
+
+/** Items as a conversation stores them: server ids (unique in the store), item references refused. */
+function toStored(items: v.InferOutput<typeof Items>): Item[] {
+  return normalizeInput(items).map((item, i) => {
+    if (item.type === "item_reference") {
+      throw new HttpError(400, "item_reference cannot be added to a conversation: add the item itself", { param: `items[${i}]` });
+    }
+    return withFreshId(item);
+  });
+}
+
+async function access(ctx: RequestContext, scope: "conversations:read" | "conversations:write"): Promise<{ db: Db; owner: Owner; principal: Principal }> {
+  const principal = await authenticatePrincipal(ctx.deps.db, ctx.req);
+  requireScope(principal, scope);
+  return { db: ctx.deps.db, owner: ownerOf(principal), principal };
+}
+
+async function found(db: Db, owner: Owner, id: string): Promise<ConversationRow> {
+  const row = await findConversation(db, owner, id);
+  if (!row) throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
+  return row;
+}
+
+export const create: Handler = async (ctx) => {
+  const { db, owner, principal } = await access(ctx, "conversations:write");
+  const body = await readBody(ctx.req, CreateConversation);
+  const userId = principal.kind === "token" ? principal.userId : body.user ?? null;
+  const row = await createConversation(db, { id: newId("conversation"), owner, userId, metadata: body.metadata ?? {}, items: toStored(body.items ?? []) });
+  return Response.json(conversationJson(row));
+};
+
+export const list: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:read");
+  const q = PageParams.read(ctx.url);
+  return listPage(await listConversations(db, owner, q), q.after, conversationJson);
+};
+
+export const retrieve: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:read");
+  return Response.json(conversationJson(await found(db, owner, ctx.params.id!)));
+};
+
+export const update: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:write");
+  const body = await readBody(ctx.req, UpdateConversation);
+  const row = await updateConversationMetadata(db, owner, ctx.params.id!, body.metadata ?? {});
+  if (!row) throw new HttpError(404, `no conversation ${ctx.params.id}`, { param: "conversation_id", code: "conversation_not_found" });
+  return Response.json(conversationJson(row));
+};
+
+export const remove: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:write");
+  const id = ctx.params.id!;
+  if (!(await deleteConversation(db, owner, id))) throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
+  return Response.json({ id, object: "conversation.deleted", deleted: true });
+};
+
+export const addItems: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:write");
+  const row = await found(db, owner, ctx.params.id!);
+  const body = await readBody(ctx.req, AddItems);
+  const items = toStored(body.items);
+  await appendConversationItems(db, row.id, row.organization_id, items);
+  return listPage({ rows: items, hasMore: false }, undefined);
+};
+
+export const listItems: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:read");
+  const row = await found(db, owner, ctx.params.id!);
+  const q = PageParams.read(ctx.url);
+  return listPage(await listConversationItems(db, row.id, q), q.after);
+};
+
+export const retrieveItem: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:read");
+  const row = await found(db, owner, ctx.params.id!);
+  const item = await findConversationItem(db, row.id, ctx.params.item!);
+  if (!item) throw new HttpError(404, `no item ${ctx.params.item} in conversation ${row.id}`, { param: "item_id", code: "item_not_found" });
+  return Response.json(item);
+};
+
+export const removeItem: Handler = async (ctx) => {
+  const { db, owner } = await access(ctx, "conversations:write");
+  const row = await found(db, owner, ctx.params.id!);
+  if (!(await deleteConversationItem(db, row.id, ctx.params.item!))) {
+    throw new HttpError(404, `no item ${ctx.params.item} in conversation ${row.id}`, { param: "item_id", code: "item_not_found" });
+  }
+  return Response.json(conversationJson(row));
+};

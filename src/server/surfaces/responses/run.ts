@@ -1,0 +1,236 @@
+// One turn of the Responses API, from the opened provider stream to the stored, billed Response:
+// response.created, the item events of the bridge (src/responses/events.ts), then exactly one
+// terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
+// answers all consume the same generator, so every transport carries the same events.
+import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../../db/index.ts";
+import { openStream } from "../../../providers/call.ts";
+import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
+import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
+import { withFreshId } from "../../../responses/ids.ts";
+import { withoutOldestTurns } from "../../../responses/truncate.ts";
+import { responseObject } from "../../../responses/object.ts";
+import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
+import type { AppDeps } from "../../context.ts";
+import { checkAndRepair } from "../../managed/check.ts";
+import { HttpError } from "../../errors.ts";
+import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
+import type { PreparedTurn } from "./prepare.ts";
+import { ToolLoop } from "./tool-loop.ts";
+
+export const ENDPOINT = "/v1/embed/responses";
+
+export type SequencedEvent = ResponseEvent & { sequence_number: number };
+
+/** What a turn's settlement needs to know of its request. */
+export type TurnBill = Pick<TurnOptions, "requestId" | "startedAt" | "held">;
+
+export interface TurnOptions {
+  requestId: string;
+  startedAt: number;
+  /** Credits held for this turn (settled at the end: charged when it completes, else handed back). */
+  held: number;
+  /** Aborts the provider call: the client went away, or the response was cancelled. */
+  signal: AbortSignal;
+  /**
+   * The response's id is seen before its end (a stream shows it in response.created): stored as it
+   * starts. A plain JSON answer is stored once, when it has ended (one transaction fewer).
+   */
+  streamed: boolean;
+  /** Background runs: the row exists already (queued); progress is stored after every finished item. */
+  background?: { onItemDone(response: ResponseObject): Promise<boolean> };
+}
+
+/**
+ * The provider stream for a prepared turn, or the HTTP error that ends it before anything was
+ * streamed: the provider refused or could not be reached (502, or 429 for the provider's 429), the
+ * request holds what this provider cannot take (400, naming the provider), or the conversation is
+ * longer than the model's window, and `truncation: "auto"` was not asked for or could not help
+ * (400 context_length_exceeded).
+ */
+export async function openTurn(t: PreparedTurn, signal: AbortSignal, first: ChatRequest = t.chat): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
+  let chat = first;
+  for (;;) {
+    try {
+      return await openStream(t.provider!.adapter, chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
+    } catch (e) {
+      // truncation "auto": a conversation longer than the model's window goes again without its
+      // older turns, halved each time, until it fits or only the turn being answered is left.
+      const shorter = t.settings.truncation === "auto" && isContextOverflow(e) ? withoutOldestTurns(chat.messages) : null;
+      if (shorter) {
+        chat = { ...chat, messages: shorter };
+        continue;
+      }
+      const http = providerHttpError(e);
+      if (http) return http;
+      throw e;
+    }
+  }
+}
+
+/**
+ * The first model call of a turn, as openTurn, with the hosted tools started before it (their tool
+ * lists fetched: an HttpError when a server cannot list them). Null when calls approved in the
+ * input run first: the turn then opens its first model call itself, after them.
+ */
+export async function openFirstRound(deps: AppDeps, t: PreparedTurn, signal: AbortSignal, requestId: string): Promise<AsyncIterable<ChatCompletionChunk> | HttpError | null> {
+  if (!t.hosted) return openTurn(t, signal);
+  const loop = new ToolLoop(deps, t, { requestId }, signal);
+  t.loop = loop;
+  try {
+    await loop.start();
+    if (loop.hasResumed) return null;
+    return await openTurn(t, signal, await loop.nextChat([]));
+  } catch (e) {
+    await loop.close();
+    if (e instanceof HttpError) return e;
+    throw e;
+  }
+}
+
+export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError | null, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
+  const { db } = deps;
+  const store = t.settings.store;
+  let seq = 0;
+  const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
+  let managed: { outcome: string; corrected: string[] } | null = null;
+  const bridge = new EventBridge({
+    finalizeText: t.library
+      ? (text) => {
+          const checked = checkAndRepair(text, t.library!);
+          managed = { outcome: checked.outcome, corrected: checked.corrected };
+          return checked.content;
+        }
+      : undefined,
+    isHosted: t.loop?.isHosted,
+    annotate: t.loop?.annotate,
+  });
+  const loop = t.loop ?? null;
+  const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
+    responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
+
+  const first = snapshot(o.background ? "queued" : "in_progress");
+  const row = {
+    id: t.settings.id, organizationId: t.org.id, model: t.settings.model, previousResponseId: t.settings.previous_response_id,
+    conversationId: t.conversationId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
+  };
+  const storedAtStart = store && o.streamed && !o.background;
+  if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });
+  yield sequenced({ type: "response.created", response: first });
+  yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
+  if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
+
+  let final: ResponseObject;
+  // Background runs store progress after every finished item (and stop there when cancelled).
+  const afterEvent = async (e: ResponseEvent) => {
+    if (e.type === "response.output_item.done" && o.background && !(await o.background.onItemDone(snapshot("in_progress")))) {
+      throw new Cancelled();
+    }
+  };
+  try {
+    if (loop) {
+      for (const e of loop.startEvents(bridge)) {
+        yield sequenced(e);
+        await afterEvent(e);
+      }
+      const resumed = loop.run(bridge, loop.takeResumed());
+      for (let r = await resumed.next(); !r.done; r = await resumed.next()) {
+        yield sequenced(r.value);
+        await afterEvent(r.value);
+      }
+    }
+    let source = chunks;
+    let ended: ReturnType<typeof endStatus>;
+    // One model call per round; hosted calls between rounds (tool-loop.ts).
+    for (;;) {
+      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(structuredClone(bridge.output)));
+      if (source instanceof HttpError) throw source;
+      for await (const chunk of source) {
+        for (const e of bridge.push(chunk)) {
+          yield sequenced(e);
+          await afterEvent(e);
+        }
+      }
+      ended = endStatus(bridge.finish);
+      for (const e of bridge.end(ended.status)) {
+        yield sequenced(e);
+        await afterEvent(e);
+      }
+      const calls = loop && ended.status === "completed" ? bridge.hostedCalls() : [];
+      if (calls.length === 0) break;
+      const runs = loop!.run(bridge, loop!.runsFor(calls));
+      let r = await runs.next();
+      for (; !r.done; r = await runs.next()) {
+        yield sequenced(r.value);
+        await afterEvent(r.value);
+      }
+      // A call awaiting approval, or one for the application, ends the turn; so does the last round.
+      if (r.value.pause || bridge.appCalls > 0 || loop!.lastRound) break;
+      bridge.nextRound();
+      source = null;
+    }
+    final = snapshot(ended.status, { incompleteReason: ended.reason, completedAt: ended.status === "completed" ? Math.floor(Date.now() / 1000) : null });
+  } catch (e) {
+    if (e instanceof Cancelled || o.signal.aborted) {
+      final = snapshot("cancelled");
+    } else {
+      const known = e instanceof ProviderError || e instanceof HttpError;
+      const message = known ? (e as Error).message : "the answer could not be completed";
+      if (!known) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+      final = snapshot("failed", { error: { code: "server_error", message } });
+    }
+  }
+
+  await loop?.close();
+  // The end is stored and paid for in one transaction: a response never reads as ended unsettled.
+  let end: Parameters<typeof endTurn>[1] = null;
+  if (store) {
+    const ok = final.status === "completed" || final.status === "incomplete";
+    // A failed or cancelled turn appends nothing to its conversation.
+    const appended = ok && t.conversationId
+      ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
+      : null;
+    end = storedAtStart || o.background
+      ? { finish: { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended } }
+      : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
+  }
+  // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
+  const meanwhile = await endTurn(db, end, (stored) => {
+    const { status, usage } = (stored as ResponseObject | null) ?? final;
+    const charged = status === "completed" || status === "incomplete";
+    return turnSettlement(t, o, { charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status, usage, managed });
+  });
+  if (meanwhile) final = meanwhile as ResponseObject;
+  yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
+  return final;
+}
+
+class Cancelled extends Error {}
+
+/** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
+function turnSettlement(
+  t: PreparedTurn, o: TurnBill,
+  r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
+): Settlement {
+  return {
+    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: r.charged ? o.held : 0, reason: "responses",
+    log: {
+      endpoint: ENDPOINT, model: t.settings.model, status: r.status, conversation: JSON.stringify(t.input), outcome: r.outcome,
+      duration_ms: Math.round(performance.now() - o.startedAt),
+      input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null,
+    },
+    event: r.managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: r.managed.outcome, corrected_codes: JSON.stringify(r.managed.corrected) } : undefined,
+  };
+}
+
+/** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
+export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
+  await settle(deps.db, turnSettlement(t, o, { charged: false, status, outcome: "upstream_error" }))
+    .catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+}
+
+/** The items a store:false continuation on the same socket starts from. */
+export function contextAfter(t: PreparedTurn, final: ResponseObject): Item[] {
+  return [...t.context, ...(final.output as OutputItem[])];
+}
+

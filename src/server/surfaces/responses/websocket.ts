@@ -1,0 +1,101 @@
+// WebSocket mode on /v1/embed/responses: `response.create` frames in, one JSON event per frame out,
+// turns one after another on a socket, which stays open after a failed turn. store:false answers
+// can be continued on the same socket (a per-connection cache, bounded); on any other socket, or
+// after a failed continuation evicted it, the previous response is not found.
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import * as v from "valibot";
+import type { Organization } from "../../../db/index.ts";
+import { CreateEntries, withItems, type CreateBody } from "../../../responses/schema.ts";
+import { authenticate } from "../../auth.ts";
+import { checkBody, MAX_BODY_BYTES, parseJson } from "../../body.ts";
+import type { AppDeps } from "../../context.ts";
+import { errorBody, errorResponse, HttpError } from "../../errors.ts";
+import { holdPrice } from "../../paid.ts";
+import { prepareTurn, type TurnCache } from "./prepare.ts";
+import { hostedConfig } from "../../hosted/registry.ts";
+import { contextAfter, openFirstRound, runTurn, settleUnopened } from "./run.ts";
+
+const SOCKET_PATH = "/v1/embed/responses";
+/** Responses a socket remembers for continuation; the oldest goes first. */
+const CACHE_LIMIT = 64;
+
+interface SocketData { org: Organization; cache: TurnCache; turns: Promise<void>; abort: AbortController }
+
+const CreateFrame = withItems(v.object({
+  ...CreateEntries,
+  type: v.literal("response.create", 'frames must be {"type":"response.create", …}'),
+  stream: v.optional(v.unknown()),
+  background: v.optional(v.nullable(v.literal(false, "background is not available in WebSocket mode"))),
+}));
+
+/** The upgrade of an authenticated request; anything else answers as HTTP. */
+export async function upgradeSocket(req: Request, server: Server<SocketData>, deps: AppDeps): Promise<Response | undefined> {
+  let org: Organization;
+  try {
+    org = await authenticate(deps.db, req);
+  } catch (e) {
+    if (e instanceof HttpError) return e.toResponse();
+    throw e;
+  }
+  const data: SocketData = { org, cache: new Map(), turns: Promise.resolve(), abort: new AbortController() };
+  return server.upgrade(req, { data }) ? undefined : errorResponse(400, "a WebSocket upgrade was expected");
+}
+
+export function isSocketUpgrade(req: Request): boolean {
+  return req.headers.get("upgrade")?.toLowerCase() === "websocket" && new URL(req.url).pathname.replace(/\/+$/, "") === SOCKET_PATH;
+}
+
+export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
+  return {
+    message(ws, message) {
+      const text = typeof message === "string" ? message : new TextDecoder().decode(message);
+      ws.data.turns = ws.data.turns.then(() => turn(deps, ws, text)).catch((e) => deps.log(`responses socket: ${e instanceof Error ? e.stack : String(e)}`));
+    },
+    close(ws) {
+      ws.data.abort.abort();
+    },
+    // A frame is a request body: the same cap.
+    maxPayloadLength: MAX_BODY_BYTES,
+  };
+}
+
+async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string): Promise<void> {
+  const { org, cache } = ws.data;
+  const requestId = crypto.randomUUID();
+  const startedAt = performance.now();
+  let previous: string | null = null;
+  try {
+    const json = parseJson(text);
+    if ((json as { type?: unknown } | null)?.type !== "response.create") {
+      throw new HttpError(400, 'frames must be {"type":"response.create", …}: no other frame type is taken', { param: "type" });
+    }
+    const { type: _type, stream: _stream, ...body } = checkBody(json, CreateFrame);
+    previous = body.previous_response_id ?? null;
+    const t = await prepareTurn(deps.db, org, body as CreateBody, cache, { provider: true, hosted: hostedConfig(deps) });
+    const held = deps.config.responsesPrice ?? 0;
+    await holdPrice(deps.db, org, held, requestId, "responses");
+    const o = { requestId, startedAt, held };
+    const chunks = await openFirstRound(deps, t, ws.data.abort.signal, requestId);
+    if (chunks instanceof HttpError) {
+      await settleUnopened(deps, t, o, chunks.status);
+      throw chunks;
+    }
+    const events = runTurn(deps, t, chunks, { ...o, signal: ws.data.abort.signal, streamed: true });
+    let r = await events.next();
+    while (!r.done) {
+      ws.send(JSON.stringify(r.value));
+      r = await events.next();
+    }
+    const final = r.value;
+    if (final.status === "completed" || final.status === "incomplete") {
+      cache.set(final.id, contextAfter(t, final));
+      if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    } else if (previous) cache.delete(previous);
+  } catch (e) {
+    if (previous) cache.delete(previous);
+    const err = e instanceof HttpError ? e : new HttpError(500, "internal error");
+    if (!(e instanceof HttpError)) deps.log(`responses socket ${requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+    const body = errorBody(err.status, err.message, err.opts);
+    ws.send(JSON.stringify({ type: "error", status: err.status, sequence_number: 0, error: { ...body.error, code: body.error.code ?? body.error.type } }));
+  }
+}
