@@ -277,6 +277,77 @@ describe("every transport", () => {
   });
 });
 
+describe("WebSocket, billing, OpenUI", () => {
+  test("WebSocket mode: the same loop, events one per frame", async () => {
+    const ws = new (WebSocket as any)(`${H.base.replace("http", "ws")}/v1/embed/responses`, { headers: { authorization: `Bearer ${H.key}` } }) as WebSocket;
+    const events: any[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => ws.send(JSON.stringify({ type: "response.create", model: MODEL, input: "Echo over the socket", tools: [server()] }));
+      ws.onerror = () => reject(new Error("socket failed"));
+      ws.onmessage = (m) => {
+        const e = JSON.parse(String(m.data));
+        events.push(e);
+        if (e.type === "error" || /^response\.(completed|failed|incomplete)$/.test(e.type)) resolve();
+      };
+    });
+    ws.close();
+    const last = events.at(-1);
+    expect(last.type).toBe("response.completed");
+    expect(last.response.output.map((i: any) => i.type)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
+    expect(events.map((e) => e.type)).toContain("response.mcp_call.completed");
+  });
+
+  test("TESSERA_TOOL_PRICE: charged per call that ran, not for one that failed to reach its tool", async () => {
+    hosted.toolPrice = 3;
+    try {
+      const before = await H.E.h.credits("hosted");
+      await client.responses.create({ model: MODEL, input: "lighthouse", tools: [{ type: "web_search" } as OpenAI.Responses.Tool] });
+      expect(await H.E.h.credits("hosted")).toBe(before - 3);
+      searx.jsonDisabled = true;
+      const r = await client.responses.create({ model: MODEL, input: "lighthouse", tools: [{ type: "web_search" } as OpenAI.Responses.Tool] });
+      expect((r.output[0] as any).status).toBe("failed");
+      expect(r.output_text).toContain("search.formats");
+      expect(await H.E.h.credits("hosted")).toBe(before - 3);
+    } finally {
+      hosted.toolPrice = 0;
+      searx.jsonDisabled = false;
+    }
+  });
+
+  test("OpenUI's openAIResponsesAdapter reads a stream with MCP and search items", async () => {
+    const { openAIResponsesAdapter, EventType } = await import("@openuidev/react-headless");
+    H.E.openai.queue.push({ toolCalls: [
+      { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
+      { id: "c2", name: "tester__echo", arguments: '{"text":"hi"}' },
+    ] });
+    const res = await fetch(`${H.base}/v1/embed/responses`, {
+      method: "POST", headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: "search and echo", stream: true, tools: [server(), { type: "web_search" }] }),
+    });
+    const seen: any[] = [];
+    for await (const e of openAIResponsesAdapter().parse(res)) seen.push(e);
+    const starts = seen.filter((e) => e.type === EventType.TOOL_CALL_START).map((e) => e.toolCallName);
+    expect(starts).toEqual(["mcp_list_tools", "web_search", "echo"]);
+    const results = seen.filter((e) => e.type === EventType.TOOL_CALL_RESULT);
+    expect(results.map((e) => e.content)).toContain("echo: hi");
+    expect(JSON.parse(results[0].content)).toEqual({ server_label: "tester", tool_count: 1, tools: ["echo"] });
+    const args = seen.filter((e) => e.type === EventType.TOOL_CALL_ARGS).map((e) => e.delta).join("");
+    expect(args).toContain('"query":"lighthouse"');
+    const text = seen.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT).map((e) => e.delta).join("");
+    expect(text.startsWith("The tool answered:")).toBe(true);
+    expect(seen.some((e) => e.type === EventType.RUN_ERROR)).toBe(false);
+  });
+});
+
+test("the environment configures hosted tools; a half-made search backend stops the start", async () => {
+  const { hostedToolsFromEnv } = await import("../../src/server/config.ts");
+  const c = hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "brave", TESSERA_WEB_SEARCH_KEY: "k", TESSERA_PRIVATE_HOSTS_ALLOWED: "mcp.internal:8080", TESSERA_TOOL_PRICE: "2", TESSERA_MCP_TIMEOUT_MS: "5000" });
+  expect(c).toMatchObject({ webSearch: { provider: "brave", url: "https://api.search.brave.com/res/v1", key: "k" }, privateHostsAllowed: [{ host: "mcp.internal", port: "8080" }], toolPrice: 2, mcpTimeoutMs: 5000 });
+  expect(hostedToolsFromEnv({}).webSearch).toBeNull();
+  expect(() => hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "searxng" })).toThrow("TESSERA_WEB_SEARCH_URL");
+});
+
+// Last: every test above has stored and logged what it did.
 describe("credentials", () => {
   test("absent from every stored row and every log line", async () => {
     const db = H.E.h.server.db;

@@ -77,3 +77,46 @@ export async function startMcpServer(opts: { name?: string } = {}): Promise<Test
     },
   };
 }
+
+/**
+ * A server of the older protocol only (the SDK's deprecated SSE transport on node:http): GET /sse
+ * opens the event stream, POST /messages carries requests; a Streamable HTTP POST gets 405.
+ */
+export async function startLegacySseMcpServer(): Promise<{ url: string; port: number; methods: string[]; stop(): Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const { SSEServerTransport } = await import("@modelcontextprotocol/sdk/server/sse.js");
+  const methods: string[] = [];
+  const sessions = new Map<string, InstanceType<typeof SSEServerTransport>>();
+  const http = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      sessions.set(transport.sessionId, transport);
+      res.on("close", () => sessions.delete(transport.sessionId));
+      const server = new McpServer({ name: "legacy", version: "1.0.0" });
+      server.registerTool("echo", { description: "Says the text back", inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: "text", text: `legacy echo: ${text}` }] }));
+      await server.connect(transport);
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/messages") {
+      const transport = sessions.get(url.searchParams.get("sessionId") ?? "");
+      if (!transport) return void res.writeHead(404).end("no session");
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      if (typeof body?.method === "string") methods.push(body.method);
+      await transport.handlePostMessage(req, res, body);
+      return;
+    }
+    res.writeHead(405, { allow: "GET" }).end("method not allowed");
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const port = (http.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/sse`, port, methods,
+    stop: () => new Promise<void>((resolve) => {
+      http.closeAllConnections();
+      http.close(() => resolve());
+    }),
+  };
+}

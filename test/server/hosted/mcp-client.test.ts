@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseAllowedHosts } from "../../../src/server/hosted/address.ts";
 import { McpConnection } from "../../../src/server/hosted/mcp/client.ts";
 import { DEFAULT_OUTBOUND, guardedFetch } from "../../../src/server/hosted/outbound.ts";
-import { startMcpServer, type TestMcpServer } from "../../support/mcp-server.ts";
+import { startLegacySseMcpServer, startMcpServer, type TestMcpServer } from "../../support/mcp-server.ts";
 
 let S: TestMcpServer;
 beforeAll(async () => { S = await startMcpServer(); });
@@ -60,4 +60,15 @@ describe("McpConnection", () => {
     await c.close();
     echoing.stop(true);
   });
+});
+
+test("a server of the older SSE protocol: Streamable HTTP is refused with a 4xx, and the client falls back", async () => {
+  const legacy = await startLegacySseMcpServer();
+  const fetch = guardedFetch({ ...DEFAULT_OUTBOUND, allowed: parseAllowedHosts(`127.0.0.1:${legacy.port}`) });
+  const c = new McpConnection({ url: legacy.url, headers: {} }, fetch, []);
+  expect((await c.listTools(5000)).map((t) => t.name)).toEqual(["echo"]);
+  expect(await c.callTool("echo", { text: "old" }, 5000)).toEqual({ output: "legacy echo: old" });
+  expect(legacy.methods).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call"]);
+  await c.close();
+  await legacy.stop();
 });
