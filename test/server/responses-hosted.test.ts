@@ -347,6 +347,24 @@ test("the environment configures hosted tools; a half-made search backend stops 
   expect(() => hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "searxng" })).toThrow("TESSERA_WEB_SEARCH_URL");
 });
 
+test("a server that refuses the token and quotes it: 424, its error body without the token", async () => {
+  const quoting = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => new Response(`token ${req.headers.get("authorization")} is not valid here`, { status: 401 }) });
+  hosted.privateHostsAllowed.push(...parseAllowedHosts(`127.0.0.1:${quoting.port}`));
+  try {
+    const res = await fetch(`${H.base}/v1/embed/responses`, {
+      method: "POST", headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, input: "x", tools: [server({ server_url: `http://127.0.0.1:${quoting.port}/mcp` })] }),
+    });
+    expect(res.status).toBe(424);
+    const text = await res.text();
+    expect(JSON.parse(text).error.message).toContain("Error retrieving tool list from MCP server 'tester'");
+    expect(text.includes(SECRET)).toBe(false);
+  } finally {
+    hosted.privateHostsAllowed.pop();
+    quoting.stop(true);
+  }
+});
+
 // Last: every test above has stored and logged what it did.
 describe("credentials", () => {
   test("absent from every stored row and every log line", async () => {
