@@ -89,6 +89,11 @@ describe("remote MCP", () => {
     const stored = await client.responses.retrieve(final.id);
     expect(stored.output.map((i) => i.id)).toEqual(final.output.map((i) => i.id));
     expect(stored.output[1]).toEqual(final.output[1]);
+    // A replay of the stored response tells the same items with the same kinds of events.
+    const replay = await client.responses.retrieve(final.id, { stream: true });
+    const again: string[] = [];
+    for await (const e of replay) again.push(e.type);
+    expect(again.filter((n) => n.startsWith("response.mcp_"))).toEqual(names.filter((n) => n.startsWith("response.mcp_")));
   });
 
   test("a continued turn reuses the tool list (not fetched again); other credentials list again", async () => {
@@ -221,6 +226,12 @@ describe("web and image search", () => {
     expect(text.text.slice(a.start_index, a.end_index)).toContain(a.url);
     expect(call.action.sources.map((s: any) => s.url)).toContain(a.url);
     expect(searx.calls.at(-1)!.query).toMatchObject({ format: "json" });
+  });
+
+  test("include web_search_call.results: the results (title, snippet) are on the item", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "lighthouse", tools: [web], include: ["web_search_call.results"] });
+    const call = r.output[0] as any;
+    expect(call.results[0]).toMatchObject({ url: expect.stringMatching(/^https:/), title: expect.any(String), snippet: expect.any(String) });
   });
 
   test("streamed: web_search_call events and annotation.added before the text is done", async () => {

@@ -41,9 +41,12 @@ export function needsApproval(entry: McpToolIn, t: McpToolListed): boolean {
   return true;
 }
 
+let fingerprintKey: Promise<CryptoKey> | null = null;
+
 /** The fingerprint of what a list was made with: keyed, so it says nothing of the credentials. */
 async function fingerprint(entry: McpToolIn): Promise<string> {
-  const key = await derivedHmacKey("mcp-tool-lists");
+  // Derived once per process (a rotated master key changes it: lists are then fetched again).
+  const key = await (fingerprintKey ??= derivedHmacKey("mcp-tool-lists"));
   const headers = Object.entries(entry.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]).sort();
   const data = JSON.stringify([entry.server_url, entry.authorization ?? null, headers]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(data)));
