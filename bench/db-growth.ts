@@ -44,7 +44,7 @@ interface Kind { name: string; library: typeof SMALL; generation: string; credit
 async function measure(kind: Kind, requests: number, concurrency: number) {
   const dir = mkdtempSync(join(tmpdir(), "tessera-growth-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "growth.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null },
+    { port: 0, dbPath: join(dir, "growth.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
     { log: () => {} },
   );
   try {

@@ -46,7 +46,7 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   process.env.TESSERA_RESPONSES_PRICE = "0";
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-hosted-"));
   const server = await startServer({
-    port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null,
+    port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null,
     hostedTools: {
       webSearch: { provider: "searxng", url: searx.url, key: null }, privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
       toolPrice: 0, mcpTimeoutMs: 10_000, maxToolRounds: 4,

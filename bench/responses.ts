@@ -65,11 +65,9 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   fake.fallback = { text: "The quick brown fox jumps over the lazy dog." };
   process.env.OPENAI_BASE_URL = fake.url;
   process.env.OPENAI_API_KEY = "sk-bench";
-  process.env.TESSERA_EMBED_PRICE = "0";
-  process.env.TESSERA_RESPONSES_PRICE = "0";
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-responses-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null },
+    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
     { log: () => {} },
   );
   const org = await createOrganization(server.db, "bench", 0);

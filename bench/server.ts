@@ -58,7 +58,7 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
   const concurrency = opts.concurrency ?? 8;
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, fixingModel: null },
+    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
     { log: () => {} },
   );
   try {

@@ -1,108 +1,117 @@
-// The whole HTTP surface: one web-standard fetch handler and one visible route table.
+// The whole HTTP surface: one web-standard fetch handler over the surfaces' routes (surfaces/index.ts).
 // Bun.serve (main.ts) is only the entry; tests and other runtimes call `createApp(deps)` directly.
 //
-// A route is [method, path, handler]; a path segment `:name` matches any one segment and reaches
-// the handler as ctx.params.name. Where a literal path and a pattern both match, the literal wins.
-// A handler gets a RequestContext (context.ts) and uses the shared pieces:
-//   errors.ts (errorResponse, HttpError) · body.ts (readBody: 1 MB cap, invalid JSON, valibot)
-//   auth.ts (authenticate → organization) · ../db/billing.ts (holdCredits, settle) · ../db/logs.ts
+// A route is method, path, auth and handler (surface.ts); a path segment `:name` matches any one
+// segment and reaches the handler as ctx.params.name. Where a literal path and a pattern both
+// match, the literal wins. Before the handler, the request is authenticated as its route says
+// and, on a paid route, its call opened (paid.ts): whatever the handler throws then ends the call.
+// Handlers use the shared pieces: errors.ts (errorResponse, HttpError) · body.ts (readBody: 1 MB
+// cap, invalid JSON, valibot) · paid.ts (hold, finish) · ../db/logs.ts
 import { randomUUID } from "node:crypto";
-import type { AppDeps, Handler, RequestContext } from "./context.ts";
+import type { Organization } from "../db/index.ts";
+import { authenticate, authenticatePrincipal, type Principal } from "./auth.ts";
+import { RequestAborted } from "./body.ts";
+import type { AppDeps } from "./context.ts";
 import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
 import { errorResponse, HttpError } from "./errors.ts";
-import { RequestAborted } from "./body.ts";
-import { health } from "./surfaces/health/routes.ts";
-import { autofix } from "./surfaces/autofix/handler.ts";
-import { reliability } from "./surfaces/monitoring/routes.ts";
-import { embedChatCompletions } from "./surfaces/embed/handler.ts";
-import { encryptKey } from "./surfaces/encryption/routes.ts";
-import * as responses from "./surfaces/responses/routes.ts";
-import * as conversations from "./surfaces/conversations/routes.ts";
-import { mintFrontendToken } from "./surfaces/frontend-tokens/routes.ts";
-
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Route = readonly [Method, string, Handler];
-
-export const ROUTES: Route[] = [
-  ["GET", "/health", health],
-  ["POST", "/v1/autofix", autofix],
-  ["POST", "/v1/autofix/chat/completions", autofix],
-  ["GET", "/v1/monitoring/reliability", reliability],
-  ["POST", "/v1/embed/chat/completions", embedChatCompletions],
-  ["POST", "/encryption/encrypt", encryptKey],
-  ["POST", "/v1/embed/responses", responses.create],
-  ["POST", "/v1/embed/responses/input_tokens", responses.inputTokens],
-  ["POST", "/v1/embed/responses/compact", responses.compact],
-  ["GET", "/v1/embed/responses/:id", responses.retrieve],
-  ["DELETE", "/v1/embed/responses/:id", responses.remove],
-  ["POST", "/v1/embed/responses/:id/cancel", responses.cancel],
-  ["GET", "/v1/embed/responses/:id/input_items", responses.inputItems],
-  ["POST", "/v1/conversations", conversations.create],
-  ["GET", "/v1/conversations", conversations.list],
-  ["GET", "/v1/conversations/:id", conversations.retrieve],
-  ["POST", "/v1/conversations/:id", conversations.update],
-  ["DELETE", "/v1/conversations/:id", conversations.remove],
-  ["POST", "/v1/conversations/:id/items", conversations.addItems],
-  ["GET", "/v1/conversations/:id/items", conversations.listItems],
-  ["GET", "/v1/conversations/:id/items/:item", conversations.retrieveItem],
-  ["DELETE", "/v1/conversations/:id/items/:item", conversations.removeItem],
-  ["POST", "/v1/frontend-tokens", mintFrontendToken],
-];
+import { PaidCall, paidWork } from "./paid.ts";
+import type { Route, Surface } from "./surface.ts";
+import { SURFACES } from "./surfaces/index.ts";
 
 export type FetchHandler = (req: Request) => Promise<Response>;
 
-/** The segments' values when `pattern` matches `path`, else null. */
-function match(pattern: string, path: string): Record<string, string> | null {
-  if (!pattern.includes(":")) return pattern === path ? {} : null;
-  const want = pattern.split("/");
-  const got = path.split("/");
-  if (want.length !== got.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    if (want[i]!.startsWith(":")) {
+/** A pattern's segments: a string to equal, or null where `:name` takes any one segment. */
+interface Pattern {
+  route: Route;
+  segments: (string | null)[];
+  names: string[];
+}
+
+/**
+ * Routes by path: literal paths in a map (one lookup), patterns tried only when no literal path
+ * is the request's, the request's path split once for all of them.
+ */
+export class RouteTable {
+  private readonly literal = new Map<string, Route[]>();
+  private readonly patterns: Pattern[] = [];
+
+  constructor(routes: Iterable<Route>) {
+    for (const route of routes) {
+      if (!route.path.includes(":")) {
+        const list = this.literal.get(route.path);
+        if (list) list.push(route);
+        else this.literal.set(route.path, [route]);
+        continue;
+      }
+      const parts = route.path.split("/");
+      this.patterns.push({
+        route,
+        segments: parts.map((p) => (p.startsWith(":") ? null : p)),
+        names: parts.filter((p) => p.startsWith(":")).map((p) => p.slice(1)),
+      });
+    }
+  }
+
+  /** The routes at `path` (every method), each with its params. */
+  find(path: string): { route: Route; params: Record<string, string> }[] {
+    const literal = this.literal.get(path);
+    if (literal) return literal.map((route) => ({ route, params: {} }));
+    if (this.patterns.length === 0) return [];
+    const got = path.split("/");
+    const found: { route: Route; params: Record<string, string> }[] = [];
+    for (const p of this.patterns) {
+      const params = matchPattern(p, got);
+      if (params) found.push({ route: p.route, params });
+    }
+    return found;
+  }
+}
+
+function matchPattern(p: Pattern, got: string[]): Record<string, string> | null {
+  if (p.segments.length !== got.length) return null;
+  const values: string[] = [];
+  for (let i = 0; i < got.length; i++) {
+    const want = p.segments[i];
+    if (want === null) {
       if (got[i] === "") return null;
       try {
-        params[want[i]!.slice(1)] = decodeURIComponent(got[i]!);
+        values.push(decodeURIComponent(got[i]!));
       } catch {
         return null;
       }
-    } else if (want[i] !== got[i]) return null;
+    } else if (want !== got[i]) return null;
   }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < values.length; i++) params[p.names[i]!] = values[i]!;
   return params;
 }
 
-function findRoutes(routes: Route[], path: string): { route: Route; params: Record<string, string> }[] {
-  const found = routes.flatMap((route) => {
-    const params = match(route[1], path);
-    return params ? [{ route, params }] : [];
-  });
-  const literal = found.filter((f) => !f.route[1].includes(":"));
-  return literal.length ? literal : found;
-}
-
-export function createApp(deps: AppDeps, routes: Route[] = ROUTES): FetchHandler {
+export function createApp(deps: AppDeps, surfaces: readonly Surface[] = SURFACES): FetchHandler {
+  const table = new RouteTable(surfaces.flatMap((s) => s.routes));
   return async (req) => {
     const startedAt = performance.now();
     const url = requestUrl(req);
     if (!url) return errorResponse(400, "the Host header is not a valid host", { code: "invalid_host" });
     // A trailing slash is the same route: clients built on a base URL sometimes add one.
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+    const raw = url.pathname;
+    const path = raw.length > 1 && raw.charCodeAt(raw.length - 1) === 47 ? raw.replace(/\/+$/, "") : raw;
     const requestId = randomUUID();
     const cors = isCorsPath(path) ? corsHeaders(req, deps.config.corsOrigins ?? []) : null;
     let res: Response;
-    const matches = findRoutes(routes, path);
-    const hit = matches.find((m) => m.route[0] === req.method || (req.method === "HEAD" && m.route[0] === "GET"));
+    const matches = table.find(path);
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const hit = matches.find((m) => m.route.method === method);
     if (req.method === "OPTIONS" && cors !== null && matches.length) {
-      res = preflight(req, cors, matches.map((m) => m.route[0]));
+      res = preflight(req, cors, matches.map((m) => m.route.method));
     } else if (!hit) {
       res = matches.length
         ? errorResponse(405, `method ${req.method} is not allowed on ${path}`, {
-            headers: { allow: matches.map((m) => m.route[0]).join(", ") },
+            headers: { allow: matches.map((m) => m.route.method).join(", ") },
           })
         : errorResponse(404, `no route for ${req.method} ${path}`);
     } else {
-      const ctx: RequestContext = { req, url, deps, requestId, startedAt, params: hit.params };
-      res = await run(hit.route[2], ctx);
+      const ctx: Ctx = { req, url, deps, requestId, startedAt, params: hit.params, principal: null, org: null, call: null };
+      res = await run(hit.route, ctx);
       // HEAD answers as GET would, without the body.
       if (req.method === "HEAD") res = new Response(null, res);
     }
@@ -125,9 +134,31 @@ function requestUrl(req: Request): URL | null {
   }
 }
 
-async function run(handler: Handler, ctx: RequestContext): Promise<Response> {
+/** What a handler receives: the fields its route's auth and price fill in are set before it runs. */
+interface Ctx {
+  req: Request;
+  url: URL;
+  deps: AppDeps;
+  requestId: string;
+  startedAt: number;
+  params: Record<string, string>;
+  principal: Principal | null;
+  org: Organization | null;
+  call: PaidCall | null;
+}
+
+async function run(route: Route, ctx: Ctx): Promise<Response> {
+  const handler = route.handler as (ctx: Ctx) => Promise<Response>;
   try {
-    return await handler(ctx);
+    if (route.auth !== "none") {
+      const { db } = ctx.deps;
+      ctx.principal = route.auth === "key" ? { kind: "key", org: await authenticate(db, ctx.req) } : await authenticatePrincipal(db, ctx.req);
+      ctx.org = ctx.principal.org;
+    }
+    if (!route.paid || !ctx.org) return await handler(ctx);
+    const call = new PaidCall(ctx.deps, ctx.org, route.paid, route.path, ctx.requestId, ctx.startedAt);
+    ctx.call = call;
+    return await paidWork(call, () => handler(ctx));
   } catch (e) {
     if (e instanceof RequestAborted) ctx.deps.log(`aborted request ${ctx.req.method} ${ctx.url.pathname} ${ctx.requestId}: ${e.message}`);
     if (e instanceof HttpError) return e.toResponse();

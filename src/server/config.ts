@@ -18,10 +18,13 @@ export interface ServerConfig {
   host?: string;
   dbPath: string;
   retentionDays: number;
+  /** Credits per Autofix call (TESSERA_AUTOFIX_PRICE). */
   autofixPrice: number;
+  /** Credits per Embed Chat Completions call (TESSERA_EMBED_PRICE). */
+  embedPrice: number;
   fixingModel: FixingModelConfig | null;
   /** Credits per response (TESSERA_RESPONSES_PRICE); streamed and background ones included. */
-  responsesPrice?: number;
+  responsesPrice: number;
   /** Browser origins allowed on the Conversations routes (TESSERA_CORS_ORIGINS). */
   corsOrigins?: string[];
   /** How long a background job's claim holds without renewal (TESSERA_LEASE_SECONDS). */
@@ -91,7 +94,8 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     retentionDays: intFrom(env.TESSERA_LOG_RETENTION_DAYS, 30, "TESSERA_LOG_RETENTION_DAYS"),
     autofixPrice: priceFrom(env.TESSERA_AUTOFIX_PRICE, 1, "TESSERA_AUTOFIX_PRICE"),
     fixingModel: fixingModelFromEnv(env),
-    responsesPrice: intFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
+    embedPrice: priceFrom(env.TESSERA_EMBED_PRICE, 0, "TESSERA_EMBED_PRICE"),
+    responsesPrice: priceFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),

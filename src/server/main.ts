@@ -7,9 +7,9 @@ import { Background } from "./background.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
-import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./surfaces/responses/background.ts";
-import { isSocketUpgrade, socketHandler, upgradeSocket } from "./surfaces/responses/websocket.ts";
 import { serve } from "./serve.ts";
+import type { RunningJob, SocketSpec, Surface } from "./surface.ts";
+import { SURFACES } from "./surfaces/index.ts";
 
 /**
  * How long a stopping server lets requests in flight finish. An Autofix call that waits on the
@@ -42,7 +42,11 @@ function urlFor(hostname: string, port: number): string {
   return `http://${host}:${port}`;
 }
 
-export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  opts: { log?: (line: string) => void; surfaces?: readonly Surface[] } = {},
+): Promise<RunningServer> {
+  const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
@@ -57,22 +61,25 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
     log,
     background,
   };
-  // Background jobs whose server stopped: queued ones are run here, running ones failed.
-  const stopSweeper = await startSweeper(db, log, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, deps);
-  const fetch = createApp(deps);
-  const server = serve({
+  const jobs: RunningJob[] = [];
+  for (const surface of surfaces) for (const job of surface.jobs ?? []) jobs.push(await job.start(deps));
+  const fetch = createApp(deps, surfaces);
+  const sockets = surfaces.flatMap((s) => (s.socket ? [s.socket] : []));
+  if (sockets.length > 1) throw new Error("one surface at most may have a WebSocket mode (Bun serves one handler)");
+  const socket = sockets[0] as SocketSpec<unknown> | undefined;
+  const server = serve<unknown>({
     port: config.port,
     hostname: config.host ?? "127.0.0.1",
-    // WebSocket mode of the Responses API needs the server for its upgrade; everything else is the app.
-    fetch: (req, srv) => (isSocketUpgrade(req) ? upgradeSocket(req, srv, deps) : fetch(req)),
-    websocket: socketHandler(deps),
+    // A WebSocket mode needs the server for its upgrade; everything else is the app.
+    fetch: socket ? (req, srv) => (socket.matches(req) ? socket.upgrade(req, srv, deps) : fetch(req)) : fetch,
+    websocket: socket?.handler(deps),
     log: deps.log,
   });
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
     stopRetention();
     stopHoldSweep();
-    stopSweeper();
+    for (const job of jobs) job.stop();
     // stop(false) refuses new connections at once and resolves when the requests in flight end.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const drained = await Promise.race([
@@ -80,8 +87,8 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
     ]);
     clearTimeout(timer);
-    // Background responses would outlive any grace: failed now, saying why, their holds handed back.
-    await failOwnRuns(db);
+    // Background work would outlive any grace: ended now, saying why, its holds handed back.
+    for (const job of jobs) await job.abandon?.();
     await background.idle();
     const returned = await returnOpenHolds(db, "the server stopped before the request ended");
     if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);

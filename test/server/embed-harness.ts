@@ -33,7 +33,6 @@ export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): 
     OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
     LOCAL_BASE_URL: fakes.local.url,
     TESSERA_DATA_DIR: mkdtempSync(join(tmpdir(), "tessera-keys-")),
-    TESSERA_EMBED_PRICE: "0",
   });
   delete process.env.TESSERA_MASTER_KEY;
   const h = await startHarness(overrides);
@@ -42,7 +41,7 @@ export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): 
     client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),
     reset() {
       for (const f of Object.values(fakes)) { f.calls.length = 0; f.queue.length = 0; f.requireKey = null; f.contextLimit = null; }
-      process.env.TESSERA_EMBED_PRICE = "0";
+      h.server.config.embedPrice = 0;
     },
     async close() {
       for (const f of Object.values(fakes)) f.stop();

@@ -223,7 +223,7 @@ test("request checks: model form, hosted tools, roles, n", async () => {
 });
 
 test("credits: price per request is taken; none left or suspended → 429", async () => {
-  process.env.TESSERA_EMBED_PRICE = "2";
+  E.h.server.config.embedPrice = 2;
   const poorKey = await E.h.org("embed-poor", 3);
   const poor = E.client(poorKey);
   const ok = await poor.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] });

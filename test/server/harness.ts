@@ -34,7 +34,7 @@ export async function startHarness(
   const lines: string[] = [];
   const fresh = await freshDatabase(database, "harness");
   const server = await startServer(
-    { port: 0, dbPath: fresh.target, retentionDays: 30, autofixPrice: 1, fixingModel: null, ...overrides },
+    { port: 0, dbPath: fresh.target, retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null, ...overrides },
     { log: (line) => lines.push(line) },
   );
   return {

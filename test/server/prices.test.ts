@@ -1,6 +1,8 @@
-// TESSERA_EMBED_PRICE is a credit amount like any other: a whole number within 10^15. Anything
-// else is the operator's error, said as such, and no credit moves (1e20 used to be a price).
+// Every price is a credit amount like any other: a whole number within 10^15, read once at start.
+// Anything else stops the start, naming the variable (1e20 used to be a price; a bad
+// TESSERA_EMBED_PRICE was found only per request, and TESSERA_RESPONSES_PRICE was not bounded).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { configFromEnv } from "../../src/server/config.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { post } from "./harness.ts";
 
@@ -10,29 +12,22 @@ beforeAll(async () => {
   E = await startEmbedHarness();
   key = await E.h.org("priced", 100);
 });
-afterAll(async () => {
-  process.env.TESSERA_EMBED_PRICE = "0";
-  await E.close();
-});
+afterAll(() => E.close());
 beforeEach(() => E.reset());
 
 const chat = () => post(E.h.base, "/v1/embed/chat/completions", key, { model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] });
 
-test("a price that is not a whole number of credits within 10^15 is a 500 naming the variable; nothing is charged or sent", async () => {
-  for (const price of ["1e20", "99999999999999999999", "1.5", "-1", "1000000000000001", "ten"]) {
-    process.env.TESSERA_EMBED_PRICE = price;
-    const res = await chat();
-    expect([price, res.status]).toEqual([price, 500]);
-    const { error } = await res.json();
-    expect(error.code).toBe("server_misconfigured");
-    expect(error.message).toContain("TESSERA_EMBED_PRICE");
+test("a price that is not a whole number of credits within 10^15 is refused at start, naming the variable", () => {
+  for (const name of ["TESSERA_AUTOFIX_PRICE", "TESSERA_EMBED_PRICE", "TESSERA_RESPONSES_PRICE"]) {
+    for (const price of ["1e20", "99999999999999999999", "1.5", "-1", "1000000000000001", "ten"]) {
+      expect(() => configFromEnv({ [name]: price })).toThrow(name);
+    }
+    expect(configFromEnv({ [name]: "1000000000000000" })).toBeTruthy();
   }
-  expect(E.openai.calls).toHaveLength(0);
-  expect(await E.h.credits("priced")).toBe(100);
 });
 
 test("a valid price is charged as before", async () => {
-  process.env.TESSERA_EMBED_PRICE = "3";
+  E.h.server.config.embedPrice = 3;
   expect((await chat()).status).toBe(200);
   expect(await E.h.credits("priced")).toBe(97);
 });

@@ -33,7 +33,6 @@ export const WEATHER_TOOL = {
 export async function startResponsesHarness(orgName = "clients", overrides: Partial<ServerConfig> = {}): Promise<ResponsesHarness> {
   const E = await startEmbedHarness(overrides);
   for (const f of [E.openai, E.anthropic, E.gemini, E.aggregator, E.local]) f.responder = agentResponder;
-  process.env.TESSERA_RESPONSES_PRICE = "0";
   const key = await E.h.org(orgName, 1_000_000);
   const base = E.h.base;
   return {

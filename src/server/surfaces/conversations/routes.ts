@@ -11,9 +11,9 @@ import { newId, withFreshId } from "../../../responses/ids.ts";
 import { InputItem, Metadata } from "../../../responses/schema.ts";
 import { normalizeInput } from "../../../responses/to-chat.ts";
 import type { Item } from "../../../responses/types.ts";
-import { authenticatePrincipal, requireScope, type Principal } from "../../auth.ts";
+import { requireScope, type Principal } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler, RequestContext } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
 import { listPage, PageParams } from "../../pages.ts";
 
@@ -50,8 +50,10 @@ function toStored(items: v.InferOutput<typeof Items>): Item[] {
   });
 }
 
-async function access(ctx: RequestContext, scope: "conversations:read" | "conversations:write"): Promise<{ db: Db; owner: Owner; principal: Principal }> {
-  const principal = await authenticatePrincipal(ctx.deps.db, ctx.req);
+type Ctx<P extends string = string> = AuthedContext<P, "key or token">;
+
+function access(ctx: Ctx, scope: "conversations:read" | "conversations:write"): { db: Db; owner: Owner; principal: Principal } {
+  const { principal } = ctx;
   requireScope(principal, scope);
   return { db: ctx.deps.db, owner: ownerOf(principal), principal };
 }
@@ -62,69 +64,69 @@ async function found(db: Db, owner: Owner, id: string): Promise<ConversationRow>
   return row;
 }
 
-export const create: Handler = async (ctx) => {
-  const { db, owner, principal } = await access(ctx, "conversations:write");
+export async function create(ctx: Ctx): Promise<Response> {
+  const { db, owner, principal } = access(ctx, "conversations:write");
   const body = await readBody(ctx.req, CreateConversation);
   const userId = principal.kind === "token" ? principal.userId : body.user ?? null;
   const row = await createConversation(db, { id: newId("conversation"), owner, userId, metadata: body.metadata ?? {}, items: toStored(body.items ?? []) });
   return Response.json(conversationJson(row));
-};
+}
 
-export const list: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:read");
+export async function list(ctx: Ctx): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:read");
   const q = PageParams.read(ctx.url);
   return listPage(await listConversations(db, owner, q), q.after, conversationJson);
-};
+}
 
-export const retrieve: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:read");
-  return Response.json(conversationJson(await found(db, owner, ctx.params.id!)));
-};
+export async function retrieve(ctx: Ctx<"/:id">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:read");
+  return Response.json(conversationJson(await found(db, owner, ctx.params.id)));
+}
 
-export const update: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:write");
+export async function update(ctx: Ctx<"/:id">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:write");
   const body = await readBody(ctx.req, UpdateConversation);
-  const row = await updateConversationMetadata(db, owner, ctx.params.id!, body.metadata ?? {});
+  const row = await updateConversationMetadata(db, owner, ctx.params.id, body.metadata ?? {});
   if (!row) throw new HttpError(404, `no conversation ${ctx.params.id}`, { param: "conversation_id", code: "conversation_not_found" });
   return Response.json(conversationJson(row));
-};
+}
 
-export const remove: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:write");
-  const id = ctx.params.id!;
+export async function remove(ctx: Ctx<"/:id">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:write");
+  const id = ctx.params.id;
   if (!(await deleteConversation(db, owner, id))) throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
   return Response.json({ id, object: "conversation.deleted", deleted: true });
-};
+}
 
-export const addItems: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:write");
-  const row = await found(db, owner, ctx.params.id!);
+export async function addItems(ctx: Ctx<"/:id">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:write");
+  const row = await found(db, owner, ctx.params.id);
   const body = await readBody(ctx.req, AddItems);
   const items = toStored(body.items);
   await appendConversationItems(db, row.id, row.organization_id, items);
   return listPage({ rows: items, hasMore: false }, undefined);
-};
+}
 
-export const listItems: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:read");
-  const row = await found(db, owner, ctx.params.id!);
+export async function listItems(ctx: Ctx<"/:id">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:read");
+  const row = await found(db, owner, ctx.params.id);
   const q = PageParams.read(ctx.url);
   return listPage(await listConversationItems(db, row.id, q), q.after);
-};
+}
 
-export const retrieveItem: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:read");
-  const row = await found(db, owner, ctx.params.id!);
-  const item = await findConversationItem(db, row.id, ctx.params.item!);
+export async function retrieveItem(ctx: Ctx<"/:id/items/:item">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:read");
+  const row = await found(db, owner, ctx.params.id);
+  const item = await findConversationItem(db, row.id, ctx.params.item);
   if (!item) throw new HttpError(404, `no item ${ctx.params.item} in conversation ${row.id}`, { param: "item_id", code: "item_not_found" });
   return Response.json(item);
-};
+}
 
-export const removeItem: Handler = async (ctx) => {
-  const { db, owner } = await access(ctx, "conversations:write");
-  const row = await found(db, owner, ctx.params.id!);
-  if (!(await deleteConversationItem(db, row.id, ctx.params.item!))) {
+export async function removeItem(ctx: Ctx<"/:id/items/:item">): Promise<Response> {
+  const { db, owner } = access(ctx, "conversations:write");
+  const row = await found(db, owner, ctx.params.id);
+  if (!(await deleteConversationItem(db, row.id, ctx.params.item))) {
     throw new HttpError(404, `no item ${ctx.params.item} in conversation ${row.id}`, { param: "item_id", code: "item_not_found" });
   }
   return Response.json(conversationJson(row));
-};
+}

@@ -1,9 +1,8 @@
 // POST /encryption/encrypt: {provider, apiKey} → {encryptedApiKey}, sealed for the caller's
 // organization. The plain key goes no further than this handler: never logged, never stored.
 import * as v from "valibot";
-import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { encryptProviderKey } from "../../crypto/provider-keys.ts";
 
 const EncryptBody = v.object({
@@ -29,9 +28,9 @@ function unprintableMessage(key: string): string {
   return `apiKey may hold only printable ASCII characters (it travels in an HTTP header): ${kind}, U+${hex}, at position ${at}`;
 }
 
-export const encryptKey: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+export async function encryptKey(ctx: AuthedContext<string, "key">): Promise<Response> {
+  const { org } = ctx;
   const body = await readBody(ctx.req, EncryptBody);
   const encryptedApiKey = await encryptProviderKey(org.id, body.provider, body.apiKey);
   return Response.json({ provider: body.provider.toLowerCase(), encryptedApiKey });
-};
+}

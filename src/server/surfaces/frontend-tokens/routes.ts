@@ -1,9 +1,8 @@
 // POST /v1/frontend-tokens (API key only): a short-lived, scoped token for one of the
 // application's users, for the browser to reach that user's conversations (spec 5.3).
 import * as v from "valibot";
-import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext } from "../../context.ts";
 import { mintToken, SCOPES } from "../../crypto/frontend-tokens.ts";
 
 const TTL = { min: 60, max: 3600, default: 900 } as const;
@@ -14,11 +13,11 @@ const Body = v.object({
   scopes: v.optional(v.pipe(v.array(v.picklist(SCOPES, `scopes are ${SCOPES.join(" and ")}`)), v.minLength(1, "scopes must not be empty"))),
 });
 
-export const mintFrontendToken: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Promise<Response> {
+  const { org } = ctx;
   const body = await readBody(ctx.req, Body);
   const expiresAt = Math.floor(Date.now() / 1000) + (body.ttl_seconds ?? TTL.default);
   const scopes = [...new Set(body.scopes ?? SCOPES)];
   const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt });
   return Response.json({ token, expires_at: expiresAt, user: body.user, scopes });
-};
+}

@@ -15,10 +15,12 @@ import { responseObject } from "../../../responses/object.ts";
 import type { CreateBody } from "../../../responses/schema.ts";
 import type { Item, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
+import { PaidCall } from "../../paid.ts";
+import { prepareTurn, type PreparedTurn } from "./prepare.ts";
+import { TURN } from "./price.ts";
+import { ENDPOINT, openFirstRound, runTurn, type SequencedEvent } from "./run.ts";
 import { bodyWithoutCredentials } from "../../../responses/object.ts";
 import { hostedConfig } from "../../hosted/registry.ts";
-import { prepareTurn, type PreparedTurn } from "./prepare.ts";
-import { openFirstRound, runTurn, type SequencedEvent } from "./run.ts";
 
 /** This process, as a holder of job leases. */
 const WORKER_ID = crypto.randomUUID();
@@ -49,19 +51,19 @@ interface StoredJob {
 }
 
 /** Writes the queued row and starts the run; returns the queued Response. */
-export async function startBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: string; startedAt: number; held: number }): Promise<ResponseObject> {
+export async function startBackground(deps: AppDeps, t: PreparedTurn, call: PaidCall): Promise<ResponseObject> {
   const queued = responseObject(t.settings, { status: "queued", output: [] });
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
-    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: o.requestId, held: o.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
-  void deps.background.track(runBackground(deps, t, o).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
+  void deps.background.track(runBackground(deps, t, call).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
   return queued;
 }
 
-async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: string; startedAt: number; held: number }): Promise<void> {
+async function runBackground(deps: AppDeps, t: PreparedTurn, call: PaidCall): Promise<void> {
   const { db } = deps;
   const id = t.settings.id;
   const ac = new AbortController();
@@ -84,9 +86,9 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, o: { requestId: str
   };
   try {
     // A turn that cannot open is stored as a failed response, with the reason.
-    const chunks = await openFirstRound(deps, t, ac.signal, o.requestId);
+    const chunks = await openFirstRound(deps, t, ac.signal, call.requestId);
     const events = runTurn(deps, t, chunks, {
-      ...o, signal: ac.signal, streamed: true,
+      call, signal: ac.signal, streamed: true,
       background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },
     });
     for await (const e of events) {
@@ -156,7 +158,10 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   // The stopped process may have stored its first events (response.created) before it marked the
   // row in progress: this run tells the stream from its start again, under the same numbers.
   await deleteEvents(deps.db, row.id);
-  void runBackground(deps, t, { requestId: job.requestId, startedAt: performance.now(), held: job.held ?? 0 })
+  const call = PaidCall.resumed(deps, org, TURN, ENDPOINT, job.requestId, job.held ?? 0);
+  call.model = t.settings.model;
+  call.input = t.input;
+  void runBackground(deps, t, call)
     .catch((e) => deps.log(`background ${row.id}: ${e instanceof Error ? e.stack : String(e)}`));
   return true;
 }

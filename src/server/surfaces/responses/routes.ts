@@ -3,52 +3,50 @@
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn its neighbours in this folder.
 import * as v from "valibot";
 import {
-  endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, settle, type Db, type Organization,
+  endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, type Db, type Organization,
 } from "../../../db/index.ts";
 import { replay } from "../../../responses/events.ts";
 import { newId } from "../../../responses/ids.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
 import type { ResponseObject } from "../../../responses/types.ts";
-import { authenticate } from "../../auth.ts";
 import { readBody } from "../../body.ts";
-import type { Handler } from "../../context.ts";
+import type { AuthedContext, PaidContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
-import { holdPrice } from "../../paid.ts";
+import { listPage, PageParams } from "../../pages.ts";
+import { sseEvents } from "../../sse.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
-import { listPage, PageParams } from "../../pages.ts";
 import { prepareTurn } from "./prepare.ts";
 import { hostedConfig } from "../../hosted/registry.ts";
 import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
-import { sseEvents } from "../../sse.ts";
 
-const SURFACE = "responses";
+type Ctx<P extends string = string> = AuthedContext<P, "key">;
 
-export const create: Handler = async (ctx) => {
-  const { deps } = ctx;
-  const org = await authenticate(deps.db, ctx.req);
+export async function create(ctx: PaidContext<string>): Promise<Response> {
+  const { deps, org, call } = ctx;
   const body = await readBody(ctx.req, CreateBody);
+  call.input = body.input;
+  call.model = body.model;
   const t = await prepareTurn(deps.db, org, body, undefined, { provider: true, hosted: hostedConfig(deps) });
-  const held = deps.config.responsesPrice ?? 0;
-  await holdPrice(deps.db, org, held, ctx.requestId, SURFACE);
-  const o = { requestId: ctx.requestId, startedAt: ctx.startedAt, held };
+  call.input = t.input;
+  await call.hold();
 
   if (body.background) {
-    const queued = await startBackground(deps, t, o);
-    return body.stream ? sseEvents(tail(ctx.deps.db, org, queued.id, -1)) : Response.json(queued);
+    const queued = await startBackground(deps, t, call);
+    return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : Response.json(queued);
   }
   const ac = new AbortController();
   const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId);
   if (chunks instanceof HttpError) {
-    await settleUnopened(deps, t, o, chunks.status);
+    await settleUnopened(deps, call, chunks.status);
     throw chunks;
   }
-  const events = runTurn(deps, t, chunks, { ...o, signal: ac.signal, streamed: body.stream === true });
+  const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true });
   // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
   // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
   if (body.stream) return sseEvents(events, () => { ac.abort(); void drain(events); });
   return Response.json(await drain(events));
-};
+}
 
 async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
   let r = await events.next();
@@ -56,9 +54,9 @@ async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
   return r.value;
 }
 
-async function stored(ctx: Parameters<Handler>[0]): Promise<{ org: Organization; response: ResponseObject; background: boolean }> {
-  const org = await authenticate(ctx.deps.db, ctx.req);
-  const row = await findResponse(ctx.deps.db, org.id, ctx.params.id!);
+async function stored(ctx: Ctx<"/:id">): Promise<{ org: Organization; response: ResponseObject; background: boolean }> {
+  const { org } = ctx;
+  const row = await findResponse(ctx.deps.db, org.id, ctx.params.id);
   if (!row) throw new HttpError(404, `no response ${ctx.params.id}`, { param: "response_id", code: "response_not_found" });
   return { org, response: JSON.parse(row.body), background: row.background === 1 };
 }
@@ -68,7 +66,7 @@ const RetrieveQuery = v.object({
   starting_after: v.optional(v.pipe(v.string(), v.regex(/^-?\d+$/, "starting_after must be an integer"), v.transform(Number))),
 });
 
-export const retrieve: Handler = async (ctx) => {
+export async function retrieve(ctx: Ctx<"/:id">): Promise<Response> {
   const { org, response, background } = await stored(ctx);
   const q = v.safeParse(RetrieveQuery, Object.fromEntries([...ctx.url.searchParams].filter(([k]) => k === "stream" || k === "starting_after")));
   if (!q.success) throw new HttpError(400, q.issues[0].message, { param: String(q.issues[0].path?.[0]?.key ?? "") });
@@ -76,7 +74,7 @@ export const retrieve: Handler = async (ctx) => {
   const after = q.output.starting_after ?? -1;
   if (background) return sseEvents(tail(ctx.deps.db, org, response.id, after));
   return sseEvents(replay(response).map((e, i) => ({ ...e, sequence_number: i })).filter((e) => e.sequence_number > after));
-};
+}
 
 /** A background response's stored events past `after`, following the run until its terminal event. */
 async function* tail(db: Db, org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
@@ -100,15 +98,15 @@ const TERMINAL = new Set(["response.completed", "response.failed", "response.inc
 /** How often a replay looks for a background run's next events. */
 const TAIL_POLL_MS = 50;
 
-export const remove: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
-  const id = ctx.params.id!;
+export async function remove(ctx: Ctx<"/:id">): Promise<Response> {
+  const { org } = ctx;
+  const id = ctx.params.id;
   if (!(await deleteResponse(ctx.deps.db, org.id, id))) throw new HttpError(404, `no response ${id}`, { param: "response_id", code: "response_not_found" });
   abortLocal(id);
   return Response.json({ id, object: "response.deleted", deleted: true });
-};
+}
 
-export const cancel: Handler = async (ctx) => {
+export async function cancel(ctx: Ctx<"/:id">): Promise<Response> {
   const { org, response, background } = await stored(ctx);
   if (!background) {
     throw new HttpError(400, "only background responses can be cancelled: this one was not created with background: true", { param: "response_id", code: "not_background" });
@@ -121,39 +119,37 @@ export const cancel: Handler = async (ctx) => {
   }
   // It ended between the read and the write: answer what it became.
   return Response.json(JSON.parse((await findResponse(ctx.deps.db, org.id, response.id))!.body));
-};
+}
 
-export const inputItems: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
-  const id = ctx.params.id!;
+export async function inputItems(ctx: Ctx<"/:id">): Promise<Response> {
+  const { org } = ctx;
+  const id = ctx.params.id;
   const q = PageParams.read(ctx.url);
   if (!(await findResponse(ctx.deps.db, org.id, id))) throw new HttpError(404, `no response ${id}`, { param: "response_id", code: "response_not_found" });
   const page = await listInputItems(ctx.deps.db, org.id, id, q);
   return listPage(page, q.after);
-};
+}
 
-export const inputTokens: Handler = async (ctx) => {
-  const org = await authenticate(ctx.deps.db, ctx.req);
+export async function inputTokens(ctx: Ctx): Promise<Response> {
+  const { org } = ctx;
   const body = await readBody(ctx.req, InputTokensBody);
   const input_tokens = await estimateTokens(ctx.deps.db, org, body);
   return Response.json({ object: "response.input_tokens", input_tokens });
-};
+}
 
-export const compact: Handler = async (ctx) => {
-  const { deps } = ctx;
-  const org = await authenticate(deps.db, ctx.req);
+export async function compact(ctx: PaidContext<string>): Promise<Response> {
+  const { deps, org, call } = ctx;
   const body = await readBody(ctx.req, CompactBody);
-  const held = deps.config.responsesPrice ?? 0;
-  await holdPrice(deps.db, org, held, ctx.requestId, SURFACE);
-  let ok = false;
+  call.input = body.input;
+  call.model = body.model;
+  await call.hold();
+  let result;
   try {
-    const result = await compactTurn(deps.db, org, body);
-    ok = true;
-    return Response.json({ id: newId("compaction"), object: "response.compaction", created_at: Math.floor(Date.now() / 1000), ...result });
-  } finally {
-    await settle(deps.db, {
-      orgId: org.id, requestId: ctx.requestId, held, charge: ok ? held : 0, reason: "responses.compact",
-      log: { endpoint: "/v1/embed/responses/compact", model: body.model, status: ok ? 200 : 502, conversation: "null", outcome: ok ? "ok" : "error", duration_ms: Math.round(performance.now() - ctx.startedAt) },
-    });
+    result = await compactTurn(deps.db, org, body);
+  } catch (e) {
+    await call.finish({ charged: false, status: e instanceof HttpError ? e.status : 502, outcome: "error" });
+    throw e;
   }
-};
+  await call.finish({ charged: true, status: 200, outcome: "ok", tokens: { input: result.usage.input_tokens, output: result.usage.output_tokens } });
+  return Response.json({ id: newId("compaction"), object: "response.compaction", created_at: Math.floor(Date.now() / 1000), ...result });
+}

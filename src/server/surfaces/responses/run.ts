@@ -2,7 +2,7 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { endTurn, insertResponse, settle, updateResponse, type Settlement } from "../../../db/index.ts";
+import { endTurn, insertResponse, updateResponse } from "../../../db/index.ts";
 import { openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
@@ -13,6 +13,7 @@ import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../r
 import type { AppDeps } from "../../context.ts";
 import { checkAndRepair } from "../../managed/check.ts";
 import { HttpError } from "../../errors.ts";
+import type { CallEnd, PaidCall } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
 import { ToolLoop } from "./tool-loop.ts";
@@ -21,14 +22,9 @@ export const ENDPOINT = "/v1/embed/responses";
 
 export type SequencedEvent = ResponseEvent & { sequence_number: number };
 
-/** What a turn's settlement needs to know of its request. */
-export type TurnBill = Pick<TurnOptions, "requestId" | "startedAt" | "held">;
-
 export interface TurnOptions {
-  requestId: string;
-  startedAt: number;
-  /** Credits held for this turn (settled at the end: charged when it completes, else handed back). */
-  held: number;
+  /** The paid call this turn answers: its hold is settled at the end (charged when it completes, else handed back). */
+  call: PaidCall;
   /** Aborts the provider call: the client went away, or the response was cancelled. */
   signal: AbortSignal;
   /**
@@ -93,7 +89,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   const store = t.settings.store;
   let seq = 0;
   const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
-  let managed: { outcome: string; corrected: string[] } | null = null;
+  let managed: CallEnd["event"] = null;
   const bridge = new EventBridge({
     finalizeText: t.library
       ? (text) => {
@@ -176,7 +172,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     } else {
       const known = e instanceof ProviderError || e instanceof HttpError;
       const message = known ? (e as Error).message : "the answer could not be completed";
-      if (!known) deps.log(`responses ${o.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+      if (!known) deps.log(`responses ${o.call.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
       final = snapshot("failed", { error: { code: "server_error", message } });
     }
   }
@@ -198,7 +194,10 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   const meanwhile = await endTurn(db, end, (stored) => {
     const { status, usage } = (stored as ResponseObject | null) ?? final;
     const charged = status === "completed" || status === "incomplete";
-    return turnSettlement(t, o, { charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status, usage, managed });
+    return o.call.settlement({
+      charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status,
+      tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null }, event: managed,
+    });
   });
   if (meanwhile) final = meanwhile as ResponseObject;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
@@ -207,26 +206,10 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 
 class Cancelled extends Error {}
 
-/** The turn's hold charged (a completed or incomplete answer) or handed back, with its request log. */
-function turnSettlement(
-  t: PreparedTurn, o: TurnBill,
-  r: { charged: boolean; status: number; outcome: string; usage?: ResponseObject["usage"]; managed?: { outcome: string; corrected: string[] } | null },
-): Settlement {
-  return {
-    orgId: t.org.id, requestId: o.requestId, held: o.held, charge: r.charged ? o.held : 0, reason: "responses",
-    log: {
-      endpoint: ENDPOINT, model: t.settings.model, status: r.status, conversation: JSON.stringify(t.input), outcome: r.outcome,
-      duration_ms: Math.round(performance.now() - o.startedAt),
-      input_tokens: r.usage?.input_tokens ?? null, output_tokens: r.usage?.output_tokens ?? null,
-    },
-    event: r.managed ? { model: t.settings.model, endpoint: ENDPOINT, outcome: r.managed.outcome, corrected_codes: JSON.stringify(r.managed.corrected) } : undefined,
-  };
-}
-
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
-export async function settleUnopened(deps: AppDeps, t: PreparedTurn, o: TurnBill, status: number): Promise<void> {
-  await settle(deps.db, turnSettlement(t, o, { charged: false, status, outcome: "upstream_error" }))
-    .catch((err) => deps.log(`responses ${o.requestId}: could not record: ${(err as Error).message}`));
+export async function settleUnopened(deps: AppDeps, call: PaidCall, status: number): Promise<void> {
+  await call.finish({ charged: false, status, outcome: "upstream_error" })
+    .catch((err) => deps.log(`responses ${call.requestId}: could not record: ${(err as Error).message}`));
 }
 
 /** The items a store:false continuation on the same socket starts from. */

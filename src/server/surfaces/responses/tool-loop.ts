@@ -4,7 +4,6 @@
 // (their items and events in the one stream), their results fed back, and the model called again,
 // until it answers, calls an application tool, or a call waits for approval. max_tool_calls bounds
 // the calls, TESSERA_MAX_TOOL_ROUNDS the model calls (the last one is told to answer).
-import { settle } from "../../../db/index.ts";
 import { citationsIn, type UrlCitation } from "../../../responses/citations.ts";
 import type { EventBridge, HostedCall } from "../../../responses/events.ts";
 import { closingEvents, openingEvents } from "../../../responses/hosted-events.ts";
@@ -12,9 +11,10 @@ import type { ChatRequest } from "../../../providers/types.ts";
 import type { FunctionToolOut, ResponseEvent } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
-import { holdPrice } from "../../paid.ts";
+import { PaidCall } from "../../paid.ts";
 import type { CallOutcome, HostedContext, HostedRun, HostedTool } from "../../hosted/registry.ts";
 import type { PreparedTurn } from "./prepare.ts";
+import { TOOL_CALL } from "./price.ts";
 
 const NOT_RUN_LIMIT = "Not run: this response reached its limit of hosted tool calls (max_tool_calls). Answer with what you have.";
 
@@ -148,30 +148,23 @@ export class ToolLoop {
     return { pause };
   }
 
-  /** One run with its price (TESSERA_TOOL_PRICE) held first and charged only when it ran. */
+  /** One run on the paid-call path: its price (TESSERA_TOOL_PRICE) held first, charged only when it ran. */
   private async paid(r: HostedRun): Promise<CallOutcome> {
-    const price = this.t.hosted!.config.toolPrice;
-    if (price <= 0 || r.item.type === "mcp_approval_request") return r.run();
-    const requestId = `${this.billing.requestId}:tool:${++this.billed}`;
+    if (r.item.type === "mcp_approval_request" || TOOL_CALL.price(this.deps.config) <= 0) return r.run();
+    const call = new PaidCall(this.deps, this.t.org, TOOL_CALL, "/v1/embed/responses", `${this.billing.requestId}:tool:${++this.billed}`, performance.now());
+    call.model = this.t.settings.model;
     try {
-      await holdPrice(this.deps.db, this.t.org, price, requestId, "hosted tool calls");
+      await call.hold();
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       return this.refused(r, `Not run: ${e.message}.`).run();
     }
-    const startedAt = performance.now();
     let outcome: CallOutcome = { ran: false };
     try {
       outcome = await r.run();
       return outcome;
     } finally {
-      await settle(this.deps.db, {
-        orgId: this.t.org.id, requestId, held: price, charge: outcome.ran ? price : 0, reason: `responses.tool.${r.item.type}`,
-        log: {
-          endpoint: "/v1/embed/responses", model: this.t.settings.model, status: outcome.ran ? 200 : 502, conversation: "null",
-          outcome: `tool:${r.item.type}:${outcome.ran ? "ran" : "not_run"}`, duration_ms: Math.round(performance.now() - startedAt),
-        },
-      });
+      await call.finish({ charged: outcome.ran, status: outcome.ran ? 200 : 502, outcome: `tool:${r.item.type}:${outcome.ran ? "ran" : "not_run"}` });
     }
   }
 

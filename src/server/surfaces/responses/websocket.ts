@@ -10,12 +10,12 @@ import { authenticate } from "../../auth.ts";
 import { checkBody, MAX_BODY_BYTES, parseJson } from "../../body.ts";
 import type { AppDeps } from "../../context.ts";
 import { errorBody, errorResponse, HttpError } from "../../errors.ts";
-import { holdPrice } from "../../paid.ts";
-import { prepareTurn, type TurnCache } from "./prepare.ts";
+import { PaidCall, paidWork } from "../../paid.ts";
+import { TURN } from "./price.ts";
+import { prepareTurn, type PreparedTurn, type TurnCache } from "./prepare.ts";
 import { hostedConfig } from "../../hosted/registry.ts";
-import { contextAfter, openFirstRound, runTurn, settleUnopened } from "./run.ts";
+import { contextAfter, ENDPOINT, openFirstRound, runTurn, settleUnopened } from "./run.ts";
 
-const SOCKET_PATH = "/v1/embed/responses";
 /** Responses a socket remembers for continuation; the oldest goes first. */
 const CACHE_LIMIT = 64;
 
@@ -42,7 +42,7 @@ export async function upgradeSocket(req: Request, server: Server<SocketData>, de
 }
 
 export function isSocketUpgrade(req: Request): boolean {
-  return req.headers.get("upgrade")?.toLowerCase() === "websocket" && new URL(req.url).pathname.replace(/\/+$/, "") === SOCKET_PATH;
+  return req.headers.get("upgrade")?.toLowerCase() === "websocket" && new URL(req.url).pathname.replace(/\/+$/, "") === ENDPOINT;
 }
 
 export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
@@ -61,41 +61,49 @@ export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
 
 async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string): Promise<void> {
   const { org, cache } = ws.data;
-  const requestId = crypto.randomUUID();
-  const startedAt = performance.now();
+  // Each frame is a request of its own: its own id, hold, settlement and log.
+  const call = new PaidCall(deps, org, TURN, ENDPOINT, crypto.randomUUID(), performance.now());
   let previous: string | null = null;
   try {
-    const json = parseJson(text);
-    if ((json as { type?: unknown } | null)?.type !== "response.create") {
-      throw new HttpError(400, 'frames must be {"type":"response.create", …}: no other frame type is taken', { param: "type" });
-    }
-    const { type: _type, stream: _stream, ...body } = checkBody(json, CreateFrame);
-    previous = body.previous_response_id ?? null;
-    const t = await prepareTurn(deps.db, org, body as CreateBody, cache, { provider: true, hosted: hostedConfig(deps) });
-    const held = deps.config.responsesPrice ?? 0;
-    await holdPrice(deps.db, org, held, requestId, "responses");
-    const o = { requestId, startedAt, held };
-    const chunks = await openFirstRound(deps, t, ws.data.abort.signal, requestId);
-    if (chunks instanceof HttpError) {
-      await settleUnopened(deps, t, o, chunks.status);
-      throw chunks;
-    }
-    const events = runTurn(deps, t, chunks, { ...o, signal: ws.data.abort.signal, streamed: true });
-    let r = await events.next();
-    while (!r.done) {
-      ws.send(JSON.stringify(r.value));
-      r = await events.next();
-    }
-    const final = r.value;
-    if (final.status === "completed" || final.status === "incomplete") {
-      cache.set(final.id, contextAfter(t, final));
-      if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    } else if (previous) cache.delete(previous);
+    await paidWork(call, async () => {
+      const json = parseJson(text);
+      if ((json as { type?: unknown } | null)?.type !== "response.create") {
+        throw new HttpError(400, 'frames must be {"type":"response.create", …}: no other frame type is taken', { param: "type" });
+      }
+      const { type: _type, stream: _stream, ...body } = checkBody(json, CreateFrame);
+      call.input = body.input;
+      call.model = body.model;
+      previous = body.previous_response_id ?? null;
+      const t = await prepareTurn(deps.db, org, body as CreateBody, cache, { provider: true, hosted: hostedConfig(deps) });
+      call.input = t.input;
+      await call.hold();
+      const chunks = await openFirstRound(deps, t, ws.data.abort.signal, call.requestId);
+      if (chunks instanceof HttpError) {
+        await settleUnopened(deps, call, chunks.status);
+        throw chunks;
+      }
+      await answer(ws, t, runTurn(deps, t, chunks, { call, signal: ws.data.abort.signal, streamed: true }), previous);
+    });
   } catch (e) {
     if (previous) cache.delete(previous);
     const err = e instanceof HttpError ? e : new HttpError(500, "internal error");
-    if (!(e instanceof HttpError)) deps.log(`responses socket ${requestId}: ${e instanceof Error ? e.stack : String(e)}`);
+    if (!(e instanceof HttpError)) deps.log(`responses socket ${call.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
     const body = errorBody(err.status, err.message, err.opts);
     ws.send(JSON.stringify({ type: "error", status: err.status, sequence_number: 0, error: { ...body.error, code: body.error.code ?? body.error.type } }));
   }
+}
+
+/** The turn's events, one per frame; an answered turn is remembered for store:false continuations. */
+async function answer(ws: ServerWebSocket<SocketData>, t: PreparedTurn, events: ReturnType<typeof runTurn>, previous: string | null): Promise<void> {
+  const { cache } = ws.data;
+  let r = await events.next();
+  while (!r.done) {
+    ws.send(JSON.stringify(r.value));
+    r = await events.next();
+  }
+  const final = r.value;
+  if (final.status === "completed" || final.status === "incomplete") {
+    cache.set(final.id, contextAfter(t, final));
+    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  } else if (previous) cache.delete(previous);
 }

@@ -1,0 +1,5 @@
+// Provider keys sealed for an organization (byok): the blob a request may carry instead of the key.
+import { route, type Surface } from "../../surface.ts";
+import { encryptKey } from "./routes.ts";
+
+export const encryption: Surface = { name: "encryption", routes: [route("POST", "/encryption/encrypt", "key", encryptKey)] };

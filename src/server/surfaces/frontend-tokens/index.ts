@@ -1,0 +1,5 @@
+// Frontend tokens: minted with the API key (server side), held by a browser for one user's conversations.
+import { route, type Surface } from "../../surface.ts";
+import { mintFrontendToken } from "./routes.ts";
+
+export const frontendTokens: Surface = { name: "frontend tokens", routes: [route("POST", "/v1/frontend-tokens", "key", mintFrontendToken)] };
