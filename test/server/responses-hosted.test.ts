@@ -105,6 +105,10 @@ describe("remote MCP", () => {
     const third = await client.responses.create({ model: MODEL, input: "Three", previous_response_id: second.id, tools: [server({ authorization: "another-token" })] });
     expect(types(third)[0]).toBe("mcp_list_tools");
     expect(lists()).toBe(before + 1);
+    // Other allowed tools: the stored list (which holds only the allowed ones) is not reused either.
+    const fourth = await client.responses.create({ model: MODEL, input: "Four", previous_response_id: second.id, tools: [server({ allowed_tools: ["echo", "whoami"] })] });
+    expect((fourth.output[0] as any).tools.map((t: any) => t.name)).toEqual(["echo", "whoami"]);
+    expect(lists()).toBe(before + 2);
   });
 
   test("a failing tool: mcp_call failed with mcp_tool_execution_error, and the turn goes on", async () => {

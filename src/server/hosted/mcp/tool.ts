@@ -1,5 +1,5 @@
 // Remote MCP servers as hosted tools: each `mcp` entry lists its server's tools (or reuses a list
-// an earlier turn of the chain or conversation made with the same URL and credentials), declares
+// an earlier turn of the chain or conversation made with the same URL, credentials and allowed tools), declares
 // the allowed ones to the model, and runs the model's calls, or stops for the user's approval
 // where `require_approval` asks for it. The entry's credentials live in memory for this turn only.
 import { recordToolList, toolListFingerprint } from "../../../db/index.ts";
@@ -48,7 +48,8 @@ async function fingerprint(entry: McpToolIn): Promise<string> {
   // Derived once per process (a rotated master key changes it: lists are then fetched again).
   const key = await (fingerprintKey ??= derivedHmacKey("mcp-tool-lists"));
   const headers = Object.entries(entry.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]).sort();
-  const data = JSON.stringify([entry.server_url, entry.authorization ?? null, headers]);
+  // allowed_tools too: a stored list holds only the tools allowed when it was made.
+  const data = JSON.stringify([entry.server_url, entry.authorization ?? null, headers, entry.allowed_tools ?? null]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(data)));
   return Buffer.from(mac).toString("base64url");
 }
