@@ -32,7 +32,7 @@ const last = (output: string, re: RegExp) => {
 const DATABASE_SUITES = ["test/server", "test/db", "test/cli"];
 const pgBins = postgresBinaries();
 
-const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
+const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/library", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
   {

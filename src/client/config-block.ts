@@ -1,9 +1,15 @@
 // The config block wire format (first system message): marker line, one JSON line, free instructions.
 // Pure; shared by the client helper (writes it) and the server (reads it: Autofix, Embed).
 import * as v from "valibot";
+import { MARKERS } from "../lang/frame.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 
+/** The service's config marker, which writeConfigBlock writes unless told OpenUI's. */
 export const CONFIG_MARKER = "]]>service:config";
+/** OpenUI's config marker (what @openuidev/thesys-server's generateSystemPrompt writes). */
+export const OPENUI_CONFIG_MARKER = "]]>openui:config";
+/** Either marker starts a config block; both are read alike. */
+export const CONFIG_MARKERS: readonly string[] = MARKERS.map((m) => `${m}config`);
 export const BUILTIN_LIBRARY_VERSION = "0.1.0";
 
 const PromptOptions = v.strictObject({
@@ -26,14 +32,14 @@ export type ReadResult = { ok: true; block: ConfigBlock } | { ok: false; problem
 
 /** Whether a message's text is a config block at all (it may still be malformed). */
 export function isConfigBlock(text: string): boolean {
-  return text.startsWith(CONFIG_MARKER) && /^\r?\n|^$/.test(text.slice(CONFIG_MARKER.length));
+  return CONFIG_MARKERS.some((m) => text.startsWith(m) && /^\r?\n|^$/.test(text.slice(m.length)));
 }
 
 /** Reads the block; the library itself is checked later by compileLibrary. */
 export function readConfigBlock(text: string): ReadResult {
   const lines = text.split("\n");
-  if (lines[0].replace(/\r$/, "") !== CONFIG_MARKER) {
-    return { ok: false, problem: `the first line must be exactly ${CONFIG_MARKER}` };
+  if (!CONFIG_MARKERS.includes(lines[0].replace(/\r$/, ""))) {
+    return { ok: false, problem: `the first line must be exactly ${CONFIG_MARKERS.join(" or ")}` };
   }
   if (lines.length < 2 || lines[1].trim() === "") {
     return { ok: false, problem: "the config block needs one line of JSON after the marker" };
@@ -60,7 +66,7 @@ export function readConfigBlock(text: string): ReadResult {
 }
 
 /** Writes the block: marker, compact JSON on one line, then the instructions if any. */
-export function writeConfigBlock(json: Record<string, unknown>, instructions?: string): string {
+export function writeConfigBlock(json: Record<string, unknown>, instructions?: string, marker: string = CONFIG_MARKER): string {
   const line = JSON.stringify(json); // JSON.stringify never emits a raw newline, so this stays one line
-  return instructions ? `${CONFIG_MARKER}\n${line}\n${instructions}` : `${CONFIG_MARKER}\n${line}`;
+  return instructions ? `${marker}\n${line}\n${instructions}` : `${marker}\n${line}`;
 }

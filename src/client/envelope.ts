@@ -1,10 +1,14 @@
-// The `]]>service:content` envelope and fences, as seen by applications. Splitting is the language
-// core's `frame` (the one envelope parser); this file only adds rebuilding and writing.
+// The envelope (`]]>openui:content` or `]]>service:content`, the two marker families read alike) and
+// fences, as seen by applications. Splitting is the language core's `frame` (the one envelope
+// parser); this file only adds rebuilding and writing.
 import { frame } from "../lang/index.ts";
 
 export const CONTENT_MARKER = "]]>service:content";
 export const CONTEXT_MARKER = "]]>service:context";
 export const END_MARKER = "]]>service:end";
+
+/** Which family's markers wrapEnvelope writes: the service's (the default) or OpenUI's. */
+export type MarkerFamily = "service" | "openui";
 
 export interface SplitGeneration {
   /** Everything before the program: prose and opening fence, or the envelope header line. */
@@ -34,10 +38,11 @@ export function rebuildGeneration(split: Pick<SplitGeneration, "head" | "tail" |
 /** Writes a stored assistant turn: header (with attributes), program, optional form context, end. */
 export function wrapEnvelope(
   program: string,
-  opts: { attributes?: Record<string, string>; context?: unknown } = {},
+  opts: { attributes?: Record<string, string>; context?: unknown; markers?: MarkerFamily } = {},
 ): string {
+  const m = `]]>${opts.markers ?? "service"}:`;
   const query = new URLSearchParams(opts.attributes ?? {}).toString();
   const body = program.endsWith("\n") ? program : program + "\n";
-  const context = opts.context === undefined ? "" : `${CONTEXT_MARKER}\n${JSON.stringify(opts.context)}\n`;
-  return `${CONTENT_MARKER}${query ? `?${query}` : ""}\n${body}${context}${END_MARKER}`;
+  const context = opts.context === undefined ? "" : `${m}context\n${JSON.stringify(opts.context)}\n`;
+  return `${m}content${query ? `?${query}` : ""}\n${body}${context}${m}end`;
 }

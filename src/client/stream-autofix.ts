@@ -10,7 +10,7 @@
 //                        (the format of the openai client's Stream.toReadableStream())
 import { writeConfigBlock, BUILTIN_LIBRARY_VERSION } from "./config-block.ts";
 import { isValidGeneration } from "./index.ts";
-import { builtInLibraries } from "../library/index.ts";
+import { defaultChatLibrary } from "../library/default-chat.ts";
 
 export interface AutofixResult {
   id: string;
@@ -61,7 +61,7 @@ function autofixUrl(base: string): string {
 
 /** Checks the finished text; null when valid, else the Autofix answer (or an error). */
 async function fixIfInvalid(text: string, opts: StreamAutofixOptions): Promise<AutofixResult | null> {
-  const library = opts.library ?? builtInLibraries[BUILTIN_LIBRARY_VERSION]!;
+  const library = opts.library ?? defaultChatLibrary;
   if (await isValidGeneration(text, library)) return null;
   const block = writeConfigBlock(opts.library ? { chatLibrary: opts.library } : { libraryVersion: BUILTIN_LIBRARY_VERSION }, opts.instructions);
   const doFetch = opts.autofix.fetch ?? fetch;

@@ -290,6 +290,16 @@ export class Checker {
 
   private readonly verdicts = new Map<Expr, Map<Shape, Uint8Array>>();
 
+  /** Whether `value` fits `prop` as written in a statement (references followed): for repairs
+   *  that weigh candidate edits. Reports nothing. */
+  accepts(value: Expr, prop: Prop): boolean {
+    try {
+      return this.fits(value, prop.shape, "", null, 0, null);
+    } finally {
+      if (this.verdicts.size) this.verdicts.clear();
+    }
+  }
+
   private walk(raw: Expr, shape: Shape, path: string, out: Mismatch[] | null, depth: number, scope: Set<string> | null): boolean {
     // Values nested deeper than this (only reachable through cyclic references) are not checked.
     if (depth > MAX_HOPS || shape.any) return true;

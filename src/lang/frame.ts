@@ -28,8 +28,23 @@ export interface Framed {
   between: string[];
 }
 
-export const ENVELOPE = "]]>service:content";
-export const MARKER = "]]>service:";
+/**
+ * The two marker families, OpenUI's own and the service's: a marker line starts with either, and
+ * each is read the same way everywhere. What a generation came with stays in it byte for byte.
+ */
+export const MARKERS = ["]]>openui:", "]]>service:"] as const;
+/** The envelope header of each family (the header line may go on with attributes). */
+export const ENVELOPES = MARKERS.map((m) => `${m}content`);
+
+/** Whether `text` has a marker (of either family) at `at`. */
+export function isMarkerAt(text: string, at = 0): boolean {
+  return text.startsWith(MARKERS[0], at) || text.startsWith(MARKERS[1], at);
+}
+
+/** Whether `text` starts with an envelope header of either family. */
+export function isEnvelopeHeader(text: string): boolean {
+  return text.startsWith(ENVELOPES[0]!) || text.startsWith(ENVELOPES[1]!);
+}
 /** A fence line (without its newline): three backticks and an optional language tag. */
 export const FENCE = /^[ \t]*```[^\n`]*\r?$/;
 
@@ -50,12 +65,12 @@ function whole(generation: string, start: number, end: number): Framed {
 
 /** Splits a generation into its program and the wrapping around it. */
 export function frame(generation: string): Framed {
-  if (generation.startsWith(ENVELOPE)) {
+  if (isEnvelopeHeader(generation)) {
     const start = lineEnd(generation, 0);
     // The program runs to the next marker line.
     let end = generation.length;
     for (let at = start; at < generation.length; at = lineEnd(generation, at)) {
-      if (generation.startsWith(MARKER, at)) {
+      if (isMarkerAt(generation, at)) {
         end = at;
         break;
       }

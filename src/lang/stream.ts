@@ -10,7 +10,7 @@ import { lazyResult, parse, publicError } from "./parse.ts";
 import { materializeRoot } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
 import { NameList, readNames } from "./name-list.ts";
-import { ENVELOPE, FENCE, MARKER } from "./frame.ts";
+import { ENVELOPES, FENCE, isEnvelopeHeader, isMarkerAt } from "./frame.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, FixError, ParseResult, Statement } from "./types.ts";
 
@@ -106,7 +106,7 @@ export function createStreamParser(library: Library): StreamParser {
         if (tick !== -1) lineTick = true;
         if (programStart === -1) {
           const head = tail.slice(scanned - tailBase);
-          if (!ENVELOPE.startsWith(head) && !head.startsWith(ENVELOPE)) resetProgram(0);
+          if (!ENVELOPES.some((e) => e.startsWith(head) || head.startsWith(e))) resetProgram(0);
         }
         return;
       }
@@ -118,7 +118,7 @@ export function createStreamParser(library: Library): StreamParser {
       const line = programStart === -1 || mode === "envelope" || ticked ? tail.slice(lineStart - tailBase, lineEnd - tailBase) : "";
       scanned = lineEnd + 1;
       if (programStart === -1) {
-        if (line.startsWith(ENVELOPE)) {
+        if (isEnvelopeHeader(line)) {
           mode = "envelope";
           resetProgram(scanned);
           continue;
@@ -126,7 +126,7 @@ export function createStreamParser(library: Library): StreamParser {
         resetProgram(0);
       }
       const isFence = ticked && FENCE.test(line);
-      if (mode === "envelope" && line.startsWith(MARKER)) {
+      if (mode === "envelope" && isMarkerAt(line)) {
         programEnd = lineStart;
       } else if (mode === "fence" && isFence) {
         // The block ends: several blocks are one program, each a run of whole statements.

@@ -1,10 +1,12 @@
-// Library (the chatLibrary JSON) → the complete system prompt of a managed-UI request.
+// Library (the chatLibrary JSON) → the complete system prompt of a managed-UI request with the
+// application's own library (a built-in library is prompted by ./builtin.ts).
 // Pure: the example check is passed in, so this module needs neither the parser nor I/O.
 import { SYNTAX_RULES } from "./syntax.ts";
 import { signatures } from "./signatures.ts";
 
 export { SYNTAX_RULES } from "./syntax.ts";
 export { signature, signatures, typeOf } from "./signatures.ts";
+export { assembleBuiltinPrompt, type BuiltinPrompt, type BuiltinPromptOptions } from "./builtin.ts";
 
 export interface PromptOptions {
   preamble?: string;
@@ -15,8 +17,6 @@ export interface PromptOptions {
 export interface PromptInput {
   library: Record<string, unknown>;
   options?: PromptOptions;
-  /** Examples of the library itself (the built-in one has its own), shown before the block's. */
-  libraryExamples?: string[];
   /** The block's free-form instructions (after its JSON line), appended last. */
   instructions?: string;
   /** Only examples for which this holds are shown: a wrong example teaches wrong programs. */
@@ -58,7 +58,7 @@ export function assembleSystemPrompt(input: PromptInput): string {
   const rules = input.options?.additionalRules?.filter((r) => r.trim()) ?? [];
   if (rules.length) parts.push(`## Rules\n${rules.map((r) => `- ${r}`).join("\n")}`);
 
-  const candidates = [...(input.libraryExamples ?? []), ...(input.options?.examples ?? [])];
+  const candidates = input.options?.examples ?? [];
   const examples = candidates.filter((ex) => ex.trim() && (input.checkExample?.(ex) ?? true));
   if (examples.length) parts.push(`## Examples\n${examples.map((ex) => ex.trim()).join("\n\n---\n\n")}`);
 

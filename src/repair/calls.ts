@@ -6,6 +6,7 @@ import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
+import { nameByShape } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const RESERVED = ["Query", "Mutation"];
@@ -23,11 +24,19 @@ export function unknownComponents(round: Round): Edit[] {
       continue;
     }
     const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.start === error.at && e.name === name);
+    const byShape = hit?.e.k === "call" ? nameByShape(round, hit.e, stmt.expr, stmt.id) : null;
+    if (hit && byShape) {
+      edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: byShape });
+      continue;
+    }
     const given = hit?.e.k === "call" ? hit.e.args.length : 0;
     // Only components the call's arguments can satisfy: a name that fits but then misses a
     // required argument would trade one error for another.
+    // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
+    const call = hit?.e.k === "call" ? hit.e : null;
     const fitting = [...round.library.components.values()]
       .filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault))
+      .filter((c) => call === null || given === 0 || round.library.components.size > 400 || round.fit.score(call.args, c).score >= 0)
       .map((c) => c.name);
     const fix = nearest(name, [...fitting, ...RESERVED]);
     if (hit && fix) edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: fix });

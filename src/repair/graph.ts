@@ -1,8 +1,9 @@
 // Passes over the reference graph: references to nothing, a missing `root`, orphaned statements.
-import type { Statement } from "../lang/index.ts";
+import type { Expr, Statement } from "../lang/index.ts";
 import { lineBreak, removeLines, type Edit } from "./edits.ts";
-import { eachNode, innermostAt } from "./exprs.ts";
+import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
+import { LITERALS } from "./mend.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 /** Names referenced anywhere in the program. */
@@ -28,6 +29,11 @@ export function danglingRefs(round: Round): Edit[] {
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
     if (!hit || hit.e.k !== "ref" || round.defs.has(hit.e.name)) continue; // a cycle: not ours to cut
     const ref = hit.e;
+    // True, None, undefined: another language's literal, not a reference.
+    if (Object.hasOwn(LITERALS, ref.name)) {
+      edits.push({ start: ref.start, end: ref.end, text: LITERALS[ref.name] });
+      continue;
+    }
     const target = nearest(ref.name, unused);
     if (target) {
       edits.push({ start: ref.start, end: ref.end, text: target });
@@ -72,12 +78,134 @@ export function missingRoot(round: Round): Edit[] {
   return [{ start: round.from, end: round.from, text: `root = ${want}([${tops.map((s) => s.id).join(", ")}])${br}` }];
 }
 
-/** Statements nothing reachable from `root` uses are removed, whole lines. */
+interface ListSite {
+  arr: Extract<Expr, { k: "arr" }>;
+  /** The statement holding the list. */
+  owner: Statement;
+  /** The component argument the list is (null for a list that stands alone or deeper). */
+  slot: { call: CallExpr; index: number } | null;
+  /** Its items that name statements, with them. */
+  named: { item: Expr; stmt: Statement }[];
+}
+
+/** Every list of the statements reachable from root that names a statement among its items. */
+function listSites(round: Round, reachable: Set<string>): ListSite[] {
+  const out: ListSite[] = [];
+  for (const owner of round.defs.values()) {
+    if (!reachable.has(owner.id)) continue;
+    const stack: { e: Expr; slot: ListSite["slot"] }[] = [{ e: owner.expr, slot: null }];
+    while (stack.length) {
+      const { e, slot } = stack.pop()!;
+      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index } }));
+      else if (e.k === "arr") {
+        const named: ListSite["named"] = [];
+        for (const item of e.items) {
+          const stmt = item.k === "ref" ? round.defs.get(item.name) : undefined;
+          if (stmt) named.push({ item, stmt });
+          else stack.push({ e: item, slot: null });
+        }
+        if (named.length) out.push({ arr: e, owner, slot, named });
+      }
+    }
+  }
+  return out;
+}
+
+/** Names reachable from `root` through references. */
+function reachableFromRoot(round: Round): Set<string> {
+  const seen = new Set<string>();
+  const todo = ["root"];
+  while (todo.length) {
+    const id = todo.pop()!;
+    const stmt = round.defs.get(id);
+    if (!stmt || seen.has(id)) continue;
+    seen.add(id);
+    eachNode(stmt.expr, (e) => e.k === "ref" && !seen.has(e.name) && todo.push(e.name));
+  }
+  return seen;
+}
+
+const componentOf = (stmt: Statement) => (stmt.expr.k === "call" ? stmt.expr.name : null);
+
+/**
+ * The list an orphan belongs in, and where in it: of the lists that take it (by the schema of
+ * the argument they are, or, standing alone, holding only its kind of component), the one whose
+ * items are of its component, then the one defined nearest to it; it goes after the item defined
+ * last before it.
+ */
+function placeFor(round: Round, orphan: Statement, sites: ListSite[], beside: Set<Statement>): Edit | null {
+  const kind = componentOf(orphan);
+  const ref: Expr = { k: "ref", name: orphan.id, start: orphan.start, end: orphan.start + orphan.id.length };
+  let best: { site: ListSite; score: number } | null = null;
+  for (const site of sites) {
+    if (site.owner === orphan || !site.named.some((n) => beside.has(n.stmt))) continue;
+    const same = site.named.filter((n) => componentOf(n.stmt) === kind && kind !== null).length;
+    const parent = site.slot ? round.library.components.get(site.slot.call.name) : undefined;
+    if (parent && site.slot) {
+      if (!round.fit.fits({ k: "arr", items: [ref], start: ref.start, end: ref.end }, parent, site.slot.index)) continue;
+    } else if (same !== site.named.length || site.arr.items.length !== site.named.length) continue;
+    let near = Infinity;
+    for (const n of site.named) near = Math.min(near, n.stmt.start < orphan.start ? orphan.start - n.stmt.end : n.stmt.start - orphan.end);
+    // Then the list whose statement comes last before the orphan: a model defines a list's items after it.
+    const owner = site.owner.start < orphan.start ? site.owner.start / (orphan.start + 1) : 0;
+    const score = (same > 0 ? 1e12 : 0) - near + owner;
+    if (!best || score > best.score) best = { site, score };
+  }
+  if (!best) return null;
+  const { named, arr } = best.site;
+  let after: Expr | null = null;
+  let afterStart = -1;
+  for (const n of named) if (n.stmt.start < orphan.start && n.stmt.start > afterStart) [after, afterStart] = [n.item, n.stmt.start];
+  if (after) return { start: after.end, end: after.end, text: `, ${orphan.id}` };
+  const first = arr.items[0];
+  return { start: first.start, end: first.start, text: `${orphan.id}, ` };
+}
+
+/** For each name, the first statement that refers to it. */
+function firstUsers(round: Round): Map<string, Statement> {
+  const out = new Map<string, Statement>();
+  for (const stmt of round.defs.values()) eachNode(stmt.expr, (e) => e.k === "ref" && !out.has(e.name) && out.set(e.name, stmt));
+  return out;
+}
+
+/**
+ * The statements an orphan (number `i` in source order) stands beside: the one right after it,
+ * and the one right before it with every statement that uses it, up to the top. A list holding
+ * one of them is a list it was written next to.
+ */
+function besides(order: Statement[], i: number, users: Map<string, Statement>): Set<Statement> {
+  const out = new Set<Statement>();
+  if (i < 0) return out;
+  if (order[i + 1]) out.add(order[i + 1]);
+  for (let s: Statement | undefined = order[i - 1], hops = 0; s && !out.has(s) && hops < 64; s = users.get(s.id), hops++) out.add(s);
+  return out;
+}
+
+// Past this many orphans times lists, orphans are removed without looking for their list.
+const MAX_PLACEMENTS = 1_000_000;
+
+/**
+ * A statement nothing reachable from `root` uses is attached to the list it plainly belongs in
+ * (placeFor); one that fits no list is removed, whole lines.
+ */
 export function orphans(round: Round): Edit[] {
   const edits: Edit[] = [];
-  for (const error of errorsOf(round, "orphaned")) {
+  const errors = errorsOf(round, "orphaned");
+  if (errors.length === 0) return edits;
+  const sites = round.defs.has("root") ? listSites(round, reachableFromRoot(round)) : [];
+  const place = errors.length * sites.length <= MAX_PLACEMENTS;
+  // Orphans another orphan uses come along when it is placed: only the others look for a list.
+  // (Orphans that only use one another, in a cycle, are all removed.)
+  let used = place && sites.length ? referenced(round) : new Set<string>();
+  if (errors.every((e) => used.has(e.statementId ?? ""))) used = new Set();
+  const order = place && sites.length ? round.ins.statements : [];
+  const where = new Map(order.map((s, i) => [s, i]));
+  const users = place && sites.length ? firstUsers(round) : new Map<string, Statement>();
+  for (const error of errors) {
     const stmt = round.defs.get(error.statementId ?? "");
-    if (stmt) edits.push(removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
+    if (!stmt || used.has(stmt.id)) continue;
+    const at = place && stmt.kind === "component" ? placeFor(round, stmt, sites, besides(order, where.get(stmt) ?? -1, users)) : null;
+    edits.push(at ?? removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
   }
   return edits;
 }

@@ -4,6 +4,7 @@ import { calls } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { callName, lowerCaseCalls } from "./rename.ts";
 import { sanitize } from "./sanitize.ts";
+import { contentOf, keepsContent } from "./content.ts";
 
 export { sanitize } from "./sanitize.ts";
 export type { Sanitized } from "./sanitize.ts";
@@ -55,8 +56,9 @@ function lostToRename(generation: string, original: Inspection, result: Inspecti
 
 /**
  * Repairs a bare, fenced or enveloped generation. `fixed` only when the result is valid, keeps
- * at least one component of the generation and has not dropped a statement a rename could have
- * kept; its content is the whole generation in its wrapping. Otherwise `fix_failed` with the
+ * at least one component of the generation, has not dropped a statement a rename could have
+ * kept, and keeps the program's content (its displayed strings and component calls: content.ts);
+ * its content is the whole generation in its wrapping. Otherwise `fix_failed` with the
  * errors left (or the generation's own): the fixing model, when there is one, gets the original.
  */
 export function repair(generation: string, library: Library, checked?: { result: ParseResult; inspection: Inspection | null }): RepairOutcome {
@@ -68,7 +70,12 @@ export function repair(generation: string, library: Library, checked?: { result:
   }
   const result = sanitize(generation, library, inspection);
   const { first, last } = result;
-  if (result.remaining.length === 0 && keepsAComponent(result.content, last, generation, first, library) && !lostToRename(generation, first, last, library)) {
+  if (
+    result.remaining.length === 0 &&
+    keepsAComponent(result.content, last, generation, first, library) &&
+    !lostToRename(generation, first, last, library) &&
+    keepsContent(contentOf(first, generation, library), contentOf(last, result.content, library, true))
+  ) {
     return { status: "fixed", content: result.content, fixed_errors: result.fixed, unfixed_errors: [] };
   }
   const unfixed = result.remaining.length ? result.remaining : result.original;

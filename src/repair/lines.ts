@@ -6,6 +6,7 @@ import { closings } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
+import { mendLine, missingCommas } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 
 // Errors that make a closed statement no better than dropping it.
@@ -26,9 +27,15 @@ function bodyEnd(round: Round, line: BrokenLine): number {
  * on into is not read; the next round reads the whole text). Reading the whole text for each
  * rewrite made a round cost the broken lines times the text: 12 s for 3,000 cut-off lines.
  */
-function firstThatParses(round: Round, line: BrokenLine, candidates: string[]): Edit | null {
-  const end = bodyEnd(round, line);
-  for (const text of candidates) {
+type Reading = string | null | (() => string | null);
+
+function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], end = bodyEnd(round, line)): Edit | null {
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    // A function is a reading that costs parses of its own: made only when the ones before it fail.
+    const text = typeof c === "function" ? c() : c;
+    if (text === null || seen.has(text)) continue;
+    seen.add(text);
     if (text === round.text.slice(line.start, end)) continue;
     const alone = inspect(text, round.library);
     const stmt = parsesAsStatement(alone, 0, text.length);
@@ -39,14 +46,50 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: string[]): 
   return null;
 }
 
+// A line that stops after `=` or an operator: its statement goes on in the next line.
+const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
+
+/** The readings of a line to try, best first: mended in place, named arguments made positional, closed, commas put back. */
+function readings(body: string, library: Round["library"]): Reading[] {
+  const mended = mendLine(body);
+  const m = mended ?? body;
+  // A call written in lower case (`text("Hello")`) is renamed first: the rest reads the renamed line.
+  const renamed = renameLowerCaseCalls(m, library);
+  const base = renamed ?? m;
+  const named = positional(base, library);
+  const out: Reading[] = [base];
+  if (named !== null) out.push(named, named + balance(named).closers);
+  const closers = balance(base).closers;
+  if (closers) out.push(base + closers);
+  return out;
+}
+
 /** Repairs for the broken lines of this round; a line none of them fits is left for `dropBroken`. */
 export function brokenLines(round: Round): Edit[] {
   const edits: Edit[] = [];
-  for (const line of round.ins.broken) {
-    const body = round.text.slice(line.start, bodyEnd(round, line));
+  const lines = round.ins.broken;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let end = bodyEnd(round, line);
+    let body = round.text.slice(line.start, end);
+    const next = lines[i + 1];
+    if (!line.incomplete && next !== undefined && next.id === undefined && /^[ \t]*$/.test(round.text.slice(line.end, next.start)) && GOES_ON.test(body)) {
+      // A statement broken over two lines: the second is the rest of the first, joined in the line.
+      const nextEnd = bodyEnd(round, next);
+      body = `${body.replace(/[ \t]+$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;
+      end = nextEnd;
+      i++;
+      const edit = firstThatParses(round, line, [...readings(body, round.library), () => missingCommas(body, round.library)], end);
+      if (edit) edits.push(edit);
+      else i--; // the second line is read on its own
+      continue;
+    }
     if (line.id === undefined) {
-      // Not `name = ...`: prose, a stray fence, a bullet. It holds nothing of the program.
-      edits.push(removeLines(round.text, line.start, line.end, round.from, round.to));
+      // Not `name = ...`: prose, a stray fence, a bullet; or a statement another language's habits
+      // hide (`const x = ...`, `x: ...`), mended in place.
+      const mended = line.incomplete ? null : mendLine(body);
+      const edit = mended === null ? null : firstThatParses(round, line, [...readings(mended, round.library), () => missingCommas(mended, round.library)], end);
+      edits.push(edit ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
     if (line.incomplete) {
@@ -54,16 +97,13 @@ export function brokenLines(round: Round): Edit[] {
       edits.push(firstThatParses(round, line, closings(body)) ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
-    const candidates: string[] = [];
-    // A call written in lower case (`text("Hello")`) is renamed first: the rest reads the renamed line.
-    const renamed = renameLowerCaseCalls(body, round.library);
-    const base = renamed ?? body;
-    if (renamed !== null) candidates.push(renamed);
-    const named = positional(base, round.library);
-    if (named !== null) candidates.push(named, named + balance(named).closers);
-    const closers = balance(base).closers;
-    if (closers) candidates.push(base + closers);
-    const edit = firstThatParses(round, line, candidates);
+    const candidates = readings(body, round.library);
+    const base = candidates[0] as string;
+    const named = () => {
+      const p = positional(base, round.library);
+      return p && missingCommas(p, round.library);
+    };
+    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base, round.library), named], end);
     if (edit) edits.push(edit);
   }
   return edits;

@@ -24,12 +24,14 @@ function rewriteLast(line: string, library: Library): string | null {
     const match = matches[m];
     const name = match[1];
     const open = match.index! + name.length;
+    // A name the library lacks keeps its arguments in the order written (the name is chosen
+    // next round, by shape); one it has takes them by property name.
     const component = library.components.get(name) ?? library.components.get(nearest(name, library.components.keys()) ?? "");
-    if (!component) continue;
     // The closing parenthesis is the first `)` after which the inside reads as entries.
     for (let close = line.indexOf(")", open); close !== -1; close = line.indexOf(")", close + 1)) {
       const entries = readEntries(line.slice(open + 1, close), library);
       if (!entries) continue;
+      if (!component) return line.slice(0, match.index!) + `${name}(${entries.map((e) => e.value).join(", ")})` + line.slice(close + 1);
       const names = component.props.map((p) => p.name);
       const slots: (string | undefined)[] = [];
       for (const { key, value } of entries) {

@@ -1,6 +1,7 @@
 // One round of the sanitizer: the text as it stands, what the parser sees in it, and lookups
 // the passes share.
 import { inspect, type FixError, type Inspection, type Library, type PlacedError, type Statement } from "../lang/index.ts";
+import { fitter, type Fitter } from "./fit.ts";
 
 export interface Round {
   text: string;
@@ -11,6 +12,10 @@ export interface Round {
   to: number;
   /** The effective statement of each name (a later one replaces an earlier one). */
   defs: Map<string, Statement>;
+  /** How arguments fit signatures, against this round's statements (made when first asked). */
+  readonly fit: Fitter;
+  /** Names chosen by shape this round, by where and how the call is written (names.ts). */
+  shapeNames: Map<string, string | null>;
 }
 
 export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
@@ -22,7 +27,19 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
   }
   // The program runs from its first block to its last (fenced blocks with prose between them):
   // every edit falls inside a block, since no statement or broken line crosses a fence.
-  return { text, ins, library, from, to: ins.blocks[ins.blocks.length - 1].end, defs };
+  let fit: Fitter | null = null;
+  return {
+    text,
+    ins,
+    library,
+    from,
+    to: ins.blocks[ins.blocks.length - 1].end,
+    defs,
+    shapeNames: new Map(),
+    get fit() {
+      return (fit ??= fitter(library, defs));
+    },
+  };
 }
 
 /** The statement whose span holds offset `at` (statements are in source order: a binary search). */

@@ -5,6 +5,7 @@ import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
 import { excessArgs, hoistInline, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
 import { mismatchedValues } from "./values.ts";
+import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, missingRoot, orphans } from "./graph.ts";
 import { makeRound, type Round } from "./round.ts";
 
@@ -15,7 +16,9 @@ type Pass = (round: Round) => Edit[];
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
   [brokenLines],
-  [unknownComponents, mismatchedValues, excessArgs, hoistInline, requiredArgs, wrapRoot],
+  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  // Dropping arguments loses what they said: only once no other reading of the call is left.
+  [excessArgs],
   [danglingRefs],
   [missingRoot],
   [orphans],

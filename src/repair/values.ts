@@ -4,6 +4,7 @@ import type { Expr, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
+import { listedByMeaning } from "./meaning.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
@@ -54,7 +55,8 @@ export function coerce(value: Expr, source: string, schema: PropSchema): string 
   if (listed.length) {
     if (value.k === "str") {
       const strings = listed.filter((v): v is string => typeof v === "string");
-      const match = strings.find((v) => v.toLowerCase() === value.v.toLowerCase()) ?? nearest(value.v, strings);
+      // By meaning (case, separators, synonyms, a size in pixels, a prefix) before spelling.
+      const match = listedByMeaning(value.v, strings) ?? nearest(value.v, strings);
       if (match !== null && match !== undefined) return JSON.stringify(match);
       const num = listed.find((v) => typeof v === "number" && NUMBER.test(value.v.trim()) && Number(value.v) === v);
       return num === undefined ? null : String(num);

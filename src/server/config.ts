@@ -2,6 +2,7 @@ import { creditAmountProblem } from "../db/credits.ts";
 import { route, target } from "../providers/registry.ts";
 import { parseAllowedHosts, type AllowedHost } from "./hosted/address.ts";
 import { webSearchFromEnv, type WebSearchConfig } from "./hosted/search/index.ts";
+import { offeredModelsProblem } from "../providers/offered.ts";
 // Environment → server settings, read once at start. Secrets stay here and are never logged.
 export interface FixingModelConfig {
   /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
@@ -87,6 +88,8 @@ export function fixingModelFromEnv(env: Record<string, string | undefined>): Fix
 }
 
 export function configFromEnv(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const models = offeredModelsProblem(env);
+  if (models) throw new Error(models);
   return {
     port: intFrom(env.PORT, 8787, "PORT"),
     host: env.HOST || "127.0.0.1",

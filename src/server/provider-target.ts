@@ -1,5 +1,6 @@
 // `{provider}/{model}` plus an optional request-level key (byok) → the adapter and where to call
 // it. Shared by Embed and Responses; every refusal is a 400 that names the field to fix.
+import { isOffered } from "../providers/offered.ts";
 import { keyProvider, route, target } from "../providers/registry.ts";
 import { isContextOverflow, ProviderError, UnsupportedRequestError, type ProviderAdapter, type Target } from "../providers/types.ts";
 import { decryptProviderKey } from "./crypto/provider-keys.ts";
@@ -18,6 +19,9 @@ export async function resolveProvider(
 ): Promise<ProviderCall> {
   const r = route(model);
   if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
+  if (!isOffered(model, env)) {
+    throw new HttpError(404, `the model ${JSON.stringify(model)} is not offered by this server; GET /v1/models lists those it offers`, { param: "model", code: "model_not_found" });
+  }
   let byokKey: string | null = null;
   if (byok) {
     const p = byok.provider.toLowerCase();

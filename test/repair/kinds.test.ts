@@ -91,8 +91,15 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
     expect(out.status).toBe("fix_failed");
     expect(out.unfixed_errors.map((e) => [e.code, e.statementId])).toEqual([["unresolved", "t"]]);
   });
-  test("orphaned statements and prose lines are removed", () => {
-    fixed(lines("Here is your page:", "root = Stack([title])", T, 'spare = TextContent("unused")', "Hope it helps!"), lines("root = Stack([title])", T), ["syntax", "orphaned", "syntax"]);
+  test("prose lines are removed; an orphan that fits the list it was written beside is attached there, one that fits none is removed", () => {
+    fixed(lines("Here is your page:", "root = Stack([title])", T, 'spare = TextContent("unused")', "Hope it helps!"), lines("root = Stack([title, spare])", T, 'spare = TextContent("unused")'), ["syntax", "orphaned", "syntax"]);
+    fixed(lines("root = Stack([title])", T, 'spare = "unused"'), lines("root = Stack([title])", T), ["orphaned"]);
+    // Beside the kpi cards, of their kind: into their row, after the card written before it.
+    fixed(
+      lines("root = Stack([row, note])", 'row = Stack([a, b], "row")', 'a = Card([TextContent("A")])', 'b = Card([TextContent("B")])', 'c = Card([TextContent("C")])', 'note = TextContent("n")'),
+      lines("root = Stack([row, note])", 'row = Stack([a, b, c], "row")', 'a = Card([TextContent("A")])', 'b = Card([TextContent("B")])', 'c = Card([TextContent("C")])', 'note = TextContent("n")'),
+      ["orphaned"],
+    );
   });
   test("missing root: the top statement renamed when it is a Stack", () => {
     fixed(lines('page = Stack([title], "column")', T), lines('root = Stack([title], "column")', T), ["missing-root"]);

@@ -132,7 +132,8 @@ describe("several fenced blocks are one program, each repaired in place", () => 
     const out = repair(generation, readme);
     expect(out.status).toBe("fixed");
     expect(out.content).toBe(
-      generation.replace('Txt("Hello", "L")', 'Text("Hello", "l")').replace('body = text("World")', 'body = Text("World")').replace('stray = Text("x")\n', ""),
+      // The orphan written beside `body` goes into the list `body` is in.
+      generation.replace('Txt("Hello", "L")', 'Text("Hello", "l")').replace('body = text("World")', 'body = Text("World")').replace("[title, body]", "[title, body, stray]"),
     );
     expect(codes(out.fixed_errors).sort()).toEqual(["orphaned", "syntax", "type-mismatch", "unknown-component"]);
   });

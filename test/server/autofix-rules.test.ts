@@ -86,7 +86,7 @@ test("malformed config blocks are 400", async () => {
 
 test("libraryVersion names the built-in library; an unknown version is a 400 that says so", async () => {
   const builtin = (v: string) => sys(`]]>service:config\n{"libraryVersion":"${v}"}`);
-  const ok = await post(h.base, "/v1/autofix", key, { messages: [builtin("0.1.0"), asst(`root = Stack([t])\nt = Text("Hi")`)] });
+  const ok = await post(h.base, "/v1/autofix", key, { messages: [builtin("0.1.0"), asst(`root = Card([t])\nt = TextContent("Hi")`)] });
   expect(ok.status).toBe(200);
   expect((await ok.json()).fix_summary.status).toBe("already_valid");
   await expect400({ messages: [builtin("9.9.9"), asst(VALID)] }, /no built-in library of libraryVersion "9.9.9"/);

@@ -1,12 +1,13 @@
 // Managed UI on Embed Chat Completions: the config block is replaced by the assembled prompt, the
 // answer is checked and repaired, the correction shows up in reliability monitoring. Also: the
-// built-in library compiles and its examples check valid with the real parser.
+// built-in libraries compile and their packages' examples check valid with the real parser.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import type OpenAI from "openai";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
 import { compileLibrary, isValid, loadLanguage, parse } from "../../src/lang/index.ts";
-import { BUILTIN_VERSION, builtInExamples, builtInLibraries } from "../../src/library/index.ts";
-import { assembleSystemPrompt } from "../../src/prompt/index.ts";
+import { BUILTIN_VERSION, builtInLibraries } from "../../src/library/index.ts";
+import { assembleBuiltinPrompt, assembleSystemPrompt } from "../../src/prompt/index.ts";
+import { CHAT_ORDERS, CHAT_REVENUE } from "../support/openui-programs.ts";
 import { promptAssemblies } from "../../src/server/managed/mode.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { SMALL_LIBRARY } from "./harness.ts";
@@ -23,16 +24,20 @@ beforeAll(async () => {
 afterAll(() => E.close());
 beforeEach(() => E.reset());
 
-test("built-in library 0.1.0 compiles; every example is valid with the real parser", () => {
+test("every built-in library compiles; every example its package gives is valid with the real parser", () => {
   expect(BUILTIN_VERSION).toBe("0.1.0");
-  const lib = compileLibrary(builtInLibraries[BUILTIN_VERSION]);
-  const examples = builtInExamples[BUILTIN_VERSION]!;
-  expect(examples.length).toBeGreaterThanOrEqual(4);
-  for (const ex of examples) {
-    const result = parse(ex, lib);
-    expect(result.errors).toEqual([]);
-    expect(isValid(result)).toBe(true);
+  let examples = 0;
+  for (const source of Object.values(builtInLibraries)) {
+    const lib = compileLibrary(source.chatLibrary);
+    for (const ex of source.prompt.examples) {
+      // The package titles each example ("Example 1 — …:") on the lines before the program.
+      const result = parse(ex.slice(ex.indexOf(":\n\n") + 3), lib);
+      expect(result.errors).toEqual([]);
+      expect(isValid(result)).toBe(true);
+      examples++;
+    }
   }
+  expect(examples).toBeGreaterThanOrEqual(8);
 });
 
 test("prompt: syntax rules, every signature in positional order with enums and defaults, groups, valid examples only, options, instructions", () => {
@@ -51,14 +56,14 @@ test("prompt: syntax rules, every signature in positional order with enums and d
   expect(prompt).toContain('root = Stack([Text("ok")])');
   expect(prompt).not.toContain("Nope()");
   expect(prompt.trim().endsWith("Answer in French.")).toBe(true);
-  const builtin = assembleSystemPrompt({ library: builtInLibraries["0.1.0"]!, libraryExamples: builtInExamples["0.1.0"] });
-  expect(builtin).toContain('Col(label: string, type?: "text" | "number" | "currency" | "percent" | "date" = "text"');
-  expect(builtin).toContain("Table(columns: Col[]");
-  expect(builtin).toContain("- Forms: Form, Input");
+  const builtin = assembleBuiltinPrompt(builtInLibraries["0.1.0"]!.prompt);
+  expect(builtin).toContain('Col(label?: string, type?: "string" | "number" | "action"');
+  expect(builtin).toContain("Table(columns?: Col[]");
+  expect(builtin).toContain("every program must define `root = Card(...)`");
 });
 
 test("managed (built-in library): the block is replaced by the assembled prompt; a valid answer comes back as is", async () => {
-  const program = builtInExamples["0.1.0"]![0]!;
+  const program = CHAT_ORDERS;
   E.openai.queue.push({ text: program });
   const out = await client.chat.completions.create({
     model: "openai/gpt-test",
@@ -68,7 +73,7 @@ test("managed (built-in library): the block is replaced by the assembled prompt;
   const sent = E.openai.calls[0]!.body.messages;
   expect(sent[0].role).toBe("system");
   expect(sent[0].content).not.toContain("]]>service:config");
-  expect(sent[0].content).toContain("Stack(children:");
+  expect(sent[0].content).toContain("Card(children?:");
   expect(sent[0].content.trim().endsWith("Keep it short.")).toBe(true);
   expect(sent[1]).toEqual({ role: "user", content: "Show my orders" });
 });
@@ -111,7 +116,7 @@ test("managed (app library): an invalid answer is repaired and the correction re
 });
 
 test("managed streaming passes chunks through as they come", async () => {
-  const program = builtInExamples["0.1.0"]![1]!;
+  const program = CHAT_REVENUE;
   E.gemini.queue.push({ text: program });
   const stream = await client.chat.completions.create({
     model: "google/gemini-test", stream: true,

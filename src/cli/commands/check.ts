@@ -8,9 +8,11 @@ import { loadLibraryFile, readGenerationFile } from "../library-file.ts";
 
 export const VALIDATE_HELP = `Usage: tessera validate FILE --library LIB.json [--json]
 
-Checks a generation (bare program, fenced, or ]]>service:content envelope) against a component
-library and prints every error. FILE may be - for standard input.
-LIB.json holds {"root": "...", "schema": {"$defs": {...}}} (or a bare JSON Schema with $defs).
+Checks a generation (bare program, fenced, or an ]]>openui:content / ]]>service:content envelope)
+against a component library and prints every error. FILE may be - for standard input.
+LIB.json holds {"root": "...", "schema": {"$defs": {...}}} (or a bare JSON Schema with $defs), or
+is a config block (]]>openui:config or ]]>service:config, then its JSON line). --library may also
+name a built-in library: 0.1.0, thesys/chat, react-ui/openui-chat, ... (docs/libraries.md).
 Exit code: 0 valid, 1 invalid, 2 usage error.`;
 
 export const FIX_HELP = `Usage: tessera fix FILE --library LIB.json [--json]

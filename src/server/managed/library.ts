@@ -7,11 +7,14 @@ import type { Library } from "../../lang/index.ts";
 import { readConfigBlock, type ConfigBlock } from "../../client/config-block.ts";
 import { findBuiltinLibrary } from "../../client/builtin.ts";
 import { HttpError } from "../errors.ts";
+import type { BuiltinPrompt } from "../../prompt/builtin.ts";
 
 export interface ResolvedLibrary {
   library: Library;
   /** The library as JSON, for the fixing model's prompt. */
   source: Record<string, unknown>;
+  /** A built-in library's own prompt pieces (src/prompt/builtin.ts); absent for the application's own. */
+  prompt?: BuiltinPrompt;
 }
 
 export interface ResolvedConfig extends ResolvedLibrary {

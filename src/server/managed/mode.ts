@@ -7,7 +7,7 @@ import type { ChatMessage } from "../../providers/types.ts";
 import { assembleSystemPrompt } from "../../prompt/index.ts";
 import { readConfig, type ResolvedConfig } from "./library.ts";
 import { isValid, parse } from "../../lang/index.ts";
-import { builtInExamples } from "../../library/index.ts";
+import { assembleBuiltinPrompt } from "../../prompt/builtin.ts";
 
 export type Mode =
   | { kind: "passthrough"; messages: ChatMessage[] }
@@ -44,13 +44,13 @@ function promptOf(read: ResolvedConfig): string {
   let prompt = prompts.get(read);
   if (prompt === undefined) {
     assemblies++;
-    prompt = assembleSystemPrompt({
-      library: read.source,
-      options: read.block.systemPromptOptions,
-      libraryExamples: read.block.libraryVersion ? builtInExamples[read.block.libraryVersion] : undefined,
-      instructions: read.block.instructions,
-      checkExample: (program) => isValid(parse(program, read.library)),
-    });
+    const checkExample = (program: string) => isValid(parse(program, read.library));
+    const options = read.block.systemPromptOptions;
+    // A built-in library is prompted as its package prompts it; the request's examples still have
+    // to be valid (a wrong example teaches wrong programs).
+    prompt = read.prompt
+      ? assembleBuiltinPrompt(read.prompt, { ...options, examples: options?.examples?.filter(checkExample) }, read.block.instructions)
+      : assembleSystemPrompt({ library: read.source, options, instructions: read.block.instructions, checkExample });
     prompts.set(read, prompt);
   }
   return prompt;

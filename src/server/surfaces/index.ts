@@ -6,7 +6,8 @@ import { embed } from "./embed/index.ts";
 import { encryption } from "./encryption/index.ts";
 import { frontendTokens } from "./frontend-tokens/index.ts";
 import { health } from "./health/index.ts";
+import { models } from "./models/index.ts";
 import { monitoring } from "./monitoring/index.ts";
 import { responses } from "./responses/index.ts";
 
-export const SURFACES: readonly Surface[] = [health, monitoring, autofix, embed, encryption, responses, conversations, frontendTokens];
+export const SURFACES: readonly Surface[] = [health, monitoring, autofix, embed, encryption, responses, conversations, models, frontendTokens];

@@ -70,7 +70,7 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   const first = messages[0];
   const firstText = messageText(first);
   if (first.role !== "system" || !isConfigBlock(firstText)) {
-    throw bad("the first message must be a system turn holding the library config block (]]>service:config)", "messages[0]");
+    throw bad("the first message must be a system turn holding the library config block (]]>openui:config or ]]>service:config)", "messages[0]");
   }
   const config = readConfig(firstText, "messages[0].content");
 

@@ -1,0 +1,243 @@
+// What a model meant by a value the library does not list, and by a component name it does not
+// have: the words of CSS, HTML and other UI libraries, matched to the library's own by meaning
+// before spelling. Knowledge of those vocabularies, not of any one library: a synonym counts only
+// when the library lists (or names) what it stands for.
+
+// Listed-value synonyms: a word models write → the words it may stand for, likeliest first.
+const VALUE_SYNONYMS: Record<string, string[]> = {
+  "flex-start": ["start"],
+  "flex-end": ["end"],
+  left: ["start"],
+  right: ["end"],
+  top: ["start"],
+  bottom: ["end"],
+  centre: ["center"],
+  middle: ["center"],
+  centered: ["center"],
+  "space-between": ["between"],
+  "space-around": ["around"],
+  "space-evenly": ["evenly"],
+  horizontal: ["row"],
+  vertical: ["column"],
+  col: ["column"],
+  row: ["horizontal"],
+  column: ["vertical"],
+  h1: ["large-heavy", "xl", "large"],
+  h2: ["large-heavy", "large"],
+  h3: ["large", "large-heavy"],
+  h4: ["small-heavy", "default"],
+  h5: ["small-heavy", "small"],
+  h6: ["small-heavy", "small"],
+  title: ["large-heavy", "large"],
+  heading: ["large-heavy", "large"],
+  subtitle: ["small-heavy", "small"],
+  subheading: ["small-heavy", "large"],
+  label: ["small-heavy", "small"],
+  caption: ["small"],
+  body: ["default", "medium"],
+  normal: ["default", "medium", "normal"],
+  regular: ["default", "medium"],
+  p: ["default"],
+  paragraph: ["default"],
+  bold: ["large-heavy", "small-heavy"],
+  tiny: ["xs", "extra-small"],
+  "x-small": ["xs", "extra-small"],
+  "extra-small": ["xs"],
+  "x-large": ["xl", "extra-large"],
+  "extra-large": ["xl"],
+  "xx-large": ["2xl"],
+  huge: ["2xl", "xl"],
+  error: ["danger", "error", "destructive"],
+  danger: ["error", "destructive"],
+  destructive: ["danger", "error"],
+  critical: ["danger", "error"],
+  warn: ["warning"],
+  caution: ["warning"],
+  ok: ["success"],
+  positive: ["success"],
+  negative: ["danger", "error"],
+  information: ["info"],
+  note: ["info", "neutral"],
+  default: ["neutral", "default", "primary"],
+  muted: ["neutral"],
+  main: ["primary"],
+  outline: ["secondary"],
+  outlined: ["secondary"],
+  ghost: ["tertiary"],
+  link: ["tertiary"],
+  text: ["tertiary", "string"],
+  sunken: ["sunk"],
+  inset: ["sunk"],
+  transparent: ["clear"],
+  plain: ["clear"],
+  flat: ["clear"],
+  elevated: ["card"],
+  raised: ["card"],
+  doughnut: ["donut"],
+  ring: ["donut"],
+  group: ["grouped"],
+  clustered: ["grouped"],
+  stack: ["stacked"],
+  smooth: ["natural"],
+  curved: ["natural"],
+  monotone: ["natural"],
+  straight: ["linear"],
+  stepped: ["step"],
+  numeric: ["number"],
+  int: ["number"],
+  integer: ["number"],
+  float: ["number"],
+  str: ["string"],
+  textarea: ["text"],
+};
+
+// Abbreviations that are not a prefix of their word.
+const ABBREVIATIONS: Record<string, string[]> = {
+  sm: ["small", "s"],
+  md: ["medium", "m"],
+  lg: ["large", "l"],
+  xs: ["extra-small", "x-small"],
+  xl: ["extra-large", "x-large"],
+  m: ["medium", "md"],
+  s: ["small", "sm"],
+  l: ["large", "lg"],
+  small: ["s", "sm"],
+  medium: ["m", "md"],
+  large: ["l", "lg"],
+};
+
+// Sizes in pixels on a spacing scale: the listed step nearest to the number.
+const SCALE = ["none", "xs", "s", "m", "l", "xl", "2xl"];
+const SCALE_PX = [0, 4, 8, 16, 24, 32, 48];
+
+/** A word in one form: lower case, words joined by `-` (`Small_Heavy`, `smallHeavy`, `small heavy` → `small-heavy`). */
+export function normal(word: string): string {
+  return word
+    .trim()
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[\s_]+/g, "-");
+}
+
+/** The listed value `value` means, by form, synonym, pixel size or abbreviation; null when none. */
+export function listedByMeaning(value: string, listed: readonly string[]): string | null {
+  const byNormal = new Map(listed.map((v) => [normal(v), v]));
+  const n = normal(value);
+  const direct = byNormal.get(n) ?? byNormal.get(n.replace(/-/g, ""));
+  if (direct !== undefined) return direct;
+  for (const w of [...(VALUE_SYNONYMS[n] ?? []), ...(ABBREVIATIONS[n] ?? [])]) {
+    const hit = byNormal.get(w);
+    if (hit !== undefined) return hit;
+  }
+  const px = /^(-?\d+(?:\.\d+)?)(?:px|rem|em)?$/.exec(n);
+  if (px && listed.filter((v) => SCALE.includes(v)).length >= 3) {
+    const size = Number(px[1]) * (n.endsWith("rem") || n.endsWith("em") ? 16 : 1);
+    let best = -1;
+    for (let i = 0; i < SCALE.length; i++) if (listed.includes(SCALE[i]) && (best === -1 || Math.abs(SCALE_PX[i] - size) < Math.abs(SCALE_PX[best] - size))) best = i;
+    if (best !== -1) return SCALE[best];
+  }
+  // A prefix (`col` for `column`, `desc` for `descending`), when one listed value has it.
+  if (n.length >= 2) {
+    const prefixed = listed.filter((v) => normal(v).startsWith(n));
+    if (prefixed.length === 1) return prefixed[0];
+  }
+  return null;
+}
+
+// Component names of HTML and other UI libraries → the kinds of component they stand for.
+// Candidates are the library's components whose names hold one of these words.
+const NAME_WORDS: Record<string, string[]> = {
+  div: ["stack", "card"],
+  row: ["stack"],
+  column: ["stack", "col"],
+  col: ["col", "stack"],
+  vstack: ["stack"],
+  hstack: ["stack"],
+  flex: ["stack"],
+  grid: ["stack", "table"],
+  container: ["stack", "card"],
+  box: ["stack", "card"],
+  section: ["card", "stack"],
+  layout: ["stack"],
+  panel: ["card"],
+  paper: ["card"],
+  tile: ["card"],
+  text: ["text"],
+  paragraph: ["text", "markdown"],
+  p: ["text"],
+  span: ["text", "label"],
+  typography: ["text"],
+  heading: ["text", "header"],
+  title: ["header", "text"],
+  header: ["header"],
+  alert: ["callout"],
+  banner: ["callout"],
+  notice: ["callout"],
+  message: ["callout"],
+  toast: ["callout"],
+  btn: ["button"],
+  link: ["button"],
+  badge: ["tag"],
+  chip: ["tag"],
+  pill: ["tag"],
+  tags: ["tagblock", "tag"],
+  datatable: ["table"],
+  option: ["selectitem", "radioitem"],
+  menuitem: ["selectitem"],
+  dropdown: ["select"],
+  picker: ["select", "datepicker"],
+  textfield: ["input"],
+  textinput: ["input"],
+  textbox: ["textarea", "input"],
+  img: ["image"],
+  picture: ["image"],
+  photo: ["image"],
+  divider: ["separator"],
+  hr: ["separator"],
+  markdown: ["markdown"],
+  tablist: ["tabs"],
+  tabgroup: ["tabs"],
+  collapse: ["accordion"],
+  collapsible: ["accordion"],
+  range: ["slider"],
+  chart: ["chart"],
+  graph: ["chart"],
+  list: ["stack"],
+  checkbox: ["checkbox"],
+  switch: ["switch"],
+  toggle: ["switch"],
+  radio: ["radio"],
+  form: ["form"],
+};
+
+/** The words a component name is made of, lower case (`BarGraph` → bar, graph). */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .filter(Boolean);
+}
+
+/**
+ * How strongly `name` (a component the library does not have) means `candidate`, 0 to 1: the
+ * whole name or one of its words is a known synonym of a word in the candidate's name, or the
+ * two share a word (`ColumnChart` and `BarChart` share "chart").
+ */
+export function nameMeaning(name: string, candidate: string): number {
+  const cand = candidate.toLowerCase();
+  const whole = name.toLowerCase();
+  const hints = NAME_WORDS[whole];
+  if (hints) {
+    const i = hints.findIndex((w) => cand.includes(w));
+    if (i !== -1) return i === 0 ? 1 : 0.8;
+  }
+  let best = 0;
+  const candWords = words(candidate);
+  for (const w of words(name)) {
+    if (candWords.includes(w)) best = Math.max(best, 0.6);
+    const h = NAME_WORDS[w];
+    if (h && h.some((x) => cand.includes(x))) best = Math.max(best, 0.5);
+  }
+  return best;
+}

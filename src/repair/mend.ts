@@ -1,0 +1,133 @@
+// Habits from other languages, mended in the line where they stand rather than the line dropped:
+// `const`/`let`/`var`, a trailing semicolon, `name: value` and `name := value` for `name = value`,
+// Python's True/False/None and JavaScript's undefined, template literals, named arguments written
+// `label="Go"`. Pure text edits outside strings and comments; the parser then judges the result.
+import { inspect, type Library } from "../lang/index.ts";
+
+const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
+const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*:=?[ \t]*(?=\S)/;
+export const LITERALS: Record<string, string> = { True: "true", False: "false", TRUE: "true", FALSE: "false", None: "null", undefined: "null", nil: "null", NULL: "null", Null: "null" };
+const NAME_CHAR = /[A-Za-z0-9_$@.]/;
+
+/** Code and string parts of `line`, in order (a string part keeps its quotes). */
+function parts(line: string): { code: boolean; text: string }[] {
+  const out: { code: boolean; text: string }[] = [];
+  let at = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "#" || (c === "/" && line[i + 1] === "/")) break; // a comment runs to the end
+    if (c !== '"' && c !== "'" && c !== "`") continue;
+    if (i > at) out.push({ code: true, text: line.slice(at, i) });
+    let j = i + 1;
+    while (j < line.length && line[j] !== c) j += line[j] === "\\" ? 2 : 1;
+    out.push({ code: false, text: line.slice(i, j + 1) });
+    i = Math.min(j, line.length);
+    at = i + 1;
+  }
+  if (at < line.length) out.push({ code: true, text: line.slice(at) });
+  return out;
+}
+
+/** A template literal as a double-quoted string, its `${x}` parts joined with `+`. */
+function untemplate(literal: string): string {
+  const body = literal.slice(1, literal.endsWith("`") && literal.length > 1 ? -1 : undefined);
+  const pieces: string[] = [];
+  let at = 0;
+  for (let i = body.indexOf("${"); i !== -1; i = body.indexOf("${", at)) {
+    const close = body.indexOf("}", i);
+    if (close === -1) break;
+    if (i > at) pieces.push(JSON.stringify(body.slice(at, i)));
+    pieces.push(body.slice(i + 2, close).trim());
+    at = close + 1;
+  }
+  if (at < body.length || pieces.length === 0) pieces.push(JSON.stringify(body.slice(at).replace(/\\`/g, "`")));
+  return pieces.join(" + ");
+}
+
+/** Literals of other languages in code, as whole words (not members, state or calls). */
+function literals(code: string): string {
+  return code.replace(/[A-Za-z_]+/g, (word, at: number) => {
+    const to = LITERALS[word];
+    if (to === undefined || NAME_CHAR.test(code[at - 1] ?? "")) return word;
+    return /^\s*\(/.test(code.slice(at + word.length)) ? word : to;
+  });
+}
+
+/** `label="Go"` inside a call's parentheses: `label: "Go"` (positional() takes it from there). */
+function namedEquals(code: string, depth: { paren: number }): string {
+  let out = "";
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i];
+    if (c === "(") depth.paren++;
+    if (c === ")") depth.paren--;
+    out += c;
+    if (depth.paren > 0 && (c === "(" || c === ",")) {
+      const m = /^(\s*[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*/.exec(code.slice(i + 1));
+      if (m) {
+        out += `${m[1]}: `;
+        i += m[0].length;
+      }
+    }
+  }
+  return out;
+}
+
+/** `line` with every mend applied, or null when none applies. */
+export function mendLine(line: string): string | null {
+  let text = line.replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ");
+  const depth = { paren: 0 };
+  text = parts(text)
+    .map((p) => (p.code ? namedEquals(literals(p.text), depth) : p.text.startsWith("`") ? untemplate(p.text) : p.text))
+    .join("");
+  // A trailing semicolon (or several), with what spacing follows.
+  text = text.replace(/;+([ \t]*(?:(?:\/\/|#).*)?)$/, "$1");
+  return text === line ? null : text;
+}
+
+/** Runs of spaces outside strings between the end of one value and the start of another. */
+function valueGaps(line: string): number[] {
+  const out: number[] = [];
+  let at = 0;
+  for (const p of parts(line)) {
+    if (p.code) {
+      for (const m of p.text.matchAll(/[ \t]+/g)) {
+        const i = at + m.index!;
+        const left = line[i - 1] ?? "";
+        const right = line[i + m[0].length] ?? "";
+        if (/["'\])A-Za-z0-9_]/.test(left) && /["'[{A-Za-z0-9_$@]/.test(right)) out.push(i);
+      }
+    }
+    at += p.text.length;
+  }
+  return out;
+}
+
+/**
+ * Commas put back between two values that stand side by side (`"a" "b"`, `"Latency" [...]`):
+ * the first gap whose comma leaves the line readable as a statement, again for a second and
+ * third. Null when none does.
+ */
+export function missingCommas(line: string, library: Library, tries = 3): string | null {
+  let text = line;
+  for (let n = 0; n < tries; n++) {
+    const now = inspect(text, library).broken[0];
+    if (!now) return n === 0 ? null : text;
+    const reached = now.stoppedAt ?? 0;
+    const gaps = valueGaps(text).slice(0, 12);
+    let next: string | null = null;
+    let fallback: string | null = null;
+    for (const at of gaps) {
+      // Not the gap between a statement's name and its `=` (no value there), nor keywords' own.
+      const candidate = `${text.slice(0, at)}, ${text.slice(at).replace(/^[ \t]+/, "")}`;
+      const ins = inspect(candidate, library);
+      if (ins.statements.length === 1 && ins.broken.length === 0) return candidate;
+      // Readable further than before: there may be another comma missing after it.
+      const b = ins.broken[0];
+      if (fallback === null && b && !b.incomplete && (b.stoppedAt ?? 0) > reached + 2) fallback = candidate;
+    }
+    next = fallback;
+    if (next === null) return null;
+    text = next;
+  }
+  return inspect(text, library).broken.length === 0 ? text : null;
+}

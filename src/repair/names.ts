@@ -1,0 +1,136 @@
+// An unknown component named by shape as well as spelling: the candidates are the components
+// allowed where the call stands (the parent's schema), each scored by how its signature takes
+// the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
+// by spelling. A generic name (`Chart`) so picks the component its data fits.
+import type { Component, Expr } from "../lang/index.ts";
+import { closeEnough, distance, nearest } from "./nearest.ts";
+import { nameMeaning } from "./meaning.ts";
+import type { CallExpr } from "./exprs.ts";
+import type { Round } from "./round.ts";
+
+// Past this many components a library is scored by spelling alone (shape costs a fit per component).
+const MAX_SHAPE_CANDIDATES = 400;
+
+/** The index of the item of `list` (in source order, not overlapping) that holds `target`, or -1. */
+function holding(list: readonly Expr[], target: Expr): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].start <= target.start) lo = mid + 1;
+    else hi = mid;
+  }
+  const i = lo - 1;
+  return i >= 0 && target.end <= list[i].end ? i : -1;
+}
+
+/** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
+export function byName(call: CallExpr, c: Component): Expr[] | null {
+  const obj = call.args[0];
+  if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
+  const names = c.props.map((p) => p.name);
+  const slots: Expr[] = [];
+  for (const { key, value } of obj.entries) {
+    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
+    if (i === -1 || slots[i] !== undefined) return null;
+    slots[i] = value;
+  }
+  return Array.from(slots, (v) => v ?? ({ k: "null", start: -1, end: -1 } as Expr));
+}
+
+/** The component argument a value stands in, and how many lists deep inside it. */
+interface Slot {
+  call: CallExpr;
+  index: number;
+  lists: number;
+}
+
+/** The call (and its argument) a value stands in, down the tree from `root` to `target`. */
+function slotOf(root: Expr, target: Expr): Slot | null {
+  let slot: Slot | null = null;
+  let e: Expr | undefined = root;
+  while (e && e !== target) {
+    let next: Expr | undefined;
+    if (e.k === "call") {
+      const i = holding(e.args, target);
+      if (i !== -1) {
+        slot = { call: e, index: i, lists: 0 };
+        next = e.args[i];
+      }
+    } else if (e.k === "arr") {
+      next = e.items[holding(e.items, target)];
+      if (slot) slot.lists++;
+    } else return null;
+    e = next;
+  }
+  return e === target ? slot : null;
+}
+
+/** Where statement `id` is used as a component's argument (the first such place), for its own calls' parents. */
+function usedAt(round: Round, id: string): Slot | null {
+  for (const stmt of round.defs.values()) {
+    const stack: { e: Expr; slot: Slot | null }[] = [{ e: stmt.expr, slot: null }];
+    while (stack.length) {
+      const { e, slot } = stack.pop()!;
+      if (e.k === "ref" && e.name === id) return slot;
+      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index, lists: 0 } }));
+      else if (e.k === "arr") e.items.forEach((a) => stack.push({ e: a, slot: slot && { ...slot, lists: slot.lists + 1 } }));
+    }
+  }
+  return null;
+}
+
+/**
+ * The component an unknown call `call` (in statement `stmtId`, whose expression is `root`) most
+ * likely meant, or null when none is a confident choice: one whose signature takes its arguments
+ * as they stand, allowed where it stands, with the best meaning and spelling among those.
+ */
+export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
+  const comps = round.library.components;
+  if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  const parent = slot ? comps.get(slot.call.name) : undefined;
+  // `root` must be the library's root component, when it names one.
+  const only = call === root && stmtId === "root" ? round.library.root : undefined;
+  // The same call where the same parent takes it gets the same answer (a list of like items).
+  const written = call.end - call.start <= 200 ? round.text.slice(call.start, call.end) : null;
+  const key = written === null ? null : `${parent?.name ?? ""}/${slot?.index ?? -1}/${written}`;
+  const memo = round.shapeNames;
+  if (key !== null && memo.has(key)) return memo.get(key)!;
+  let best = choose(round, call, only, slot, parent);
+  // A parent whose own arguments are out of place (mended this round too) allows nothing yet:
+  // the name is chosen as if it stood alone.
+  if (best === null && parent) best = choose(round, call, only, null, undefined);
+  if (key !== null) memo.set(key, best);
+  return best;
+}
+
+function choose(round: Round, call: CallExpr, only: string | undefined, slot: Slot | null, parent: Component | undefined): string | null {
+  let best: string | null = null;
+  let bestScore = -Infinity;
+  for (const c of round.library.components.values()) {
+    if (only !== undefined && c.name !== only) continue;
+    const meaning = nameMeaning(call.name, c.name);
+    const d = distance(call.name, c.name);
+    // A confident choice means something or is spelt close; the fit alone names nothing.
+    if (meaning === 0 && d > closeEnough(call.name)) continue;
+    if (parent && slot) {
+      let value: Expr = { ...call, name: c.name };
+      for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
+      if (!round.fit.fits(value, parent, slot.index)) continue;
+    }
+    // Props written as one object are read by property name, as reshape.ts will write them.
+    const args = byName(call, c) ?? call.args;
+    const fit = round.fit.score(args, c);
+    // Most arguments must fit: the others may hold mistakes of their own, mended next round.
+    if (args.length > 0 && (fit.score < 0 || (fit.score === 0 && meaning === 0))) continue;
+    const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
+    const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
+    if (score > bestScore) {
+      best = c.name;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+

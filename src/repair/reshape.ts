@@ -1,0 +1,116 @@
+// Calls whose arguments are all there but not in the shape the signature wants: props written as
+// one object (`Card({children: [...], variant: "card"})`), children not wrapped in their array
+// (`Stack(header, main, "column")`), two arguments swapped (`Slice(34, "Organic")`). Each call
+// with a type mismatch or excess arguments is rewritten to the reading whose arguments all fit,
+// by the checker's rules; when none fits it is left for the other passes.
+import type { Component, Expr } from "../lang/index.ts";
+import type { Edit } from "./edits.ts";
+import { innermostAt, type CallExpr } from "./exprs.ts";
+import { byName } from "./names.ts";
+import { errorsOf, statementAt, type Round } from "./round.ts";
+
+type Candidate = { args: Expr[]; edit: () => Edit[] };
+
+const isElement = (round: Round, e: Expr): boolean => {
+  if (e.k === "call") return !["Query", "Mutation"].includes(e.name);
+  if (e.k !== "ref") return false;
+  const target = round.defs.get(e.name);
+  return target === undefined ? /^[a-z_]/i.test(e.name) : target.kind === "component";
+};
+
+const wantsArray = (component: Component) => {
+  const t = component.props[0]?.schema.type;
+  return t === "array" || (Array.isArray(t) && t.includes("array"));
+};
+
+/** `{children: [...], variant: "card"}` as positional arguments, by property name. */
+function fromObject(round: Round, call: CallExpr, component: Component): Candidate | null {
+  const args = byName(call, component);
+  if (!args) return null;
+  return {
+    args,
+    edit: () => [{ start: call.args[0].start, end: call.args[0].end, text: args.map((a) => (a.start < 0 ? "null" : round.text.slice(a.start, a.end))).join(", ") }],
+  };
+}
+
+/** Leading element arguments wrapped in the array the first property wants. */
+function wrapped(round: Round, call: CallExpr, component: Component): Candidate[] {
+  if (!wantsArray(component) || call.args.length === 0 || call.args[0].k === "arr") return [];
+  let run = 0;
+  while (run < call.args.length && isElement(round, call.args[run])) run++;
+  const out: Candidate[] = [];
+  for (let k = run; k >= 1; k--) {
+    const items = call.args.slice(0, k);
+    const arr: Expr = { k: "arr", items, start: items[0].start, end: items[k - 1].end };
+    out.push({
+      args: [arr, ...call.args.slice(k)],
+      edit: () => [
+        { start: items[0].start, end: items[0].start, text: "[" },
+        { start: items[k - 1].end, end: items[k - 1].end, text: "]" },
+      ],
+    });
+  }
+  return out;
+}
+
+/** Two arguments swapped back (either pair, nearest first). */
+function swaps(round: Round, call: CallExpr): Candidate[] {
+  const out: Candidate[] = [];
+  const args = call.args;
+  for (let gap = 1; gap < Math.min(args.length, 4); gap++) {
+    for (let i = 0; i + gap < args.length; i++) {
+      const j = i + gap;
+      const a = args[i];
+      const b = args[j];
+      const swapped = args.slice();
+      swapped[i] = b;
+      swapped[j] = a;
+      out.push({
+        args: swapped,
+        edit: () => [{ start: a.start, end: b.end, text: round.text.slice(b.start, b.end) + round.text.slice(a.end, b.start) + round.text.slice(a.start, a.end) }],
+      });
+    }
+  }
+  return out;
+}
+
+/** Calls reshaped so that their arguments fit. */
+export function reshapeCalls(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  const done = new Set<number>();
+  for (const error of errorsOf(round, "type-mismatch", "excess-args", "missing-required")) {
+    const component = round.library.components.get(error.component ?? "");
+    const at = error.code === "missing-required" ? error.at - 1 : error.at;
+    const stmt = statementAt(round, at);
+    if (!component || !stmt) continue;
+    const hit = innermostAt(stmt.expr, at, (e) => e.k === "call" && e.name === component.name && e.start < at);
+    if (!hit || hit.e.k !== "call" || done.has(hit.e.start)) continue;
+    const call = hit.e;
+    done.add(call.start);
+    if (call.args.length > 64) continue; // past this, no signature was meant
+    const now = round.fit.score(call.args, component);
+    if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
+    const object = fromObject(round, call, component);
+    const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...swaps(round, call)];
+    // The first reading where every argument fits; else one that leaves a single argument that
+    // does not (a value with a mistake of its own, mended next round), far better than the call
+    // as written and with nothing in excess.
+    let chosen: Candidate | null = null;
+    let close: { c: Candidate; score: number } | null = null;
+    for (const c of candidates) {
+      const fit = round.fit.score(c.args, component);
+      if (fit.perfect) {
+        chosen = c;
+        break;
+      }
+      const misfits = c.args.filter((a, i) => a.k !== "null" && !round.fit.fits(a, component, i)).length;
+      // Props written as one object are read by name whenever that reads better; a wrap or a
+      // swap only when it reads much better.
+      const better = c === object ? fit.score > now.score : fit.score >= now.score + 2;
+      if (c.args.length <= component.props.length && misfits <= 1 && better && (!close || fit.score > close.score)) close = { c, score: fit.score };
+    }
+    chosen ??= close?.c ?? null;
+    if (chosen) edits.push(...chosen.edit());
+  }
+  return edits;
+}

@@ -1,0 +1,28 @@
+// GET /v1/models (and /{id}): the models the operator offers (TESSERA_MODELS,
+// src/providers/offered.ts) whose provider the server reaches, in OpenAI's list shape.
+import { listableModels } from "../../../providers/offered.ts";
+import type { AuthedContext } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+
+// `created` is when this process started: the service has no date for a provider's model.
+const STARTED = Math.floor(Date.now() / 1000);
+
+const modelJson = (m: { id: string; provider: string }) => ({ id: m.id, object: "model", created: STARTED, owned_by: m.provider });
+
+export async function list(_ctx: AuthedContext<string, "key or token">): Promise<Response> {
+  return Response.json({ object: "list", data: listableModels(process.env).map(modelJson) });
+}
+
+function one(id: string): Response {
+  const found = listableModels(process.env).find((m) => m.id === id);
+  if (!found) throw new HttpError(404, `the model ${JSON.stringify(id)} is not offered by this server`, { param: "model", code: "model_not_found" });
+  return Response.json(modelJson(found));
+}
+
+export async function retrieve(ctx: AuthedContext<"/v1/models/:id", "key or token">): Promise<Response> {
+  return one(ctx.params.id);
+}
+
+export async function retrieveSplit(ctx: AuthedContext<"/v1/models/:provider/:model", "key or token">): Promise<Response> {
+  return one(`${ctx.params.provider}/${ctx.params.model}`);
+}

@@ -1,0 +1,87 @@
+// The repairs that edit rather than delete, each family on its own against the real library
+// (copied into test/repair/corpus): the exact text that comes back.
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { Library } from "../../src/lang/index.ts";
+import { repair } from "../../src/repair/index.ts";
+import { listedByMeaning } from "../../src/repair/meaning.ts";
+import { corpusLibrary } from "./corpus/corpus.ts";
+
+let lib: Library;
+beforeAll(async () => {
+  lib = await corpusLibrary();
+});
+
+const lines = (...l: string[]) => l.join("\n");
+const TAIL = ['a = TextContent("Revenue", "small-heavy")', 'b = TextContent("$12", "large-heavy")'];
+/** `root` over a and b, its line given, and the program it should come back as. */
+function restores(brokenRoot: string, root: string) {
+  const out = repair(lines(brokenRoot, ...TAIL), lib);
+  expect(out.content).toBe(lines(root, ...TAIL));
+  expect(out.status).toBe("fixed");
+}
+function becomes(broken: string, fixed: string) {
+  const out = repair(broken, lib);
+  expect(out.content).toBe(fixed);
+  expect(out.status).toBe("fixed");
+}
+
+describe("repairs that keep what the model wrote", () => {
+  const ROOT = 'root = Stack([a, b], "column", "m")';
+  test("props written as an object, named arguments with = or :, mapped by property name", () => {
+    restores('root = Stack({children: [a, b], direction: "column", gap: "m"})', ROOT);
+    restores('root = Stack({gap: "m", children: [a, b], direction: "column"})', ROOT);
+    restores('root = Stack(children=[a, b], direction="column", gap="m")', ROOT);
+    restores('root = Stack(children: [a, b], direction: "column", gap: "m")', ROOT);
+  });
+  test("children not wrapped in their array are wrapped; swapped arguments are put back by type", () => {
+    restores('root = Stack(a, b, "column", "m")', ROOT);
+    restores('root = Stack("column", [a, b], "m")', ROOT);
+    becomes(lines("root = Stack([pie])", 'pie = PieChart([Slice(34, "Organic"), Slice("Paid", 22)])'), lines("root = Stack([pie])", 'pie = PieChart([Slice("Organic", 34), Slice("Paid", 22)])'));
+  });
+  test("habits of other languages are mended in the line", () => {
+    restores('const root = Stack([a, b], "column", "m");', ROOT);
+    restores('let root = Stack([a, b], `column`, "m")', ROOT);
+    restores('root: Stack([a, b], "column", "m")', ROOT);
+    restores('root = Stack([a, b] "column" "m")', ROOT);
+    restores('root =\n  Stack([a, b], "column", "m")', ROOT);
+    restores('root = Stack([a, b], "row", "m", "start", "start", True)', 'root = Stack([a, b], "row", "m", "start", "start", true)');
+    restores('root = Stack([a, b], "column", None)', 'root = Stack([a, b], "column", null)');
+    restores('root = Stack([a, b], "column", undefined)', 'root = Stack([a, b], "column", null)');
+  });
+  test("listed values matched by meaning before spelling", () => {
+    const align = ["start", "center", "end", "stretch", "baseline"];
+    expect(listedByMeaning("flex-start", align)).toBe("start");
+    expect(listedByMeaning("Center", align)).toBe("center");
+    expect(listedByMeaning("space-between", ["start", "between", "around"])).toBe("between");
+    expect(listedByMeaning("h1", ["small", "default", "large", "small-heavy", "large-heavy"])).toBe("large-heavy");
+    expect(listedByMeaning("small_heavy", ["small", "small-heavy"])).toBe("small-heavy");
+    expect(listedByMeaning("24px", ["none", "xs", "s", "m", "l", "xl", "2xl"])).toBe("l");
+    expect(listedByMeaning("lg", ["sm", "md", "lg"])).toBe("lg");
+    expect(listedByMeaning("large", ["none", "xs", "s", "m", "l", "xl"])).toBe("l");
+    expect(listedByMeaning("desc", ["ascending", "descending"])).toBe("descending");
+    expect(listedByMeaning("purple", ["red", "green"])).toBeNull();
+    restores('root = Stack([a, b], "vertical", "16px", "flex-start", "space-between")', 'root = Stack([a, b], "column", "m", "start", "between")');
+  });
+  test("names by shape: a foreign name picks the component its arguments fit, not the closest spelling", () => {
+    // Panel takes a list and a listed variant: Card, not Label (one string).
+    becomes(lines("root = Stack([p])", 'p = Panel([TextContent("x")], "sunk")'), lines("root = Stack([p])", 'p = Card([TextContent("x")], "sunk")'));
+    becomes(lines("root = Stack([d])", 'd = Div([TextContent("x")], "row")'), lines("root = Stack([d])", 'd = Stack([TextContent("x")], "row")'));
+    becomes(lines("root = Stack([t])", 't = Text("Hello", "large-heavy")'), lines("root = Stack([t])", 't = TextContent("Hello", "large-heavy")'));
+    // A generic Chart: its data names the chart (slices → a pie; labels and series with "grouped" → bars).
+    becomes(lines("root = Stack([c])", 'c = Chart([Slice("A", 1), Slice("B", 2)], "donut")'), lines("root = Stack([c])", 'c = PieChart([Slice("A", 1), Slice("B", 2)], "donut")'));
+    becomes(lines("root = Stack([c])", 'c = Chart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'), lines("root = Stack([c])", 'c = BarChart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'));
+    becomes(lines("root = Stack([c])", 'c = Alert("warning", "Careful", "This cannot be undone")'), lines("root = Stack([c])", 'c = Callout("warning", "Careful", "This cannot be undone")'));
+  });
+  test("several mistakes at once converge", () => {
+    becomes(
+      lines('const root = Div(header, body, "vertical")', "header: Header(title=\"Orders\", subtitle=\"Today\")", 'body = Panel({children: [TextContent("None yet", "Small")], variant: "sunken"});'),
+      lines('root = Stack([header, body], "column")', 'header = CardHeader("Orders", "Today")', 'body = Card([TextContent("None yet", "small")], "sunk")'),
+    );
+  });
+  test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
+    // Nothing takes Gizmo's arguments: dropping the call would lose its strings.
+    const out = repair(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lib);
+    expect(out.status).toBe("fix_failed");
+    expect(out.content).toBeNull();
+  });
+});
