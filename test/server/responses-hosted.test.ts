@@ -279,6 +279,25 @@ describe("web and image search", () => {
     expect(last.tool_choice).toBe("none");
   });
 
+  test("the server's bound on model calls: the last one is told to answer (tool_choice none)", async () => {
+    hosted.maxToolRounds = 2;
+    try {
+      H.E.openai.queue.push(
+        { toolCalls: [{ id: "r1", name: "web_search", arguments: '{"query":"lighthouse"}' }] },
+        { toolCalls: [{ id: "r2", name: "web_search", arguments: '{"query":"pharos"}' }] },
+      );
+      const calls = H.E.openai.calls.length;
+      const r = await client.responses.create({ model: MODEL, input: "keep searching", tools: [web] });
+      const sent = H.E.openai.calls.slice(calls).map((c) => c.body.tool_choice ?? "auto");
+      expect(sent).toEqual(["auto", "none"]);
+      // The model called a tool anyway on its last call: that call ran, and the turn ended there.
+      expect(types(r)).toEqual(["web_search_call", "web_search_call"]);
+      expect(r.status).toBe("completed");
+    } finally {
+      hosted.maxToolRounds = 16;
+    }
+  });
+
   test("parallel_tool_calls: false reaches the model", async () => {
     await client.responses.create({ model: MODEL, input: "lighthouse", tools: [web], parallel_tool_calls: false });
     expect(H.E.openai.calls.at(-2)!.body.parallel_tool_calls).toBe(false);
