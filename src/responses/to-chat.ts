@@ -86,7 +86,8 @@ export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
   const exchange = (id: string, name: string, args: string, result: string) => {
     const call = { id, type: "function" as const, function: { name, arguments: args } };
     const last = messages[messages.length - 1];
-    if (last?.role === "assistant" && last.tool_calls && !last.content) last.tool_calls.push(call);
+    // Text the model wrote before the call is the same assistant turn, as on the chat wire.
+    if (last?.role === "assistant") (last.tool_calls ??= []).push(call);
     else messages.push({ role: "assistant", content: null, tool_calls: [call] });
     messages.push({ role: "tool", tool_call_id: id, content: result });
   };

@@ -298,6 +298,16 @@ describe("web and image search", () => {
     }
   });
 
+  for (const model of ["anthropic/claude-stand-in", "google/gemini-stand-in"]) {
+    test(`${model}: text, a hosted call, and the answer after it (the model called again with both)`, async () => {
+      H.fakeFor(model).queue.push({ text: "Let me look that up.", toolCalls: [{ id: "toolu_1", name: "web_search", arguments: '{"query":"lighthouse"}' }] });
+      const r = await client.responses.create({ model, input: "lighthouse facts", tools: [web] });
+      expect(types(r)).toEqual(["message", "web_search_call", "message"]);
+      expect(r.status).toBe("completed");
+      expect(r.output_text).toContain("Let me look that up.");
+    });
+  }
+
   test("parallel_tool_calls: false reaches the model", async () => {
     await client.responses.create({ model: MODEL, input: "lighthouse", tools: [web], parallel_tool_calls: false });
     expect(H.E.openai.calls.at(-2)!.body.parallel_tool_calls).toBe(false);
