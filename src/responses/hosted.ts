@@ -37,9 +37,11 @@ export function webResultsText(query: string, results: { url: string; title?: st
   return `${lines.join("\n\n")}\n\nCite a source you use as a markdown link to its URL, e.g. [${results[0]!.title || "title"}](${results[0]!.url}).`;
 }
 
+/** A search of an earlier turn: its results when the item kept them (`include`), else only that it ran. */
 export function webSearchText(item: WebSearchCallItem): string {
   if (item.status === "failed") return "The search failed.";
-  return webResultsText(item.action.query, item.results ?? (item.action.sources ?? []).map((s) => ({ url: s.url })));
+  const kept = item.results ?? item.action.sources?.map((s) => ({ url: s.url }));
+  return kept ? webResultsText(item.action.query, kept) : `Searched the web for "${item.action.query}" (its results were not kept).`;
 }
 
 export function imageSearchText(item: ImageSearchCallItem): string {

@@ -66,7 +66,7 @@ export async function webSearchTool(entries: ToolIn[], config: HostedToolsConfig
           try {
             const results = await searchWeb(wire, query(q), ctx.signal);
             item.status = "completed";
-            item.action.sources = results.map((r) => ({ type: "url", url: r.url }));
+            if (ctx.include.includes("web_search_call.action.sources")) item.action.sources = results.map((r) => ({ type: "url", url: r.url }));
             if (ctx.include.includes("web_search_call.results")) item.results = results;
             return { ran: true, modelText: webResultsText(q, results), sources: results.map((r) => ({ url: r.url, title: r.title })) };
           } catch (e) {
