@@ -111,6 +111,15 @@ describe("remote MCP", () => {
     expect(lists()).toBe(before + 2);
   });
 
+  test("two servers with tools of the same name: both listed, told apart by label", async () => {
+    const r = await client.responses.create({ model: MODEL, input: "Echo", tools: [server({ server_label: "alpha" }), server({ server_label: "beta" })] });
+    expect(types(r)).toEqual(["mcp_list_tools", "mcp_list_tools", "mcp_call", "message"]);
+    expect(r.output.slice(0, 2).map((i: any) => i.server_label)).toEqual(["alpha", "beta"]);
+    const offered = H.E.openai.calls.at(-2)!.body.tools.map((t: any) => t.function.name);
+    expect(offered).toEqual(["alpha__echo", "beta__echo"]);
+    expect(r.output[2]).toMatchObject({ server_label: "alpha", name: "echo" });
+  });
+
   test("a failing tool: mcp_call failed with mcp_tool_execution_error, and the turn goes on", async () => {
     const r = await client.responses.create({ model: MODEL, input: "Fail", tools: [server({ allowed_tools: ["fail"] })] });
     const call = r.output.find((i) => i.type === "mcp_call") as any;

@@ -38,7 +38,8 @@ export class ToolLoop {
 
   /** Lists tools (HttpError 424 when a server cannot list them) and finds the approved calls to run. */
   async start(): Promise<void> {
-    for (const tool of this.tools) this.started.push(...((await tool.start?.(this.ctx)) ?? []));
+    // Several servers list their tools at the same time; their items keep the order of `tools`.
+    this.started = (await Promise.all(this.tools.map((x) => x.start?.(this.ctx) ?? []))).flat();
     const fnNames = new Set(this.t.body.tools?.filter((x) => x.type === "function").map((x) => (x as { name: string }).name));
     const seen = new Set<string>();
     for (const d of this.tools.flatMap((x) => x.declarations())) {
