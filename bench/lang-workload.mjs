@@ -279,10 +279,10 @@ function table(header, rows) {
  *              Bun it is not: JavaScriptCore counts the cells marked at the last collection, so
  *              what a call allocates into blocks already owned shows only after the next one.
  *              There, the heap figure (and target) is the growth retained after a collection.
- *   sections   any of "oneshot", "samples", "stream", "long"
+ *   sections   any of "oneshot", "samples", "stream", "long", "tree"
  * Returns the figures; never throws on a slow result.
  */
-export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = console.log, sections = ["oneshot", "samples", "stream", "long"] }) {
+export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = console.log, sections = ["oneshot", "samples", "stream", "long", "tree"] }) {
   const fixtures = loadFixtures();
   if (fixtures.missing) {
     log(`language bench skipped: ${fixtures.missing} (the shared fixtures hold the library and samples)`);
@@ -623,6 +623,52 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     log(`### One statement on one line (\`root = Stack([TextContent("row 0"), …], "column")\`), streamed in ${CHUNK}-character chunks`);
     log("");
     log(table(["statement", "chars", "chunks", "against the real library", "end() = parse()", "total ms", "µs per push", "linearity (100k ÷ 10 × 10k)", "TARGET"], rows));
+    log("");
+  }
+
+  // --- The display tree, read as it streams ----------------------------------------------------------
+  // A renderer reads `.root` after every push: a statement that has ended is built once for the
+  // stream, so the reads cost what each push added. Linearity: the ~100k run's time ÷ the ~10k
+  // run's (≤ 11× for ten times the text); and push + read ÷ push only at ~100k (≤ 3×). Then 30
+  // levels of `x_i = [x_(i+1), x_(i+1)]` (2^30 paths to the leaf), parse + read `.root` (< 1 ms).
+  if (sections.includes("tree")) {
+    const fig = {};
+    const rows = [];
+    for (const p of programs.filter((q) => q.target <= 100_000)) {
+      const chunks = [];
+      for (let i = 0; i < p.text.length; i += CHUNK) chunks.push(p.text.slice(i, i + CHUNK));
+      const run = (read) => () => {
+        const sp = lang.createStreamParser(library);
+        for (const chunk of chunks) {
+          const r = sp.push(chunk);
+          if (read) keep(r.root);
+        }
+        return sp.end();
+      };
+      gc?.();
+      const [pushOnly, withRoot] = timeInterleaved(run(false), run(true), { budgetMs: 3000 });
+      fig[p.target] = { chars: p.text.length, chunks: chunks.length, pushMs: pushOnly.ms, rootMs: withRoot.ms };
+    }
+    const small = fig[SIZES[0]];
+    const big = fig[100_000];
+    const growth = big.rootMs / small.rootMs;
+    const overPush = big.rootMs / big.pushMs;
+    for (const size of [SIZES[0], 100_000]) {
+      const f = fig[size];
+      rows.push([sizeLabel(size), String(f.chars), String(f.chunks), fmtMs(f.pushMs), fmtMs(f.rootMs), fmtUs((f.rootMs * 1000) / f.chunks), fmt(f.rootMs / f.pushMs, 2)]);
+    }
+    const levels = Array.from({ length: 30 }, (_, i) => `x${i} = [x${i + 1}, x${i + 1}]`);
+    const shared = ["root = Stack([x0])", ...levels, 'x30 = TextContent("leaf")'].join("\n");
+    const deep = timeRuns(() => keep(lang.parse(shared, library).root), { budgetMs: 1000 });
+    figures.tree = { ...fig, growth, overPush, sharedMs: deep.ms };
+    targets.push(["streaming with `.root` read after every push: ~100k time ÷ ~10k time", `${fmt(growth, 2)}×`, growth <= 11]);
+    targets.push(["streaming ~100k: push + read `.root` ÷ push only", `${fmt(overPush, 2)}×`, overPush <= 3]);
+    targets.push(["30 levels of x_i = [x_(i+1), x_(i+1)]: parse + read `.root`", fmtMs(deep.ms), deep.ms < 1]);
+    log(`### The display tree read after every push (${CHUNK}-character chunks; push only and push + \`.root\`, timed in alternating batches)`);
+    log("");
+    log(table(["program", "chars", "chunks", "push only ms", "push + root ms", "push + root µs/chunk", "push + root ÷ push only"], rows));
+    log("");
+    log(`Linearity (~100k ÷ ~10k, push + root): ${fmt(growth, 2)}× (target ≤ 11×); 30 levels of shared values, parse + root: ${fmtMs(deep.ms)} (target < 1 ms)`);
     log("");
   }
 

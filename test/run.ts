@@ -1,9 +1,11 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
-//   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL
-//             (TESSERA_SKIP_POSTGRES=1 skips them, saying so; missing binaries fail, naming the package)
-//   Node 20:  the built bundle and the package entry points with the README's examples (test/node),
-//             and headless Chromium parity (test/browser)
+//   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL (the
+//             system's binaries or npm's, test/support/postgres.ts; TESSERA_SKIP_POSTGRES=1 skips
+//             them, saying so; no binaries at all fail the run, saying how to get them)
+//   Node 20:  the built bundle and the package entry points with the README's examples and its
+//             quickstart (test/node), and headless Chromium (test/browser; without a Chromium,
+//             skipped saying how to enable it, except under CI: test/support/chromium.mjs)
 //   Deno:     the conformance suite (deno task test)
 import { fileURLToPath } from "node:url";
 import { postgresBinaries, SKIP_POSTGRES } from "./support/postgres.ts";
@@ -19,8 +21,10 @@ interface Step {
   skip?: string;
   /** Why this step cannot run: it fails with this message. */
   unable?: string;
-  // Reads passed/failed counts from the runner's own summary.
-  count(output: string): { passed: number; failed: number };
+  /** A line printed before the step runs. */
+  note?: string;
+  // Reads passed/failed (and skipped) counts from the runner's own summary.
+  count(output: string): { passed: number; failed: number; skipped?: number };
 }
 
 const last = (output: string, re: RegExp) => {
@@ -32,14 +36,14 @@ const last = (output: string, re: RegExp) => {
 const DATABASE_SUITES = ["test/server", "test/db", "test/cli"];
 const pgBins = postgresBinaries();
 
-const BUN_SUITES = ["test/lang", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/library", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
+const BUN_SUITES = ["test/lang", "test/artifacts", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/library", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
   {
     name: "bun",
     cmd: [bin("bun"), "test", "--timeout", "60000", ...BUN_SUITES],
     env: { TESSERA_TEST_DB: "sqlite" },
-    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
   },
   {
     name: "bun on PostgreSQL",
@@ -47,7 +51,8 @@ const steps: Step[] = [
     env: { TESSERA_TEST_DB: "postgres" },
     skip: SKIP_POSTGRES ? `${DATABASE_SUITES.join(" ")} on PostgreSQL (TESSERA_SKIP_POSTGRES=1)` : undefined,
     unable: "missing" in pgBins ? pgBins.missing : undefined,
-    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
+    note: "from" in pgBins ? `PostgreSQL binaries: ${pgBins.from}` : undefined,
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
   // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
@@ -55,17 +60,18 @@ const steps: Step[] = [
   {
     name: "node",
     cmd: ["node", "--test", "test/node/", "test/browser/"],
-    count: (o) => ({ passed: last(o, /^# pass (\d+)$/gm), failed: last(o, /^# fail (\d+)$/gm) }),
+    count: (o) => ({ passed: last(o, /^# pass (\d+)$/gm), failed: last(o, /^# fail (\d+)$/gm), skipped: last(o, /^# skipped (\d+)$/gm) }),
   },
   {
     name: "deno",
     cmd: [bin("deno"), "task", "test"],
-    count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g) }),
+    count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g), skipped: last(o, /(\d+) ignored/g) }),
   },
 ];
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 const broken: string[] = [];
 for (const step of steps) {
   const envText = Object.entries(step.env ?? {}).map(([k, v]) => `${k}=${v} `).join("");
@@ -74,6 +80,7 @@ for (const step of steps) {
     console.log(`skipped: ${step.skip}`);
     continue;
   }
+  if (step.note) console.log(step.note);
   if (step.unable) {
     console.log(step.unable);
     broken.push(`${step.name} could not run`);
@@ -94,10 +101,11 @@ for (const step of steps) {
   const counts = step.count(output);
   passed += counts.passed;
   failed += counts.failed;
+  skipped += counts.skipped ?? 0;
   if (code !== 0) broken.push(`${step.name} exited ${code}`);
 }
 
 console.log("");
 if (broken.length) console.log(`failed steps: ${broken.join(", ")}`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(broken.length || failed ? 1 : 0);

@@ -12,4 +12,5 @@ export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
+export * from "./artifacts.ts";
 export * from "./mcp-tool-lists.ts";

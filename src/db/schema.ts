@@ -147,6 +147,30 @@ export interface ResponseEventsTable {
   event: string;
 }
 
+export interface ArtifactsTable {
+  seq: Generated<number>;
+  /** The application's own id (metadata.thesys.id), unique within the organization. */
+  id: string;
+  organization_id: number;
+  user_id: string | null;
+  kind: string;
+  name: string | null;
+  conversation_id: string | null;
+  latest_version: number;
+  created_at: Seconds;
+  updated_at: Seconds;
+}
+
+export interface ArtifactVersionsTable {
+  seq: Generated<number>;
+  artifact_seq: number;
+  version: number;
+  base_version: number | null;
+  source: string;
+  content: string;
+  created_at: Seconds;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -160,6 +184,8 @@ export interface Database {
   responses: ResponsesTable;
   response_items: ResponseItemsTable;
   response_events: ResponseEventsTable;
+  artifacts: ArtifactsTable;
+  artifact_versions: ArtifactVersionsTable;
   mcp_tool_lists: McpToolListsTable;
 }
 

@@ -7,7 +7,7 @@ import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs } from "./check.ts";
 import { lazyResult, parse, publicError } from "./parse.ts";
-import { materializeRoot } from "./materialize.ts";
+import { materializeRoot, TreeCache } from "./materialize.ts";
 import { closeStatement } from "./autoclose.ts";
 import { NameList, readNames } from "./name-list.ts";
 import { ENVELOPES, FENCE, isEnvelopeHeader, isMarkerAt } from "./frame.ts";
@@ -74,6 +74,23 @@ export function createStreamParser(library: Library): StreamParser {
   // The last result's open region is one broken line that more text on that line cannot change
   // (steadyLine): then a chunk without a line break changes no result.
   let steady = false;
+  // The display tree's statement values, kept from read to read (materialize.ts): each result
+  // tells it which names its statements bound anew (statements ended since the last result, and
+  // the open ones then and now); only the newest result's read uses it.
+  let trees = new TreeCache();
+  let treesNoted = 0; // of finals
+  let openNoted: string[] = [];
+  let made = 0; // results made
+  // The text so far, joined as far as a read needed it (a read after every push joined it all).
+  let joined = "";
+  let joinedChunks = 0;
+  const textSoFar = () => {
+    if (joinedChunks < chunks.length) {
+      joined += chunks.slice(joinedChunks).join("");
+      joinedChunks = chunks.length;
+    }
+    return joined;
+  };
 
   const resetProgram = (start: number) => {
     programStart = start;
@@ -90,6 +107,9 @@ export function createStreamParser(library: Library): StreamParser {
     publishedErrors = publishedBroken = 0;
     cutOpen = scan = null;
     endings++;
+    trees = new TreeCache();
+    treesNoted = 0;
+    openNoted = [];
   };
 
   // Looks at each newly completed line for the envelope header, fences and end markers, reading
@@ -444,6 +464,14 @@ export function createStreamParser(library: Library): StreamParser {
     const endedList = finals;
     const endedPlaces = places;
     const endedCount = finals.length;
+    const serial = ++made;
+    const cache = trees;
+    for (let i = treesNoted; i < finals.length; i++) cache.changed(finals[i].id);
+    treesNoted = finals.length;
+    for (const id of openNoted) cache.changed(id);
+    const cutId = openBroken.find((b) => b.incomplete && b.id !== undefined)?.id;
+    openNoted = cutId === undefined ? [...openById.keys()] : [...openById.keys(), cutId];
+    for (const id of openNoted) cache.changed(id);
     return lazyResult(
       {
         errors: () => {
@@ -464,7 +492,10 @@ export function createStreamParser(library: Library): StreamParser {
         const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
         const partial = new Set<string>();
         for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
-        return materializeRoot(() => chunks.join(""), view, library, partial);
+        // An older result, read after a newer one was made, builds its tree on its own.
+        if (serial !== made || cache !== trees) return materializeRoot(() => chunks.join(""), view, library, partial);
+        cache.sync();
+        return materializeRoot(textSoFar, view, library, partial, cache);
       },
     );
   }

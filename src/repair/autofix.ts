@@ -38,9 +38,19 @@ export interface Checked {
 
 /** Checks only the program inside the fence(s) or envelope. */
 export function checkGeneration(generation: string, library: Library): Checked {
-  const framed = frame(generation);
   const { result, inspection } = parseAndInspect(generation, library);
-  return { generation, framed, result, valid: isValid(result), inspection };
+  // The framing is read again only if the fixing model needs the program alone: the check
+  // framed the generation already, and the sanitizer edits it in its wrapping.
+  let framed: Framed | null = null;
+  return {
+    generation,
+    get framed() {
+      return (framed ??= frame(generation));
+    },
+    result,
+    valid: isValid(result),
+    inspection,
+  };
 }
 
 export function alreadyValid(generation: string): FixOutcome {

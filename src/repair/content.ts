@@ -1,12 +1,14 @@
 // What a repair must keep for its result to count as a fix: the program's content. Measured as
-//   - the free-text strings of the statements `root` displays (every statement when there is no
-//     `root`): string literals where the schema takes free text, not listed values or numbers a
-//     repair rewrites, and not arguments past a component's last property (never displayed);
+//   - the free-text strings of its statements (not those the generation has orphaned, never
+//     displayed, nor state, queries and mutations): string literals where the schema takes free
+//     text, not listed values or numbers a repair rewrites, and not arguments past a component's
+//     last property (never displayed);
 //   - the text strings (with a space in them) of named lines the parser could not read (complete
 //     ones, not a cut-off end): there the schema is not known, and a one-word string may be a
 //     listed value a repair rewrites;
 //   - the number of component calls in those statements (a renamed call is kept).
-// The result keeps the content when it holds every such string (as often) and as many calls.
+// The result keeps the content when it holds every such string (as often; in another case for
+// a line that could not be read) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 
 export interface Content {
@@ -60,24 +62,12 @@ function literalStrings(text: string, out: Map<string, number>): void {
   }
 }
 
-/**
- * The content of an inspected program (see the top of this file). `every`: count every string
- * the displayed statements hold, listed values included (for a result, which may hold a string
- * of the generation's unreadable lines as a listed value).
- */
-export function contentOf(ins: Inspection, text: string, library: Library, every = false): Content {
-  const defs = new Map<string, Statement>();
-  for (const s of ins.statements) {
-    defs.delete(s.id);
-    defs.set(s.id, s);
-  }
-  const strings = new Map<string, number>();
-  let calls = 0;
-  const seen = new Set<string>();
+/** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */
+function addContent(expr: Expr, library: Library, into: Content, every: boolean): void {
   const visit = (e: Expr, schema: PropSchema | null): void => {
     switch (e.k) {
       case "str":
-        if (every || freeText(schema)) add(strings, e.v);
+        if (every || freeText(schema)) add(into.strings, e.v);
         return;
       case "arr":
         for (const item of e.items) visit(item, itemsOf(schema));
@@ -85,16 +75,10 @@ export function contentOf(ins: Inspection, text: string, library: Library, every
       case "obj":
         for (const entry of e.entries) visit(entry.value, propertyOf(schema, entry.key));
         return;
-      case "ref":
-        if (!seen.has(e.name) && defs.has(e.name)) {
-          seen.add(e.name);
-          visit(defs.get(e.name)!.expr, schema);
-        }
-        return;
       case "call": {
         if (e.name === "Query" || e.name === "Mutation") return; // what a tool is asked: not displayed
         const component = library.components.get(e.name);
-        if (component || /^[A-Z]/.test(e.name)) calls++;
+        if (component || /^[A-Z]/.test(e.name)) into.calls++;
         const props = component?.props;
         e.args.forEach((a, i) => {
           if (props && i >= props.length) return; // past the last property: never displayed
@@ -117,22 +101,58 @@ export function contentOf(ins: Inspection, text: string, library: Library, every
         return;
     }
   };
-  if (defs.has("root")) {
-    seen.add("root");
-    visit(defs.get("root")!.expr, null);
-  } else {
-    for (const s of defs.values()) {
-      if (seen.has(s.id) || s.kind === "state") continue;
-      seen.add(s.id);
-      visit(s.expr, null);
+  visit(expr, null);
+}
+
+/**
+ * Whether the repaired program (`result`, inspected as `last`) keeps the content of the
+ * generation (inspected as `first`). Statements the repair left as they were (same name, same
+ * text) keep theirs: only the others are read, so a long program with one mended line costs
+ * that line (and a comparison of statement texts), not a walk of every tree. Statements the
+ * generation had orphaned (never displayed) and state, queries and mutations are not content.
+ */
+export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
+  // The two lists of statements, walked side by side: most statements are the same in both, in
+  // the same order; a few statements on either side are looked ahead for a mended one.
+  const a = first.statements;
+  const b = last.statements;
+  const same = (s: Statement, t: Statement) => s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end);
+  const changedA: Statement[] = [];
+  const changedB: Statement[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (same(a[i], b[j])) {
+      i++;
+      j++;
+      continue;
+    }
+    // An insertion on one side (a hoisted statement, a built root), or a mended statement on both.
+    const aheadB = [1, 2, 3].find((k) => j + k < b.length && same(a[i], b[j + k]));
+    const aheadA = aheadB === undefined ? [1, 2, 3].find((k) => i + k < a.length && same(a[i + k], b[j])) : undefined;
+    if (aheadB !== undefined) for (let k = 0; k < aheadB; k++) changedB.push(b[j++]);
+    else if (aheadA !== undefined) for (let k = 0; k < aheadA; k++) changedA.push(a[i++]);
+    else {
+      changedA.push(a[i++]);
+      changedB.push(b[j++]);
     }
   }
-  for (const line of ins.broken) if (line.id !== undefined && !line.incomplete) literalStrings(text.slice(line.start, line.end), strings);
-  return { strings, calls };
+  while (i < a.length) changedA.push(a[i++]);
+  while (j < b.length) changedB.push(b[j++]);
+  const orphaned = new Set(first.errors.filter((e) => e.code === "orphaned").map((e) => e.statementId));
+  const before: Content = { strings: new Map(), calls: 0 };
+  for (const s of changedA) {
+    if (orphaned.has(s.id) || s.id.startsWith("$") || s.kind === "query" || s.kind === "mutation") continue;
+    addContent(s.expr, library, before, false);
+  }
+  for (const line of first.broken) if (line.id !== undefined && !line.incomplete) literalStrings(generation.slice(line.start, line.end), before.strings);
+  const after: Content = { strings: new Map(), calls: 0 };
+  for (const s of changedB) addContent(s.expr, library, after, true);
+  return keeps(before, after);
 }
 
 /** Whether `after` keeps `before`: every string (as often, or as a listed value's other form) and as many calls. */
-export function keepsContent(before: Content, after: Content): boolean {
+function keeps(before: Content, after: Content): boolean {
   if (after.calls < before.calls) return false;
   const loose = new Map<string, number>();
   for (const [s, n] of after.strings) loose.set(s.toLowerCase(), (loose.get(s.toLowerCase()) ?? 0) + n);

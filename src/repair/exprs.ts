@@ -80,7 +80,7 @@ function holds(e: Expr, at: number): boolean {
  * overlap, so only the last one starting at or before `at` can hold it: a binary search, where
  * a scan cost each error of a 10,000-item array the whole array (quadratic in the sanitizer).
  */
-function lastHolding<T>(list: readonly T[], node: (item: T) => Expr, at: number): number {
+export function lastHolding<T>(list: readonly T[], node: (item: T) => Expr, at: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {

@@ -4,7 +4,7 @@ import { calls } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { callName, lowerCaseCalls } from "./rename.ts";
 import { sanitize } from "./sanitize.ts";
-import { contentOf, keepsContent } from "./content.ts";
+import { keepsContent } from "./content.ts";
 
 export { sanitize } from "./sanitize.ts";
 export type { Sanitized } from "./sanitize.ts";
@@ -57,7 +57,7 @@ function lostToRename(generation: string, original: Inspection, result: Inspecti
 /**
  * Repairs a bare, fenced or enveloped generation. `fixed` only when the result is valid, keeps
  * at least one component of the generation, has not dropped a statement a rename could have
- * kept, and keeps the program's content (its displayed strings and component calls: content.ts);
+ * kept, and keeps the program's content (its strings and component calls: content.ts);
  * its content is the whole generation in its wrapping. Otherwise `fix_failed` with the
  * errors left (or the generation's own): the fixing model, when there is one, gets the original.
  */
@@ -74,7 +74,7 @@ export function repair(generation: string, library: Library, checked?: { result:
     result.remaining.length === 0 &&
     keepsAComponent(result.content, last, generation, first, library) &&
     !lostToRename(generation, first, last, library) &&
-    keepsContent(contentOf(first, generation, library), contentOf(last, result.content, library, true))
+    keepsContent(generation, first, result.content, last, library)
   ) {
     return { status: "fixed", content: result.content, fixed_errors: result.fixed, unfixed_errors: [] };
   }

@@ -44,32 +44,47 @@ function untemplate(literal: string): string {
   return pieces.join(" + ");
 }
 
+// Read where a search stops (sticky): no copy of the rest of the line for each look.
+const CALL_AFTER = /\s*\(/y;
+
 /** Literals of other languages in code, as whole words (not members, state or calls). */
 function literals(code: string): string {
-  return code.replace(/[A-Za-z_]+/g, (word, at: number) => {
-    const to = LITERALS[word];
+  return code.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (word, at: number) => {
+    const to = Object.hasOwn(LITERALS, word) ? LITERALS[word] : undefined;
     if (to === undefined || NAME_CHAR.test(code[at - 1] ?? "")) return word;
-    return /^\s*\(/.test(code.slice(at + word.length)) ? word : to;
+    CALL_AFTER.lastIndex = at + word.length;
+    return CALL_AFTER.test(code) ? word : to;
   });
 }
 
 /** `label="Go"` inside a call's parentheses: `label: "Go"` (positional() takes it from there). */
 function namedEquals(code: string, depth: { paren: number }): string {
-  let out = "";
+  const out: string[] = [];
+  let at = 0;
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
-    if (c === "(") depth.paren++;
     if (c === ")") depth.paren--;
-    out += c;
-    if (depth.paren > 0 && (c === "(" || c === ",")) {
-      const m = /^(\s*[A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)\s*/.exec(code.slice(i + 1));
-      if (m) {
-        out += `${m[1]}: `;
-        i += m[0].length;
-      }
-    }
+    if (c === "(") depth.paren++;
+    else if (c !== ",") continue;
+    if (depth.paren <= 0) continue;
+    // `  name  =  ` (not `==`), read by hand: a pattern per comma cost the rest of the line.
+    let j = i + 1;
+    while (code[j] === " " || code[j] === "\t") j++;
+    const nameStart = j;
+    if (!/[A-Za-z_]/.test(code[j] ?? "")) continue;
+    while (/[A-Za-z0-9_]/.test(code[j] ?? "")) j++;
+    const nameEnd = j;
+    while (code[j] === " " || code[j] === "\t") j++;
+    if (code[j] !== "=" || code[j + 1] === "=") continue;
+    j++;
+    while (code[j] === " " || code[j] === "\t") j++;
+    out.push(code.slice(at, nameStart), `${code.slice(nameStart, nameEnd)}: `);
+    at = j;
+    i = j - 1;
   }
-  return out;
+  if (at === 0) return code;
+  out.push(code.slice(at));
+  return out.join("");
 }
 
 /** `line` with every mend applied, or null when none applies. */
@@ -79,8 +94,13 @@ export function mendLine(line: string): string | null {
   text = parts(text)
     .map((p) => (p.code ? namedEquals(literals(p.text), depth) : p.text.startsWith("`") ? untemplate(p.text) : p.text))
     .join("");
-  // A trailing semicolon (or several), with what spacing follows.
-  text = text.replace(/;+([ \t]*(?:(?:\/\/|#).*)?)$/, "$1");
+  // A trailing semicolon (or several), with what spacing follows (read back from the end: a
+  // pattern for it would try every run of semicolons in the line).
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  let cut = end;
+  while (cut > 0 && text[cut - 1] === ";") cut--;
+  if (cut < end) text = text.slice(0, cut) + text.slice(end);
   return text === line ? null : text;
 }
 

@@ -5,24 +5,13 @@
 import type { Component, Expr } from "../lang/index.ts";
 import { closeEnough, distance, nearest } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
-import type { CallExpr } from "./exprs.ts";
-import type { Round } from "./round.ts";
+import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
+import { statementAt, type Round } from "./round.ts";
+
+const self = (e: Expr) => e;
 
 // Past this many components a library is scored by spelling alone (shape costs a fit per component).
 const MAX_SHAPE_CANDIDATES = 400;
-
-/** The index of the item of `list` (in source order, not overlapping) that holds `target`, or -1. */
-function holding(list: readonly Expr[], target: Expr): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].start <= target.start) lo = mid + 1;
-    else hi = mid;
-  }
-  const i = lo - 1;
-  return i >= 0 && target.end <= list[i].end ? i : -1;
-}
 
 /** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
 export function byName(call: CallExpr, c: Component): Expr[] | null {
@@ -52,13 +41,13 @@ function slotOf(root: Expr, target: Expr): Slot | null {
   while (e && e !== target) {
     let next: Expr | undefined;
     if (e.k === "call") {
-      const i = holding(e.args, target);
+      const i = lastHolding(e.args, self, target.start);
       if (i !== -1) {
         slot = { call: e, index: i, lists: 0 };
         next = e.args[i];
       }
     } else if (e.k === "arr") {
-      next = e.items[holding(e.items, target)];
+      next = e.items[lastHolding(e.items, self, target.start)];
       if (slot) slot.lists++;
     } else return null;
     e = next;
@@ -66,16 +55,19 @@ function slotOf(root: Expr, target: Expr): Slot | null {
   return e === target ? slot : null;
 }
 
-/** Where statement `id` is used as a component's argument (the first such place), for its own calls' parents. */
+/**
+ * Where statement `id` is used as a component's argument (the first such place), for its own
+ * calls' parents. Found in the text (the name as a word, outside its own statement), so only the
+ * statements that use it are read.
+ */
 function usedAt(round: Round, id: string): Slot | null {
-  for (const stmt of round.defs.values()) {
-    const stack: { e: Expr; slot: Slot | null }[] = [{ e: stmt.expr, slot: null }];
-    while (stack.length) {
-      const { e, slot } = stack.pop()!;
-      if (e.k === "ref" && e.name === id) return slot;
-      if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index, lists: 0 } }));
-      else if (e.k === "arr") e.items.forEach((a) => stack.push({ e: a, slot: slot && { ...slot, lists: slot.lists + 1 } }));
-    }
+  const own = round.defs.get(id);
+  for (let at = round.text.indexOf(id); at !== -1; at = round.text.indexOf(id, at + id.length)) {
+    if (/[A-Za-z0-9_$]/.test(round.text[at - 1] ?? "") || /[A-Za-z0-9_]/.test(round.text[at + id.length] ?? "")) continue;
+    const stmt = statementAt(round, at);
+    if (!stmt || stmt === own) continue;
+    const hit = innermostAt(stmt.expr, at, (e) => e.k === "ref" && e.name === id && e.start === at);
+    if (hit) return slotOf(stmt.expr, hit.e);
   }
   return null;
 }

@@ -26,6 +26,8 @@ export interface ServerConfig {
   fixingModel: FixingModelConfig | null;
   /** Credits per response (TESSERA_RESPONSES_PRICE); streamed and background ones included. */
   responsesPrice: number;
+  /** Credits per artifact generation or edit (TESSERA_ARTIFACT_PRICE); 0 when not given. */
+  artifactPrice?: number;
   /** Browser origins allowed on the Conversations routes (TESSERA_CORS_ORIGINS). */
   corsOrigins?: string[];
   /** How long a background job's claim holds without renewal (TESSERA_LEASE_SECONDS). */
@@ -99,6 +101,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     fixingModel: fixingModelFromEnv(env),
     embedPrice: priceFrom(env.TESSERA_EMBED_PRICE, 0, "TESSERA_EMBED_PRICE"),
     responsesPrice: priceFrom(env.TESSERA_RESPONSES_PRICE, 0, "TESSERA_RESPONSES_PRICE"),
+    artifactPrice: priceFrom(env.TESSERA_ARTIFACT_PRICE, 0, "TESSERA_ARTIFACT_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),

@@ -1,11 +1,12 @@
-// CORS for the routes a browser calls with a frontend token (Conversations and the models list,
-// under /v1 and /v1/embed). Allowed
+// CORS for the routes a browser calls with a frontend token (Conversations, the models list and
+// the stored artifacts, under /v1 and /v1/embed). Allowed
 // origins come from TESSERA_CORS_ORIGINS (none by default). Every answer carries the headers,
 // errors included: without them a browser reports a 403 or 404 as a CORS failure instead.
 
 export function isCorsPath(path: string): boolean {
   const p = path.startsWith("/v1/embed/") ? `/v1/${path.slice("/v1/embed/".length)}` : path;
-  return p === "/v1/conversations" || p.startsWith("/v1/conversations/") || p === "/v1/models" || p.startsWith("/v1/models/");
+  return p === "/v1/conversations" || p.startsWith("/v1/conversations/") || p === "/v1/models" || p.startsWith("/v1/models/") ||
+    p === "/v1/artifacts" || p.startsWith("/v1/artifacts/");
 }
 
 /** The headers for this request's origin, or {} when it has none or it is not allowed. */

@@ -1,6 +1,6 @@
 // tessera/client and tessera/lang, the files package.json "exports", imported as they are by a
 // page in headless Chromium (served over HTTP, no bundler in between), answering as in Node.
-// Run: node --test test/browser/ (skips as parity.test.mjs does with TESSERA_SKIP_BROWSER=1).
+// Run: node --test test/browser/ (which Chromium, and when it is skipped: test/support/chromium.mjs).
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,11 +8,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findChromium } from "../support/chromium.mjs";
 import { ROOT } from "./support.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const DIST = join(ROOT, "dist");
-const skip = process.env.TESSERA_SKIP_BROWSER === "1" ? "TESSERA_SKIP_BROWSER=1 is set" : null;
+const browserFound = findChromium();
+const skip = "skip" in browserFound ? browserFound.skip : null;
 if (skip) console.log(`skipped: package in the browser: ${skip}`);
 
 before(() => {
@@ -60,7 +61,8 @@ function serve() {
 }
 
 test("tessera/client and tessera/lang import in headless Chromium and answer as in Node", { skip: skip ?? false, timeout: 120_000 }, async () => {
-  assert.ok(existsSync(CHROMIUM), `Chromium is missing at ${CHROMIUM} (set CHROMIUM_PATH, or TESSERA_SKIP_BROWSER=1 to skip)`);
+  assert.ok("path" in browserFound, browserFound.missing);
+  const CHROMIUM = browserFound.path;
   const { chromium } = await import("playwright-core");
   const inNode = await scenario({ clientUrl: pathToFileURL(join(DIST, "client/index.js")).href, langUrl: pathToFileURL(join(DIST, "lang/index.js")).href });
   const server = await serve();

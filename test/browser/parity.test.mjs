@@ -2,16 +2,17 @@
 // Node: every real sample, broken programs across the error codes, fenced and enveloped
 // generations, a library error, and streams in small chunks. Run: node --test test/browser/
 //
-// Chromium is Debian's package (/usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core.
-// Without it this test fails (run .ci/run, or apt-get install chromium); TESSERA_SKIP_BROWSER=1
-// turns that into a skip that says so.
+// Chromium (test/support/chromium.mjs finds it: CHROMIUM_PATH, the system's, a package's cache) is
+// driven by playwright-core. Without one the test is skipped, saying how to enable it; under CI it
+// fails instead. TESSERA_SKIP_BROWSER=1 skips it, saying so.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { findChromium } from "../support/chromium.mjs";
 import { BUNDLE_DIR, BUNDLE_URL, ensureBundle, FIXTURES_MISSING, realLibraryConfig, realSamples } from "./support.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const browserFound = findChromium();
 const FLAGS = [
   "--headless",
   "--no-sandbox",
@@ -149,18 +150,12 @@ function serve() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-const skipReason = FIXTURES_MISSING
-  ? FIXTURES_MISSING
-  : process.env.TESSERA_SKIP_BROWSER === "1"
-    ? "TESSERA_SKIP_BROWSER=1 is set"
-    : null;
+const skipReason = FIXTURES_MISSING ?? ("skip" in browserFound ? browserFound.skip : null);
 if (skipReason) console.log(`skipped: browser parity: ${skipReason}`);
 
 test("the browser bundle in headless Chromium reports exactly what it reports in Node", { skip: skipReason ?? false, timeout: 180_000 }, async () => {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `Chromium is missing at ${CHROMIUM}: run .ci/run, or apt-get install chromium (or set CHROMIUM_PATH; TESSERA_SKIP_BROWSER=1 skips this test)`,
-  );
+  assert.ok("path" in browserFound, browserFound.missing);
+  const CHROMIUM = browserFound.path;
   let chromium;
   try {
     ({ chromium } = await import("playwright-core"));

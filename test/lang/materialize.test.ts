@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "../support/harness.ts";
 import { compileLibrary, createStreamParser, loadLanguage, parse, type ElementNode } from "../../src/lang/index.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
+import { statementsBuilt } from "../../src/lang/materialize.ts";
 
 await loadLanguage();
 const lib = compileLibrary(SMALL_LIBRARY);
@@ -35,4 +36,58 @@ test("a statement not yet streamed leaves the array it is referenced from", () =
   const shown = stream.push('root = Stack([a, b, Text("x")])\na = Text("first")\n');
   assert.deepEqual(names(shown.root!.props.children), ["Text", "Text"]);
   assert.deepEqual((shown.root!.props.children as ElementNode[]).map((c) => c.props.text), ["first", "x"]);
+});
+
+test("a value shared through references is built once: the same object wherever it is used", () => {
+  const root = parse('root = Stack([a, Stack([a, b])])\na = Text("shared")\nb = [a, a]', lib).root!;
+  const [first, inner] = root.props.children as ElementNode[];
+  const [second, list] = inner.props.children as [ElementNode, ElementNode[]];
+  assert.equal(first, second);
+  assert.equal(list[0], first);
+  assert.equal(list[1], first);
+});
+
+test("30 levels of x_i = [x_(i+1), x_(i+1)] build 31 values, not 2^30", () => {
+  const levels = Array.from({ length: 30 }, (_, i) => `x${i} = [x${i + 1}, x${i + 1}]`);
+  const program = ["root = Stack([x0])", ...levels, 'x30 = Text("leaf")'].join("\n");
+  const result = parse(program, lib);
+  const before = statementsBuilt();
+  let node = (result.root!.props.children as unknown[])[0] as unknown[];
+  assert.equal(statementsBuilt() - before, 32); // root, x0 … x30
+  for (let i = 0; i < 30; i++) {
+    const [a, b] = node as unknown[][];
+    assert.equal(a, b);
+    node = a;
+  }
+  assert.equal((node as unknown as ElementNode).component, "Text");
+});
+
+test("streamed, a finished statement is built once: reading root after every push rebuilds only what the push changed", () => {
+  const n = 400;
+  const lines = [`root = Stack([${Array.from({ length: n }, (_, i) => `t${i}`).join(", ")}])`, ...Array.from({ length: n }, (_, i) => `t${i} = Text("row ${i}")`)];
+  const stream = createStreamParser(lib);
+  const before = statementsBuilt();
+  let kept: ElementNode | undefined;
+  for (const line of lines) {
+    const root = stream.push(line + "\n").root;
+    const children = (root?.props.children ?? []) as ElementNode[];
+    // t0 ended two pushes ago: the same object in every later read.
+    if (children.length >= 3) {
+      kept ??= children[0];
+      assert.equal(children[0], kept);
+    }
+  }
+  const builds = statementsBuilt() - before;
+  // Each row once (and once more while it is the open statement), root once per push: about 3n,
+  // where building the tree afresh at every read costs n^2 / 2 (80,000 here).
+  assert.ok(builds <= 4 * n, `${builds} statement builds for ${n} rows`);
+  assert.equal((stream.end().root!.props.children as unknown[]).length, n);
+});
+
+test("an older result read after a newer one still shows its own tree", () => {
+  const stream = createStreamParser(lib);
+  const early = stream.push('root = Stack([a, b])\na = Text("one")\n');
+  const late = stream.push('b = Text("two")\n');
+  assert.deepEqual(names(late.root!.props.children), ["Text", "Text"]);
+  assert.deepEqual(names(early.root!.props.children), ["Text"]);
 });

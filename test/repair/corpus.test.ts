@@ -3,20 +3,17 @@
 // the program, content kept >= 97%, and no `fixed` answer that is not valid. The figures by
 // family are printed (bench/repair-corpus.ts prints them for both seed sets, with repair times).
 import { beforeAll, describe, expect, test } from "bun:test";
-import type { Library } from "../../src/lang/index.ts";
 import { repair } from "../../src/repair/index.ts";
-import { corpusLibrary, corpusPrograms, HELD_OUT_SEEDS, makeCase, TUNE_SEEDS, type Case } from "./corpus/corpus.ts";
+import { corpusPrograms, HELD_OUT_SEEDS, makeCase, TUNE_SEEDS, type Case, type Program } from "./corpus/corpus.ts";
 import { figures, score, table } from "./corpus/score.ts";
 import { FAMILIES } from "./corpus/mistakes.ts";
 
-let lib: Library;
-let programs: Record<string, string>;
+let programs: Record<string, Program>;
 beforeAll(async () => {
-  lib = await corpusLibrary();
-  programs = corpusPrograms(lib);
+  programs = await corpusPrograms();
 });
 
-const cases = (seeds: number[]) => seeds.map((s) => makeCase(s, lib, programs)).filter((c): c is Case => c !== null);
+const cases = (seeds: number[]) => seeds.map((s) => makeCase(s, programs)).filter((c): c is Case => c !== null);
 
 describe("repair corpus", () => {
   test("cases are made from their seed alone, break the program, and cover every family and one to four mistakes", () => {
@@ -26,13 +23,15 @@ describe("repair corpus", () => {
     const families = new Set(held.flatMap((c) => c.mistakes.map((m) => m.family)));
     expect([...families].sort()).toEqual(Object.keys(FAMILIES).sort());
     expect(new Set(held.map((c) => c.mistakes.length))).toEqual(new Set([1, 2, 3, 4]));
+    // Against both libraries.
+    expect(held.some((c) => c.program.startsWith("chat/")) && held.some((c) => !c.program.startsWith("chat/"))).toBe(true);
     // The tuning and held-out seeds are different cases.
     const tuned = new Set(cases(TUNE_SEEDS).map((c) => c.broken));
     expect(held.filter((c) => tuned.has(c.broken)).length).toBeLessThan(held.length / 20);
   });
 
   test("held-out seeds: valid >= 98%, exact >= 90% where restorable, content kept >= 97%, no fixed answer invalid", () => {
-    const s = score(cases(HELD_OUT_SEEDS), lib, (text) => repair(text, lib));
+    const s = score(cases(HELD_OUT_SEEDS), (text, library) => repair(text, library));
     console.log(`\nrepair corpus, held-out seeds\n${table(s)}`);
     const f = figures(s.total);
     expect(s.total.badFixed).toBe(0);

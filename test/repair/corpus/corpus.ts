@@ -1,10 +1,12 @@
-// The repair corpus: valid programs against the real 53-component library (OpenUI's default
-// library, MIT, see LICENSE-openui.txt here), each broken by one to four realistic mistakes,
-// generated from a seed. The same seed always gives the same case. Seeds are split: TUNE_SEEDS
+// The repair corpus: valid programs against the real libraries: the 53-component library
+// (OpenUI's default library, MIT, see LICENSE-openui.txt here; programs/) and the service's
+// built-in chat library (@openuidev/thesys's, src/library; programs-thesys-chat/), each broken by
+// one to four realistic mistakes, generated from a seed. The same seed always gives the same case. Seeds are split: TUNE_SEEDS
 // are the ones looked at while working on the repairs, HELD_OUT_SEEDS only measure the result.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileLibrary, inspect, isValid, loadLanguage, parse, type Library } from "../../../src/lang/index.ts";
+import { getBuiltinLibrary } from "../../../src/library/index.ts";
 import { FAMILIES, type Ctx, type Family, type Mistake } from "./mistakes.ts";
 
 const HERE = import.meta.dir;
@@ -13,20 +15,35 @@ export const TUNE_SEEDS = Array.from({ length: 300 }, (_, i) => i + 1);
 export const HELD_OUT_SEEDS = Array.from({ length: 400 }, (_, i) => 100_001 + i);
 
 let lib: Library | null = null;
-/** The real library, with root Stack, as a config's chatLibrary. */
+/** The real 53-component library, with root Stack, as a config's chatLibrary. */
 export async function corpusLibrary(): Promise<Library> {
   await loadLanguage();
   lib ??= compileLibrary({ root: "Stack", schema: JSON.parse(readFileSync(join(HERE, "openui-default.schema.json"), "utf8")) });
   return lib;
 }
 
-/** The valid programs, by name (the real model outputs and programs of our own). */
-export function corpusPrograms(library: Library): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const f of readdirSync(join(HERE, "programs")).sort()) {
-    const text = readFileSync(join(HERE, "programs", f), "utf8").replace(/\s+$/, "");
-    if (!isValid(parse(text, library))) throw new Error(`corpus program ${f} is not valid`);
-    out[f.replace(/\.oui$/, "")] = text;
+export interface Program {
+  text: string;
+  library: Library;
+}
+
+/** Each folder of programs and the library they are written against. */
+async function folders(): Promise<[string, string, Library][]> {
+  const chat = getBuiltinLibrary("thesys/chat");
+  const out: [string, string, Library][] = [["programs", "", await corpusLibrary()]];
+  if (chat) out.push(["programs-thesys-chat", "chat/", compileLibrary(chat.chatLibrary)]);
+  return out;
+}
+
+/** The valid programs, by name (real model outputs and programs of our own), with their libraries. */
+export async function corpusPrograms(): Promise<Record<string, Program>> {
+  const out: Record<string, Program> = {};
+  for (const [dir, prefix, library] of await folders()) {
+    for (const f of readdirSync(join(HERE, dir)).sort()) {
+      const text = readFileSync(join(HERE, dir, f), "utf8").replace(/\s+$/, "");
+      if (!isValid(parse(text, library))) throw new Error(`corpus program ${dir}/${f} is not valid`);
+      out[prefix + f.replace(/\.oui$/, "")] = { text, library };
+    }
   }
   return out;
 }
@@ -46,6 +63,7 @@ export function seeded(seed: number): () => number {
 export interface Case {
   seed: number;
   program: string;
+  library: Library;
   original: string;
   broken: string;
   mistakes: Mistake[];
@@ -56,11 +74,11 @@ export interface Case {
 const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
 
 /** The case of `seed`, or null when its draw breaks nothing (the caller skips it). */
-export function makeCase(seed: number, library: Library, programs: Record<string, string>): Case | null {
+export function makeCase(seed: number, programs: Record<string, Program>): Case | null {
   const rand = seeded(seed);
   const names = Object.keys(programs);
   const program = names[Math.floor(rand() * names.length)];
-  const original = programs[program];
+  const { text: original, library } = programs[program];
   const statements = inspect(original, library).statements;
   const ctx: Ctx = { text: original, statements, library, rand, used: new Set() };
   const want = 1 + Math.floor(rand() * 4);
@@ -78,7 +96,7 @@ export function makeCase(seed: number, library: Library, programs: Record<string
   for (const m of [...mistakes].sort((a, b) => b.start - a.start)) broken = broken.slice(0, m.start) + m.text + broken.slice(m.end);
   if (isValid(parse(broken, library))) return null;
   const restorable = mistakes.every((m) => restorableAlone(m, original, library));
-  return { seed, program, original, broken, mistakes, restorable };
+  return { seed, program, library, original, broken, mistakes, restorable };
 }
 
 /**

@@ -59,15 +59,16 @@ export interface Scored {
   failures: { c: Case; outcome: RepairOutcome; kept: number }[];
 }
 
-export function score(cases: Case[], library: Library, repair: (text: string) => RepairOutcome): Scored {
+export function score(cases: Case[], repair: (text: string, library: Library) => RepairOutcome): Scored {
   const total = empty();
   const byFamily = new Map<string, Tally>();
   const byCount = new Map<number, Tally>();
   const times: number[] = [];
   const failures: Scored["failures"] = [];
   for (const c of cases) {
+    const library = c.library;
     const t0 = performance.now();
-    const outcome = repair(c.broken);
+    const outcome = repair(c.broken, library);
     times.push(performance.now() - t0);
     const fixed = outcome.status === "fixed" && outcome.content !== null;
     const valid = fixed && isValid(parse(outcome.content!, library));
