@@ -141,7 +141,7 @@ function promptPieces(src: Source): BuiltinPrompt {
 function checkReassembly(src: Source, pieces: BuiltinPrompt): void {
   const request = { preamble: "You answer with UI.", examples: ['root = X("example")'], additionalRules: ["Keep it short."] };
   const cases: [BuiltinPromptOptions, Record<string, unknown>][] = [
-    [{}, src.options],
+    [{}, { ...src.options }],
     [request, { preamble: request.preamble, examples: [...(src.options.examples ?? []), ...request.examples], additionalRules: [...(src.options.additionalRules ?? []), ...request.additionalRules] }],
   ];
   for (const [ours, theirs] of cases) {

@@ -6,7 +6,8 @@
 //   Node 20:  the built bundle and the package entry points with the README's examples and its
 //             quickstart (test/node), and headless Chromium (test/browser; without a Chromium,
 //             skipped saying how to enable it, except under CI: test/support/chromium.mjs)
-//   Deno:     the conformance suite (deno task test)
+//   Deno:     the conformance suite (deno task test), and the service as `deno task start` runs it,
+//             on SQLite and PostgreSQL (deno task test:service, test/runtime)
 import { fileURLToPath } from "node:url";
 import { postgresBinaries, SKIP_POSTGRES } from "./support/postgres.ts";
 
@@ -55,7 +56,7 @@ const steps: Step[] = [
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
-  // tessera/client and tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
+  // @tessera-ui/tessera/client and @tessera-ui/tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
   { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "node",
@@ -65,6 +66,11 @@ const steps: Step[] = [
   {
     name: "deno",
     cmd: [bin("deno"), "task", "test"],
+    count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g), skipped: last(o, /(\d+) ignored/g) }),
+  },
+  {
+    name: "deno service",
+    cmd: [bin("deno"), "task", "test:service"],
     count: (o) => ({ passed: last(o, /(\d+) passed/g), failed: last(o, /(\d+) failed/g), skipped: last(o, /(\d+) ignored/g) }),
   },
 ];

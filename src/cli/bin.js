@@ -9,10 +9,13 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");
 const bunName = process.platform === "win32" ? "bun.exe" : "bun";
-const candidates = [
-  path.join(root, "node_modules", ".bin", bunName),
-  path.join(root, "..", ".bin", bunName), // installed as a dependency: <app>/node_modules/.bin
-];
+// This package's own node_modules, then each one above it: installed as a dependency, the
+// package sits at <app>/node_modules/@tessera-ui/tessera and Bun at <app>/node_modules/.bin.
+const candidates = [];
+for (let dir = root; ; dir = path.dirname(dir)) {
+  candidates.push(path.join(dir, "node_modules", ".bin", bunName));
+  if (path.dirname(dir) === dir) break;
+}
 const bun = candidates.find((p) => existsSync(p)) || "bun";
 const result = spawnSync(bun, [path.join(here, "main.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
 if (result.error) {

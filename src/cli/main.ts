@@ -1,6 +1,7 @@
 // `tessera`: the admin and local-check CLI. Run through bin.js (npx tessera …) or `bun src/cli/main.ts`.
 import { UsageError } from "./args.ts";
 import { fixCommand, FIX_HELP, validateCommand, VALIDATE_HELP } from "./commands/check.ts";
+import { initCommand, INIT_HELP } from "./commands/init.ts";
 import { keyCommand, KEY_HELP } from "./commands/key.ts";
 import { orgCommand, ORG_HELP } from "./commands/org.ts";
 import { CommandFailed, err, out } from "./io.ts";
@@ -9,6 +10,8 @@ const HELP = `tessera: manage a Tessera service and check UI programs locally
 
 Usage: tessera <command> [options]
 
+Database:
+  init                            create the database TESSERA_DB names (or bring it up to date)
 Organizations and billing:
   org create NAME [--credits N]   org show NAME [--json]   org credit NAME N
   org suspend NAME                org resume NAME
@@ -18,9 +21,11 @@ Programs:
   validate FILE --library LIB.json    print the errors; exit 1 when invalid
   fix FILE --library LIB.json         run the sanitizer; print the result and the summary
 
-Run tessera <command> --help for details. The database is TESSERA_DB: a SQLite file (default ./data/tessera.db) or a postgres:// URL.`;
+Run tessera <command> --help for details. The database is TESSERA_DB: a SQLite file (default ./data/tessera.db) or a postgres:// URL;
+only init (or the server's first start) creates a SQLite file in a folder that does not exist.`;
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
+  init: { run: initCommand, help: INIT_HELP },
   org: { run: orgCommand, help: ORG_HELP },
   key: { run: keyCommand, help: KEY_HELP },
   validate: { run: validateCommand, help: VALIDATE_HELP },

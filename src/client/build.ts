@@ -1,6 +1,6 @@
 // Builds the publishable entry points of package.json "exports":
-//   tessera/client → dist/client/index.js (src/client/package.ts)
-//   tessera/lang   → dist/lang/index.js   (src/lang/index.ts)
+//   @tessera-ui/tessera/client → dist/client/index.js (src/client/package.ts)
+//   @tessera-ui/tessera/lang   → dist/lang/index.js   (src/lang/index.ts)
 // as ES modules that need only web-standard globals (the parser's WebAssembly is inlined), with a
 // shared chunk so both entries use one language engine, and their declarations under dist/types.
 //

@@ -3,11 +3,11 @@
 // never waits for the server's writers, nor they for it (WAL lets one connection checkpoint while
 // another appends). The copy and its disk sync were the server's longest stalls when its own
 // commits checkpointed: with request logs of 100k characters, one request in 40 took 10 ms.
-import { Database } from "bun:sqlite";
+import { runtime, type SqliteConnection } from "../runtime/index.ts";
 
 declare const self: Worker;
 
-let db: Database | null = null;
+let db: SqliteConnection | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
 
 self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number } | "stop">) => {
@@ -19,7 +19,7 @@ self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number } | "st
     self.postMessage("stopped");
     return;
   }
-  db = new Database(message.path);
+  db = runtime.openSqlite(message.path);
   db.exec("PRAGMA busy_timeout = 5000");
   timer = setInterval(() => {
     try {
@@ -30,3 +30,5 @@ self.onmessage = (event: MessageEvent<{ path: string; intervalMs: number } | "st
   }, message.intervalMs);
   self.postMessage("started");
 };
+
+self.postMessage("ready");

@@ -1,6 +1,6 @@
 // Checkpoints of a SQLite database in a worker thread (checkpoint-worker.ts), off the event loop.
 // The server's connection then checkpoints only as a backstop, should the worker fall behind.
-import type { Database } from "bun:sqlite";
+import { runtime, type SqliteConnection } from "../runtime/index.ts";
 
 /** How often the worker copies the log into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 100;
@@ -8,15 +8,17 @@ export const CHECKPOINT_INTERVAL_MS = 100;
 export const BACKSTOP_PAGES = 16_384;
 
 /** Starts the worker for the database at `path` (already open as `sqlite`); resolves to its stop. */
-export async function startCheckpointer(sqlite: Database, path: string): Promise<() => Promise<void>> {
+export async function startCheckpointer(sqlite: SqliteConnection, path: string): Promise<() => Promise<void>> {
   sqlite.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  const worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url).href);
+  const worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url).href, { type: "module" });
   const reply = () => new Promise<void>((resolve) => worker.addEventListener("message", () => resolve(), { once: true }));
+  // The worker says when it listens (its module awaits the runtime's first): a message sent
+  // before then could be lost.
+  await reply();
   const started = reply();
   worker.postMessage({ path, intervalMs: CHECKPOINT_INTERVAL_MS });
   await started;
-  // Bun's Worker: unref'd, it does not keep the process alive (the DOM type does not know it).
-  (worker as unknown as { unref(): void }).unref();
+  runtime.unrefWorker(worker);
   return async () => {
     const stopped = reply();
     worker.postMessage("stop");

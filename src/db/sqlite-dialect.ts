@@ -1,8 +1,8 @@
-// kysely on bun:sqlite, with each distinct SQL text prepared once. kysely-bun-sqlite prepares every
+// kysely on the runtime's SQLite (src/runtime: bun:sqlite, or node:sqlite adapted to its shape), with each distinct SQL text prepared once. kysely-bun-sqlite prepares every
 // query anew (5 µs of a 13 µs key lookup, measured in bun 1.4); this driver keeps the prepared
 // statements of the last STATEMENT_CACHE_SIZE SQL texts. Queries stay kysely queries: only the
 // connection under them changes. One connection, used by one query or transaction at a time.
-import type { Database as SqliteDatabase, Statement } from "bun:sqlite";
+import type { SqliteConnection as SqliteDatabase, SqliteStatement as Statement } from "../runtime/index.ts";
 import {
   CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,

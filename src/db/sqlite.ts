@@ -1,6 +1,7 @@
-// SQLite: one file, WAL, a busy timeout; kysely over bun:sqlite with each distinct SQL text
-// prepared once (sqlite-dialect.ts). The embedded default.
-import { Database as SqliteDatabase } from "bun:sqlite";
+// SQLite: one file, WAL, a busy timeout; kysely over the runtime's SQLite (bun:sqlite, or
+// node:sqlite on Deno: src/runtime) with each distinct SQL text prepared once (sqlite-dialect.ts).
+// The embedded default.
+import { runtime } from "../runtime/index.ts";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely } from "kysely";
@@ -12,7 +13,7 @@ import type { Database } from "./schema.ts";
 /** `checkpointer`: the log is copied into the file by a worker thread (checkpointer.ts), for a server. */
 export async function openSqlite(path: string, checkpointer = false): Promise<Kysely<Database>> {
   if (path !== ":memory:") createPrivately(path);
-  const sqlite = new SqliteDatabase(path, { create: true });
+  const sqlite = runtime.openSqlite(path);
   // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");

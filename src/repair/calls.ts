@@ -32,13 +32,13 @@ export function unknownComponents(round: Round): Edit[] {
     const given = hit?.e.k === "call" ? hit.e.args.length : 0;
     // Only components the call's arguments can satisfy: a name that fits but then misses a
     // required argument would trade one error for another.
-    // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
-    const call = hit?.e.k === "call" ? hit.e : null;
     const fitting = [...round.library.components.values()]
       .filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault))
-      .filter((c) => call === null || given === 0 || round.library.components.size > 400 || round.fit.score(call.args, c).score >= 0)
       .map((c) => c.name);
     const fix = nearest(name, [...fitting, ...RESERVED]);
+    // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
+    const chosen = fix === null ? undefined : round.library.components.get(fix);
+    if (hit?.e.k === "call" && chosen && given > 0 && round.fit.score(hit.e.args, chosen).score < 0) continue;
     if (hit && fix) edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: fix });
   }
   return edits;

@@ -80,6 +80,10 @@ function usedAt(round: Round, id: string): Slot | null {
 export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
   const comps = round.library.components;
   if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  // A name that means nothing and is spelt like no component has no candidate, wherever it stands.
+  const named = `\u0000${call.name}`;
+  if (!round.shapeNames.has(named)) round.shapeNames.set(named, [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0 || distance(call.name, c.name, closeEnough(call.name) + 1) <= closeEnough(call.name)) ? "" : null);
+  if (round.shapeNames.get(named) === null) return null;
   const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
   const parent = slot ? comps.get(slot.call.name) : undefined;
   // `root` must be the library's root component, when it names one.

@@ -1,4 +1,5 @@
-// The one Bun.serve entry: `bun src/server/main.ts` (npm start) reads the environment and serves.
+// The server's entry: `bun src/server/main.ts` (npm start) or `deno task start` reads the environment
+// and serves, on the runtime it runs on (src/runtime).
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
 import { loadLanguage } from "../lang/index.ts";
@@ -65,7 +66,7 @@ export async function startServer(
   for (const surface of surfaces) for (const job of surface.jobs ?? []) jobs.push(await job.start(deps));
   const fetch = createApp(deps, surfaces);
   const sockets = surfaces.flatMap((s) => (s.socket ? [s.socket] : []));
-  if (sockets.length > 1) throw new Error("one surface at most may have a WebSocket mode (Bun serves one handler)");
+  if (sockets.length > 1) throw new Error("one surface at most may have a WebSocket mode (the server takes one handler)");
   const socket = sockets[0] as SocketSpec<unknown> | undefined;
   const server = serve<unknown>({
     port: config.port,
@@ -98,8 +99,8 @@ export async function startServer(
     await db.destroy();
   };
   return {
-    url: urlFor(server.hostname ?? "127.0.0.1", server.port!),
-    port: server.port!,
+    url: urlFor(server.hostname, server.port),
+    port: server.port,
     db,
     config,
     fetch,

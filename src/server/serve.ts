@@ -1,30 +1,24 @@
-// Bun.serve with the settings every Tessera server needs, whoever starts it (npm start, tests,
-// the benchmark). Bun's development mode answers an uncaught error with an HTML page holding the
-// working directory, stack frames and source lines: `development: false` turns that page off
-// (measured: so does NODE_ENV=production, but a flag in code cannot be forgotten in a unit file),
-// and our own `error` handler answers the wire-format 500 instead of Bun's plain-text one.
-import type { Server, WebSocketHandler } from "bun";
+// The HTTP server with the settings every Tessera server needs, whoever starts it (npm start,
+// deno task start, tests, the benchmark), on the runtime the process runs on (src/runtime): an
+// error that escapes the fetch handler is the wire-format 500, with the details in the log only.
+import { runtime, type HttpServer, type SocketHandler, type Upgrader } from "../runtime/index.ts";
 import { errorResponse } from "./errors.ts";
 
 export interface ServeOptions<W = undefined> {
   /** `undefined` only after a WebSocket upgrade took the request. */
-  fetch: (req: Request, server: Server<W>) => Promise<Response | undefined> | Response | undefined;
-  websocket?: WebSocketHandler<W>;
+  fetch: (req: Request, server: Upgrader<W>) => Promise<Response | undefined> | Response | undefined;
+  websocket?: SocketHandler<W>;
   port: number;
   hostname: string;
   log: (line: string) => void;
 }
 
-export function serve<W = undefined>(opts: ServeOptions<W>): Server<W> {
-  return Bun.serve<W>({
+export function serve<W = undefined>(opts: ServeOptions<W>): HttpServer {
+  return runtime.serve<W>({
     port: opts.port,
     hostname: opts.hostname,
-    development: false,
-    fetch: opts.fetch as never,
-    websocket: opts.websocket as never,
-    // body.ts caps JSON bodies at 1 MB with a wire-format 413 (it stops reading there, so memory
-    // stays bounded); Bun's own cap sits far above so that its plain-text 413 is never the answer.
-    maxRequestBodySize: 256 * 1024 * 1024,
+    fetch: opts.fetch,
+    websocket: opts.websocket,
     error(e) {
       // Only reached when the fetch handler itself throws: a bug. The stack goes to the log only.
       opts.log(`unhandled error outside a route: ${e instanceof Error ? e.stack : String(e)}`);

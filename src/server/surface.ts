@@ -4,7 +4,7 @@
 // jobs and the socket. A route's handler is typed by what app.ts has done before calling it:
 // authenticated (`ctx.org`, `ctx.principal`) unless its auth is "none", and, on a paid route, its
 // call opened (`ctx.call`: hold, finish; paid.ts).
-import type { Server, WebSocketHandler } from "bun";
+import type { SocketHandler, Upgrader } from "../runtime/index.ts";
 import type { AppDeps, AuthedContext, AuthKind, Handler, PaidContext } from "./context.ts";
 import type { PaidSpec } from "./paid.ts";
 
@@ -55,13 +55,13 @@ export interface RunningJob {
   abandon?(): Promise<void>;
 }
 
-/** A surface's WebSocket mode (Bun takes one handler per server: one surface may have one). */
+/** A surface's WebSocket mode (a server takes one handler: one surface may have one). */
 export interface SocketSpec<D = unknown> {
   /** Whether this request asks to be upgraded here. */
   matches(req: Request): boolean;
   /** Authenticates and upgrades; a Response when it refuses. */
-  upgrade(req: Request, server: Server<D>, deps: AppDeps): Promise<Response | undefined>;
-  handler(deps: AppDeps): WebSocketHandler<D>;
+  upgrade(req: Request, server: Upgrader<D>, deps: AppDeps): Promise<Response | undefined>;
+  handler(deps: AppDeps): SocketHandler<D>;
 }
 
 export interface Surface {

@@ -1,4 +1,4 @@
-// tessera/client and tessera/lang, the files package.json "exports", imported as they are by a
+// @tessera-ui/tessera/client and @tessera-ui/tessera/lang, the files package.json "exports", imported as they are by a
 // page in headless Chromium (served over HTTP, no bundler in between), answering as in Node.
 // Run: node --test test/browser/ (which Chromium, and when it is skipped: test/support/chromium.mjs).
 import { before, test } from "node:test";
@@ -60,7 +60,7 @@ function serve() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-test("tessera/client and tessera/lang import in headless Chromium and answer as in Node", { skip: skip ?? false, timeout: 120_000 }, async () => {
+test("@tessera-ui/tessera/client and @tessera-ui/tessera/lang import in headless Chromium and answer as in Node", { skip: skip ?? false, timeout: 120_000 }, async () => {
   assert.ok("path" in browserFound, browserFound.missing);
   const CHROMIUM = browserFound.path;
   const { chromium } = await import("playwright-core");

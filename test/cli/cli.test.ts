@@ -1,7 +1,7 @@
 // The real `tessera` CLI (node src/cli/bin.js → Bun → src/cli/main.ts) on a temporary TESSERA_DB
 // (a SQLite file, or a PostgreSQL URL when TESSERA_TEST_DB=postgres).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
@@ -20,6 +20,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, "valid.oui"), VALID);
   writeFileSync(join(dir, "broken.oui"), BROKEN);
   writeFileSync(join(dir, "hopeless.oui"), HOPELESS);
+  // The folder db/ does not exist yet: init creates it (and the database).
+  const init = tessera("init");
+  expect([init.code, init.stderr]).toEqual([0, ""]);
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -32,12 +35,30 @@ function tessera(...args: string[]) {
 }
 
 test("--help everywhere, exit 0; no command is a usage error", () => {
-  for (const args of [["--help"], ["org", "--help"], ["org", "create", "--help"], ["key", "--help"], ["key", "create", "--help"], ["validate", "--help"], ["fix", "--help"]]) {
+  for (const args of [["--help"], ["init", "--help"], ["org", "--help"], ["org", "create", "--help"], ["key", "--help"], ["key", "create", "--help"], ["validate", "--help"], ["fix", "--help"]]) {
     const r = tessera(...args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage: tessera/);
   }
   expect(tessera().code).toBe(2);
+});
+
+test("a SQLite path whose folder does not exist is refused, creating nothing; init creates it, and again changes nothing", () => {
+  const missing = join(dir, "no", "such", "folder", "x.db");
+  for (const args of [["org", "show", "acme"], ["org", "create", "acme"], ["key", "list", "--org", "acme"]]) {
+    const r = Bun.spawnSync(["node", BIN, ...args], { env: { ...env, TESSERA_DB: missing }, cwd: dir });
+    expect([args.join(" "), r.exitCode]).toEqual([args.join(" "), 1]);
+    expect(r.stderr.toString()).toContain(`no database at ${missing}: its folder ${join(dir, "no", "such", "folder")} does not exist`);
+    expect(r.stderr.toString()).toContain("tessera init");
+  }
+  expect(existsSync(join(dir, "no"))).toBe(false);
+  const init = (target: string) => Bun.spawnSync(["node", BIN, "init"], { env: { ...env, TESSERA_DB: target }, cwd: dir });
+  expect(init(missing).stdout.toString().trim()).toBe(`created database: ${missing}`);
+  expect(statSync(join(dir, "no")).mode & 0o777).toBe(0o700);
+  expect(statSync(missing).mode & 0o777).toBe(0o600);
+  expect(init(missing).stdout.toString().trim()).toBe(`database up to date: ${missing}`);
+  const show = Bun.spawnSync(["node", BIN, "org", "show", "acme"], { env: { ...env, TESSERA_DB: missing }, cwd: dir });
+  expect(show.stderr.toString()).toContain('no organization named "acme"');
 });
 
 test("org create / show / credit / suspend / resume", () => {

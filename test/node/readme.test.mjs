@@ -1,7 +1,7 @@
 // The README's and docs/' code, as a reader would paste it. The README's quickstart runs as
 // written: its first block (npm install && npm start) in the repository, the others in one shell,
 // on a free port instead of 8787, with OPENAI_BASE_URL pointing at a stand-in OpenAI. Every `ts`
-// block that imports tessera/client or tessera/lang is type-checked against the published
+// block that imports @tessera-ui/tessera/client or /lang is type-checked against the published
 // declarations and run under Node 20 through the package's own "exports", against a real server.
 // Bun and Deno import the same built entry points. Run: node --test test/node/
 import { after, before, test } from "node:test";
@@ -15,7 +15,7 @@ import { ROOT } from "../browser/support.mjs";
 
 const BIN = (name) => join(ROOT, "node_modules/.bin", name);
 const ENTRIES = { client: join(ROOT, "dist/client/index.js"), lang: join(ROOT, "dist/lang/index.js") };
-// Inside the package, so that `tessera/…` resolves through package.json "exports" (self-reference).
+// Inside the package, so that `@tessera-ui/tessera/…` resolves through package.json "exports" (self-reference).
 const WORK = join(ROOT, "dist/readme-examples");
 
 function newest(path) {
@@ -50,9 +50,9 @@ function fenced(text, lang) {
   return blocks;
 }
 
-/** The ```ts blocks of the README and docs/ that import tessera/client or tessera/lang. */
+/** The ```ts blocks of the README and docs/ that import @tessera-ui/tessera/client or /lang. */
 function readmeBlocks() {
-  return PAGES.flatMap((page) => fenced(read(page), "ts")).filter((b) => /from "tessera\/(client|lang)"/.test(b));
+  return PAGES.flatMap((page) => fenced(read(page), "ts")).filter((b) => /from "@tessera-ui\/tessera\/(client|lang)"/.test(b));
 }
 
 /** The README's quickstart: its ```sh blocks, in order. */
@@ -134,10 +134,10 @@ after(() => {
   rmSync(WORK, { recursive: true, force: true });
 });
 
-test("the README shows tessera/lang, the Autofix client and stream autofix through the package entry points", () => {
+test("the README shows the language core, the Autofix client and stream autofix through the package entry points", () => {
   // At least the three this was written for; a new block is checked and run like them.
   assert.ok(blocks.length >= 3, blocks.join("\n----\n"));
-  for (const wanted of ['from "tessera/lang"', 'import { libraryConfig } from "tessera/client"', "autofixSseStream"]) {
+  for (const wanted of ['from "@tessera-ui/tessera/lang"', 'import { libraryConfig } from "@tessera-ui/tessera/client"', "autofixSseStream"]) {
     assert.ok(blocks.some((b) => b.includes(wanted)), wanted);
   }
   for (const page of PAGES) assert.ok(!read(page).includes("tessera/src/"), `no deep import into src/ is left (${page})`);
@@ -158,7 +158,7 @@ test("every such block type-checks against dist/types (tsc, the package's export
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
-test("every such block runs under Node 20, importing tessera/client and tessera/lang by name", async () => {
+test("every such block runs under Node 20, importing @tessera-ui/tessera/client and /lang by name", async () => {
   const { transform } = await import("esbuild");
   for (const [i, block] of blocks.entries()) {
     const { imports, body } = split(block);
@@ -177,7 +177,7 @@ test("the built entry points import in Bun and Deno too, and need no Node built-
     `const lib = l.compileLibrary(${JSON.stringify(SMALL_LIBRARY)});` +
     // One string, so that no runtime colours it (npm test sets FORCE_COLOR).
     `console.log([typeof c.libraryConfig, l.isValid(l.parse("root = Stack([])", lib)), await c.isValidGeneration("root = Stack([])", ${JSON.stringify(SMALL_LIBRARY)})].join(" "));`;
-  const bun = spawnSync(BIN("bun"), ["--eval", script("tessera/client", "tessera/lang")], { cwd: ROOT, encoding: "utf8" });
+  const bun = spawnSync(BIN("bun"), ["--eval", script("@tessera-ui/tessera/client", "@tessera-ui/tessera/lang")], { cwd: ROOT, encoding: "utf8" });
   assert.equal(bun.stdout.trim(), "function true true", bun.stderr);
   const urls = Object.values(ENTRIES).map((f) => pathToFileURL(f).href);
   const deno = spawnSync(BIN("deno"), ["eval", script(urls[0], urls[1])], { cwd: tmpdir(), encoding: "utf8" });

@@ -4,19 +4,18 @@
 // viewers; every slide's and page's title must be on the page. Screenshots go to
 // $TESSERA_SCREENSHOTS (default: the system temp folder).
 //
-// Chromium is Debian's package (/usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core, as
-// in test/browser; TESSERA_SKIP_BROWSER=1 skips this test, saying so.
+// Chromium (test/support/chromium.mjs finds it, and says when the test is skipped: without one
+// outside CI, or with TESSERA_SKIP_BROWSER=1) is driven by playwright-core, as in test/browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { findChromium } from "../support/chromium.mjs";
 import { buildViewer } from "../support/thesys-viewer.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const SKIP = process.env.TESSERA_SKIP_BROWSER === "1";
+const browserFound = findChromium();
 const SHOTS = process.env.TESSERA_SCREENSHOTS || tmpdir();
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -46,10 +45,12 @@ let browser: Browser;
 let pages: ReturnType<typeof Bun.serve>;
 let tab: Page;
 const pageErrors: string[] = [];
-const skipWhy = SKIP ? "TESSERA_SKIP_BROWSER=1" : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : null;
+const skipWhy = "skip" in browserFound ? browserFound.skip : null;
+if (skipWhy) console.log(`skipped: artifacts in a browser: ${skipWhy}`);
 
 beforeAll(async () => {
   if (skipWhy) return;
+  if (!("path" in browserFound)) throw new Error("missing" in browserFound ? browserFound.missing : browserFound.skip);
   e = await startEmbedHarness();
   key = await e.h.org("artifacts-browser", 10);
   const files = await buildViewer();
@@ -61,7 +62,7 @@ beforeAll(async () => {
       return new Response('<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="/viewer.css"><div id="artifact"></div><script type="module" async src="/viewer.js"></script>', { headers: { "content-type": "text/html" } });
     },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });
   // One page for every drawing: the viewers' bundle is large, and loaded once.
   tab = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   tab.on("pageerror", (err) => pageErrors.push(err.message));

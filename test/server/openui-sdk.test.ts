@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import type OpenAI from "openai";
 import { generateSystemPrompt } from "@openuidev/thesys-server";
-import { createParser } from "@openuidev/lang-core";
-import { openuiChatLibrary, openuiChatPromptOptions } from "@openuidev/react-ui/genui-lib";
+import { createParser, generateSystemPrompt as langCorePrompt } from "@openuidev/lang-core";
+import { openuiChatLibrary, openuiChatPromptOptions, openuiLibrary, openuiPromptOptions } from "@openuidev/react-ui/genui-lib";
 import { loadLanguage } from "../../src/lang/index.ts";
 import { builtInLibraries } from "../../src/library/index.ts";
 import { assembleBuiltinPrompt } from "../../src/prompt/builtin.ts";
@@ -76,6 +76,22 @@ test("generateSystemPrompt() with a library and prompt options: the application'
   expect(sent).toContain(openuiChatPromptOptions.additionalRules![0]!);
   expect(sent.trim().endsWith("Be brief.")).toBe(true);
   expect(sent).not.toContain('"$defs"');
+});
+
+test("@openuidev/lang-core's own Cloud writer (generateSystemPrompt({cloud: true})) is read the same way", async () => {
+  const program = validProgramFor("react-ui/openui", openuiPromptOptions.examples!);
+  const broken = program.replace("TextContent(", "Textcontent(");
+  for (const spec of [{ cloud: true as const, library: openuiLibrary.toSpec(), promptOptions: openuiPromptOptions, instructions: "Be brief." }, { cloud: true as const }]) {
+    const block = langCorePrompt(spec);
+    expect(block.startsWith("]]>openui:config\n")).toBe(true);
+    const answer = spec.library ? broken : CHAT_ORDERS.replace("Header(", "Heder(");
+    const want = spec.library ? program : CHAT_ORDERS;
+    expect((await autofix(block, answer)).choices[0].message.content).toBe(want);
+    const { content, sent } = await embed(block, answer);
+    expect(content).toBe(want);
+    expect(sent).not.toContain("]]>openui:config");
+    if (spec.library) expect(sent).toContain(openuiPromptOptions.additionalRules![0]!);
+  }
 });
 
 test("every answer for a built-in library renders with @openuidev/lang-core's parser: no errors, the library's root", async () => {

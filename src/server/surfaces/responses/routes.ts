@@ -89,7 +89,7 @@ async function* tail(db: Db, org: Organization, id: string, after: number): Asyn
     if (events.length === 0) {
       const row = await findResponse(db, org.id, id);
       if (!row) return; // deleted meanwhile
-      await Bun.sleep(TAIL_POLL_MS);
+      await new Promise((resolve) => setTimeout(resolve, TAIL_POLL_MS));
     }
   }
 }

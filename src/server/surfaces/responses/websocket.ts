@@ -2,7 +2,7 @@
 // turns one after another on a socket, which stays open after a failed turn. store:false answers
 // can be continued on the same socket (a per-connection cache, bounded); on any other socket, or
 // after a failed continuation evicted it, the previous response is not found.
-import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { SocketConnection, SocketHandler, Upgrader } from "../../../runtime/index.ts";
 import * as v from "valibot";
 import type { Organization } from "../../../db/index.ts";
 import { CreateEntries, withItems, type CreateBody } from "../../../responses/schema.ts";
@@ -29,7 +29,7 @@ const CreateFrame = withItems(v.object({
 }));
 
 /** The upgrade of an authenticated request; anything else answers as HTTP. */
-export async function upgradeSocket(req: Request, server: Server<SocketData>, deps: AppDeps): Promise<Response | undefined> {
+export async function upgradeSocket(req: Request, server: Upgrader<SocketData>, deps: AppDeps): Promise<Response | undefined> {
   let org: Organization;
   try {
     org = await authenticate(deps.db, req);
@@ -45,7 +45,7 @@ export function isSocketUpgrade(req: Request): boolean {
   return req.headers.get("upgrade")?.toLowerCase() === "websocket" && new URL(req.url).pathname.replace(/\/+$/, "") === ENDPOINT;
 }
 
-export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
+export function socketHandler(deps: AppDeps): SocketHandler<SocketData> {
   return {
     message(ws, message) {
       const text = typeof message === "string" ? message : new TextDecoder().decode(message);
@@ -59,7 +59,7 @@ export function socketHandler(deps: AppDeps): WebSocketHandler<SocketData> {
   };
 }
 
-async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string): Promise<void> {
+async function turn(deps: AppDeps, ws: SocketConnection<SocketData>, text: string): Promise<void> {
   const { org, cache } = ws.data;
   // Each frame is a request of its own: its own id, hold, settlement and log.
   const call = new PaidCall(deps, org, TURN, ENDPOINT, crypto.randomUUID(), performance.now());
@@ -94,7 +94,7 @@ async function turn(deps: AppDeps, ws: ServerWebSocket<SocketData>, text: string
 }
 
 /** The turn's events, one per frame; an answered turn is remembered for store:false continuations. */
-async function answer(ws: ServerWebSocket<SocketData>, t: PreparedTurn, events: ReturnType<typeof runTurn>, previous: string | null): Promise<void> {
+async function answer(ws: SocketConnection<SocketData>, t: PreparedTurn, events: ReturnType<typeof runTurn>, previous: string | null): Promise<void> {
   const { cache } = ws.data;
   let r = await events.next();
   while (!r.done) {
