@@ -377,6 +377,22 @@ describe("WebSocket, billing, OpenUI", () => {
     }
   });
 
+  test("an organization that cannot pay for a tool call: the call is not run, and the model is told", async () => {
+    hosted.toolPrice = 3;
+    try {
+      const poor = new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: await H.E.h.org("poor", 2), maxRetries: 0 });
+      const before = searx.calls.length;
+      const r = await poor.responses.create({ model: MODEL, input: "lighthouse", tools: [{ type: "web_search" } as OpenAI.Responses.Tool] });
+      expect(r.status).toBe("completed");
+      expect((r.output[0] as any).status).toBe("failed");
+      expect(r.output_text).toContain("no credits left for hosted tool calls");
+      expect(searx.calls.length).toBe(before);
+      expect(await H.E.h.credits("poor")).toBe(2);
+    } finally {
+      hosted.toolPrice = 0;
+    }
+  });
+
   test("OpenUI's openAIResponsesAdapter reads a stream with MCP and search items", async () => {
     const { openAIResponsesAdapter, EventType } = await import("@openuidev/react-headless");
     H.E.openai.queue.push({ toolCalls: [
