@@ -1,5 +1,6 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
+//   Faults:   real server processes under faults (test/faults), when PostgreSQL is present
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL (the
 //             system's binaries or npm's, test/support/postgres.ts; TESSERA_SKIP_POSTGRES=1 skips
 //             them, saying so; no binaries at all fail the run, saying how to get them)
@@ -54,6 +55,13 @@ const steps: Step[] = [
     unable: "missing" in pgBins ? pgBins.missing : undefined,
     note: "from" in pgBins ? `PostgreSQL binaries: ${pgBins.from}` : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm), skipped: last(o, /^\s*(\d+) skip$/gm) }),
+  },
+  {
+    // Real server processes under faults: PostgreSQL restarted, kill -9, clients hanging up (npm run test:faults).
+    name: "faults",
+    cmd: [bin("bun"), "test", "--timeout", "60000", "test/faults"],
+    skip: SKIP_POSTGRES ? "test/faults (TESSERA_SKIP_POSTGRES=1)" : "missing" in pgBins ? `test/faults: ${pgBins.missing}` : undefined,
+    count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
   { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
   // @tessera-ui/tessera/client and @tessera-ui/tessera/lang (dist/), which test/node/readme.test.mjs imports by name.

@@ -4,6 +4,7 @@ import { fixCommand, FIX_HELP, validateCommand, VALIDATE_HELP } from "./commands
 import { initCommand, INIT_HELP } from "./commands/init.ts";
 import { keyCommand, KEY_HELP } from "./commands/key.ts";
 import { orgCommand, ORG_HELP } from "./commands/org.ts";
+import { tokenCommand, TOKEN_HELP } from "./commands/token.ts";
 import { CommandFailed, err, out } from "./io.ts";
 
 const HELP = `tessera: manage a Tessera service and check UI programs locally
@@ -17,6 +18,8 @@ Organizations and billing:
   org suspend NAME                org resume NAME
 API keys:
   key create --org NAME           key list --org NAME      key revoke PREFIX
+Frontend tokens:
+  token revoke --org NAME USER    end every token of USER minted so far
 Programs:
   validate FILE --library LIB.json    print the errors; exit 1 when invalid
   fix FILE --library LIB.json         run the sanitizer; print the result and the summary
@@ -28,6 +31,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   init: { run: initCommand, help: INIT_HELP },
   org: { run: orgCommand, help: ORG_HELP },
   key: { run: keyCommand, help: KEY_HELP },
+  token: { run: tokenCommand, help: TOKEN_HELP },
   validate: { run: validateCommand, help: VALIDATE_HELP },
   fix: { run: fixCommand, help: FIX_HELP },
 };

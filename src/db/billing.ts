@@ -6,7 +6,8 @@
 // log and the reliability event together, handing back what was not charged. A hold whose request
 // never settles (the process died, or stopped before the call ended) is returned with a ledger row
 // of delta 0 that names the request: at start-up and periodically once it is older than any request
-// can run, and at shutdown for the calls of the stopping process. At every moment:
+// can run (the backstop), at shutdown for the calls of the stopping process, and as soon as the
+// process that took it is known to be gone (owners.ts). At every moment:
 //
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
 import type { Db } from "./connect.ts";
@@ -14,6 +15,7 @@ import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
+import { ownerOf } from "./owners.ts";
 import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { queueRecords } from "./log-queue.ts";
 import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
@@ -54,11 +56,11 @@ const giveCredits = prepared<{ org: number; amount: number }>((db, v) => db
   .updateTable("organizations")
   .set((eb) => ({ credits: eb("credits", "+", v("amount")) }))
   .where("id", "=", v("org")));
-const insertHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+const insertHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
   .insertInto("credit_holds")
-  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at") }));
+  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at"), owner: v("owner") }));
 /** The decrement and the hold row as one statement, where the database runs an UPDATE inside WITH (PostgreSQL). */
-const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string }>((db, v) => db
+const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
   .with("taken", (qb) => qb
     .updateTable("organizations")
     .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
@@ -67,18 +69,24 @@ const takeIntoHold = prepared<{ org: number; request: string; amount: number; at
     .where("suspended", "=", 0)
     .returning("id"))
   .insertInto("credit_holds")
-  .columns(["organization_id", "request_id", "amount", "created_at"])
+  .columns(["organization_id", "request_id", "amount", "created_at", "owner"])
   .expression((eb) => eb.selectFrom("taken").select([
     "taken.id",
     eb.cast<string>(eb.val(v("request")), "text").as("request_id"),
     eb.cast<number>(eb.val(v("amount")), "bigint").as("amount"),
     eb.cast<string>(eb.val(v("at")), "text").as("created_at"),
+    eb.cast<string | null>(eb.val(v("owner")), "text").as("owner"),
   ])));
 const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) => db
   .deleteFrom("credit_holds")
   .where("request_id", "=", v("request"))
   .where("organization_id", "=", v("org"))
   .returning("amount"));
+const holdOf = prepared<{ request: string }, { id: number }>((db, v) => db
+  .selectFrom("credit_holds").select("id").where("request_id", "=", v("request")));
+const chargeOf = prepared<{ org: number; request: string; reason: string }, { delta: number }>((db, v) => db
+  .selectFrom("credit_ledger").select("delta")
+  .where("organization_id", "=", v("org")).where("request_id", "=", v("request")).where("reason", "=", v("reason")));
 const insertLedger = prepared<{ org: number; delta: number; reason: string; request: string; at: string }>((db, v) => db
   .insertInto("credit_ledger")
   .values({ organization_id: v("org"), delta: v("delta"), reason: v("reason"), request_id: v("request"), created_at: v("at") }));
@@ -90,9 +98,12 @@ const insertLedger = prepared<{ org: number; delta: number; reason: string; requ
  */
 export async function holdCredits(db: Db, orgId: number, amount: number, requestId: string): Promise<boolean> {
   if (amount <= 0) return true;
-  const values = { org: orgId, request: requestId, amount, at: nowIso() };
+  // The process that takes it owns it: should that process die, its holds go back (owners.ts).
+  const values = { org: orgId, request: requestId, amount, at: nowIso(), owner: ownerOf(db) };
   const oneStatement = capabilities(db).modifyingCte;
-  const held = await inSharedTransaction(db, async (tx) => {
+  const held = await inSharedTransaction(db, async (tx, maybeDone) => {
+    // Run again after a commit that may have landed: the hold is there, or it was not taken.
+    if (maybeDone && (await holdOf(tx, values)).rows.length > 0) return true;
     if (oneStatement) return changedRows(await takeIntoHold(tx, values)) === 1;
     if (changedRows(await takeCredits(tx, values)) !== 1) return false;
     await insertHold(tx, values);
@@ -123,22 +134,29 @@ export interface Settlement {
  */
 export async function settle(db: Db, s: Settlement): Promise<number> {
   const at = nowIso();
-  const charged = await inSharedTransaction(db, (tx) => settleCredits(tx, s, at));
+  const charged = await inSharedTransaction(db, async (tx, maybeDone) => (await settleCredits(tx, s, at, maybeDone)).charge);
   settled(db, s.requestId);
   queueRecords(db, recordsOf(s, charged, at));
   return charged;
 }
 
-/** settle()'s writes, its log and event included, in the caller's transaction (for writes that must commit with them); call settled() after the commit. */
-export async function settleIn(tx: Db, s: Settlement): Promise<number> {
+/**
+ * settle()'s writes, its log and event included, in the caller's transaction (for writes that must
+ * commit with them); call settled() after the commit. `maybeDone`: see group-commit.ts's Work.
+ */
+export async function settleIn(tx: Db, s: Settlement, maybeDone = false): Promise<number> {
   const at = nowIso();
-  const charge = await settleCredits(tx, s, at);
-  await writeRecords(tx, recordsOf(s, charge, at));
+  const { charge, already } = await settleCredits(tx, s, at, maybeDone);
+  if (!already) await writeRecords(tx, recordsOf(s, charge, at));
   return charge;
 }
 
-/** The hold deleted (what it held beyond the charge given back) and the ledger row; returns the charge. */
-async function settleCredits(tx: Db, s: Settlement, at: string): Promise<number> {
+/**
+ * The hold deleted (what it held beyond the charge given back) and the ledger row; returns the
+ * charge. Idempotent by request id when `maybeDone`: a settlement whose commit may have landed
+ * finds its hold gone and returns the charge its ledger row says (`already`), writing nothing.
+ */
+async function settleCredits(tx: Db, s: Settlement, at: string, maybeDone = false): Promise<{ charge: number; already: boolean }> {
   if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
   let charge = s.charge;
   if (s.held > 0) {
@@ -147,13 +165,16 @@ async function settleCredits(tx: Db, s: Settlement, at: string): Promise<number>
       charge = Math.min(charge, hold.amount);
       const refund = hold.amount - charge;
       if (refund > 0) await giveCredits(tx, { org: s.orgId, amount: refund });
+    } else if (maybeDone) {
+      const [row] = (await chargeOf(tx, { org: s.orgId, request: s.requestId, reason: s.reason })).rows;
+      return { charge: row ? -row.delta : 0, already: true };
     } else if (charge > 0 && changedRows(await takeCredits(tx, { org: s.orgId, amount: charge })) !== 1) {
       // The hold was returned before this request ended and the balance cannot pay it now.
       charge = 0;
     }
   }
   if (charge > 0) await insertLedger(tx, { org: s.orgId, delta: -charge, reason: s.reason, request: s.requestId, at });
-  return charge;
+  return { charge, already: false };
 }
 
 /** The request's hold is no longer this process's to return at shutdown. */
@@ -170,7 +191,8 @@ export function settled(db: Db, requestId: string): void {
  */
 export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promise<boolean> {
   const at = nowIso();
-  const paid = s.charge <= 0 || await inSharedTransaction(db, async (tx) => {
+  const paid = s.charge <= 0 || await inSharedTransaction(db, async (tx, maybeDone) => {
+    if (maybeDone && (await chargeOf(tx, { org: s.orgId, request: s.requestId, reason: s.reason })).rows.length > 0) return true;
     if (changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
     await insertLedger(tx, { org: s.orgId, delta: -s.charge, reason: s.reason, request: s.requestId, at });
     return true;
@@ -192,7 +214,7 @@ function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): Cal
  * Gives one hold back to its organization, with a ledger row (delta 0: the credits were never
  * charged) that names the request and why. False when the hold was already settled or returned.
  */
-async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
+export async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
   const returned = await db.transaction().execute(async (tx) => {
     const deleted = await tx.deleteFrom("credit_holds").where("id", "=", hold.id).executeTakeFirst();
     if (deleted.numDeletedRows !== 1n) return false;
@@ -215,6 +237,29 @@ async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolea
   });
   openHolds.get(db)?.delete(hold.request_id);
   return returned;
+}
+
+/** How often a hold whose settlement failed is tried again (handBackLater). */
+export const HAND_BACK_RETRY_MS = 2000;
+
+/**
+ * A call whose settlement could not be recorded (the database was in trouble) was not answered as
+ * a success: its hold goes back, uncharged, as soon as the database takes the write (with
+ * `alsoWrite`, e.g. its stored response marked failed).
+ */
+export function handBackLater(db: Db, requestId: string, log: (line: string) => void, alsoWrite?: (db: Db) => Promise<unknown>): void {
+  const attempt = async () => {
+    try {
+      await alsoWrite?.(db);
+      const hold = await db.selectFrom("credit_holds").selectAll().where("request_id", "=", requestId).executeTakeFirst();
+      if (hold) await returnHold(db, hold, "its settlement could not be recorded");
+      else settled(db, requestId);
+    } catch (e) {
+      log(`hold of ${requestId} not returned yet (${(e as Error).message}); trying again`);
+      setTimeout(() => void attempt(), HAND_BACK_RETRY_MS).unref();
+    }
+  };
+  void attempt();
 }
 
 /** Returns every hold older than `olderThanMs`; how many were returned. */

@@ -6,6 +6,8 @@
 // Each job still sees all-or-nothing: should the shared transaction fail (a job threw, a deadlock),
 // it is rolled back and every job of the batch runs again in a transaction of its own, so that one
 // job's error reaches only that job. Jobs are therefore database work only, safe to run again.
+// A job's own transaction cut by the database (a restart, a deadlock) runs again after a pause,
+// a few times (RETRY_DELAYS_MS), before its caller gets the error.
 //
 // On PostgreSQL too (measured with bench/scale.ts, A/B on one machine: paid Autofix 636–642 →
 // 1039–1055 req/s on one replica, 466–490 → 802–845 on two; Embed 907–1005 → 1552–1777): fewer
@@ -14,9 +16,23 @@
 // jobs run again alone, as above.
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.ts";
+import { isRetriable } from "./trouble.ts";
+
+/**
+ * A job's work. `maybeDone` is true when it runs again after a transaction of which every write
+ * was made and only the commit failed (the connection died in it): that commit may have landed,
+ * so work that must not happen twice (a charge) first looks for what it would write.
+ */
+export type Work<T> = (tx: Kysely<Database>, maybeDone: boolean) => Promise<T>;
+
+/**
+ * Waits before each new try of a transaction the database cut (a restart, a lost connection, a
+ * deadlock): about 2.6 s in all, the time a PostgreSQL restart takes, before the caller gets the error.
+ */
+export const RETRY_DELAYS_MS = [100, 300, 700, 1500];
 
 type Job = {
-  work: (tx: Kysely<Database>) => Promise<unknown>;
+  work: Work<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
@@ -30,7 +46,7 @@ class GroupCommit {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  run<T>(work: (tx: Kysely<Database>) => Promise<T>): Promise<T> {
+  run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
@@ -52,24 +68,40 @@ class GroupCommit {
 
   private async together(batch: Job[]): Promise<void> {
     let results: unknown[];
+    let worked = false;
     try {
       results = await this.db.transaction().execute(async (tx) => {
         const out: unknown[] = [];
-        for (const job of batch) out.push(await job.work(tx));
+        for (const job of batch) out.push(await job.work(tx, false));
+        worked = true;
         return out;
       });
     } catch {
-      for (const job of batch) await this.alone(job);
+      for (const job of batch) await this.alone(job, worked);
       return;
     }
     batch.forEach((job, i) => job.resolve(results[i]));
   }
 
-  private async alone(job: Job): Promise<void> {
-    try {
-      job.resolve(await this.db.transaction().execute((tx) => job.work(tx)));
-    } catch (e) {
-      job.reject(e);
+  private async alone(job: Job, maybeDone = false): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      let worked = false;
+      try {
+        const value = await this.db.transaction().execute(async (tx) => {
+          const out = await job.work(tx, maybeDone);
+          worked = true;
+          return out;
+        });
+        job.resolve(value);
+        return;
+      } catch (e) {
+        maybeDone ||= worked;
+        if (!isRetriable(e) || attempt >= RETRY_DELAYS_MS.length) {
+          job.reject(e);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+      }
     }
   }
 }
@@ -80,7 +112,7 @@ const groups = new WeakMap<Kysely<Database>, GroupCommit>();
  * Runs `work` in a write transaction shared with the other jobs queued in this turn; resolves
  * with its result once that transaction has committed.
  */
-export function inSharedTransaction<T>(db: Kysely<Database>, work: (tx: Kysely<Database>) => Promise<T>): Promise<T> {
+export function inSharedTransaction<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
   let group = groups.get(db);
   if (!group) groups.set(db, (group = new GroupCommit(db)));
   return group.run(work);

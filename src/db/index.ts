@@ -13,4 +13,6 @@ export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
 export * from "./artifacts.ts";
+export { revokeUserTokens, tokenStanding, type TokenStanding } from "./token-revocations.ts";
+export { ownerOf, releaseDeadOwners, releaseOwner, startOwnerLease } from "./owners.ts";
 export * from "./mcp-tool-lists.ts";

@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { nowIso } from "./clock.ts";
+import { troubleOf } from "./trouble.ts";
 import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
@@ -15,6 +16,10 @@ import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 export const LOG_FLUSH_MS = 5;
 /** Records one write takes at most: a bound on how long it holds the database. */
 export const LOG_BATCH = 256;
+/** While the database is in trouble, queued records wait this long between tries … */
+export const LOG_RETRY_MS = 1000;
+/** … and at most this many are kept (past it, a batch that still fails is reported lost, record by record). */
+export const LOG_BACKLOG = 50_000;
 
 class LogQueue {
   private queued: CallRecords[] = [];
@@ -45,7 +50,15 @@ class LogQueue {
   private async write(batch: CallRecords[]): Promise<void> {
     try {
       await inSharedTransaction(this.db, (tx) => writeAll(tx, batch));
-    } catch {
+    } catch (e) {
+      // The database is in trouble (unreachable, locked, full): nothing is wrong with the records.
+      // They wait, queued, for the next flush after a pause, up to a bound on what is kept.
+      if (troubleOf(e) && this.queued.length + batch.length <= LOG_BACKLOG) {
+        this.queued.unshift(...batch);
+        this.timer ??= setTimeout(() => void this.flush(), LOG_RETRY_MS);
+        this.timer.unref?.();
+        return;
+      }
       // One bad record (a foreign key an organization's deletion broke) must not take the
       // others with it: each is written alone, and one that still fails is reported.
       for (const records of batch) {

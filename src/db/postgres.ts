@@ -31,8 +31,14 @@ const types = {
 
 export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: types as never });
-  // An idle client that loses its server (a restart, a failover) must not take the process down.
+  // A client that loses its server (a restart, a failover) must not take the process down: the
+  // pool reports idle ones here, but one checked out between two queries of a transaction emits
+  // 'error' on itself, and an 'error' without a listener ends the process. Its query fails too,
+  // and the pool drops the broken client when it is released; a new one connects on demand.
   pool.on("error", (e) => console.error(`postgres pool: ${e.message}`));
+  pool.on("connect", (client) => {
+    client.on("error", (e) => console.error(`postgres connection lost: ${e.message}`));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerCapabilities(db, { label: "postgres", skipLocked: true, modifyingCte: true, autoincrement: false });
   return db;

@@ -6,6 +6,7 @@ import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
 import { settled, settleIn, type Settlement } from "./billing.ts";
 import { inSharedTransaction } from "./group-commit.ts";
+import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
 import type { Selectable } from "kysely";
 import type { ResponsesTable } from "./schema.ts";
@@ -47,7 +48,9 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
     id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
     previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
     body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
-    worker: r.worker, lease_until: r.leaseUntil, created_at: now, updated_at: now,
+    // A running response is its process's (owners.ts): failed, not left running, should it die.
+    worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
+    lease_until: r.leaseUntil, created_at: now, updated_at: now,
   }).execute();
   await insertItems(tx, r.id, r.organizationId, "input", r.input);
   if (r.output) await insertItems(tx, r.id, r.organizationId, "output", r.output);
@@ -101,15 +104,17 @@ export async function endTurn(
   end: { insert: NewResponse } | { finish: Finish } | null,
   settlement: (endedMeanwhile: unknown | null) => Settlement,
 ): Promise<unknown | null> {
-  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx) => {
+  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx, maybeDone) => {
     let meanwhile: unknown | null = null;
-    if (end && "insert" in end) await insertResponseIn(tx, end.insert);
-    else if (end && !(await finishResponseIn(tx, end.finish))) {
+    if (end && "insert" in end) {
+      // Run again after a commit that may have landed: the row may be there already.
+      if (!(maybeDone && (await findResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
+    } else if (end && !(await finishResponseIn(tx, end.finish))) {
       const row = await findResponse(tx, end.finish.organizationId, end.finish.id);
       meanwhile = row ? JSON.parse(row.body) : null;
     }
     const s = settlement(meanwhile);
-    await settleIn(tx, s);
+    await settleIn(tx, s, maybeDone);
     return { meanwhile, requestId: s.requestId };
   });
   settled(db, requestId);

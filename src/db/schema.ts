@@ -44,6 +44,30 @@ export interface CreditHoldsTable {
   request_id: string;
   amount: number;
   created_at: Timestamp;
+  /** The server process (server_leases.id) that took it; null for holds older than 0005. */
+  owner: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A running server process: its holds and stored responses are its own while its lease is live. */
+export interface ServerLeasesTable {
+  id: string;
+  host: string;
+  pid: number;
+  /** Unix seconds. */
+  lease_until: number;
+  started_at: Timestamp;
+}
+
+/** Frontend tokens of this user minted before `revoked_before` (Unix seconds) are dead. */
+export interface TokenRevocationsTable {
+  organization_id: number;
+  user_id: string;
+  revoked_before: number;
+}
+
+export interface HealthProbesTable {
+  id: string;
+  filler: string;
 }
 
 export interface RequestLogsTable {
@@ -184,6 +208,9 @@ export interface Database {
   responses: ResponsesTable;
   response_items: ResponseItemsTable;
   response_events: ResponseEventsTable;
+  server_leases: ServerLeasesTable;
+  token_revocations: TokenRevocationsTable;
+  health_probes: HealthProbesTable;
   artifacts: ArtifactsTable;
   artifact_versions: ArtifactVersionsTable;
   mcp_tool_lists: McpToolListsTable;

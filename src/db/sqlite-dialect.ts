@@ -86,7 +86,13 @@ class CachedStatementDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    // SQLite rolls a transaction back itself when a write fails on a full disk or an I/O error; a
+    // rollback then fails with "no transaction is active" and would hide the error that matters.
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } catch (e) {
+      if (!/no transaction is active/i.test((e as Error).message)) throw e;
+    }
   }
 
   async releaseConnection(): Promise<void> {

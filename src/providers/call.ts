@@ -1,5 +1,8 @@
 // The only place that talks HTTP to providers: sends what an adapter built, turns transport
 // failures and error statuses into ProviderError, and hands answers back to the adapter.
+// A provider that stays silent is cut (504): a stream whose answer has not started within the
+// connect timeout, a whole answer not received within the idle timeout, or a stream that sends
+// nothing for the idle timeout between two chunks.
 
 import { readSse } from "./sse.ts";
 import {
@@ -7,22 +10,74 @@ import {
   type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type ProviderAdapter, type Target,
 } from "./types.ts";
 
-async function send(adapter: ProviderAdapter, req: ChatRequest, target: Target, stream: boolean, signal?: AbortSignal): Promise<Response> {
+export interface CallLimits {
+  /** A stream's answer must start (status and headers) within this (TESSERA_PROVIDER_CONNECT_TIMEOUT_MS). */
+  connectMs: number;
+  /**
+   * The longest a provider may send nothing: between two chunks of a stream, or before a whole
+   * (non-streamed) answer, which comes only when the model is done (TESSERA_PROVIDER_IDLE_TIMEOUT_MS).
+   * Reasoning models think for minutes before they write: the default leaves them that.
+   */
+  idleMs: number;
+}
+
+export const DEFAULT_CALL_LIMITS: CallLimits = { connectMs: 30_000, idleMs: 300_000 };
+
+let limits: CallLimits = DEFAULT_CALL_LIMITS;
+
+/** The process's limits, from its configuration (main.ts, once at start). */
+export function setCallLimits(l: CallLimits): void {
+  limits = l;
+}
+
+const secondsText = (ms: number) => `${ms / 1000} s`;
+
+/** Aborts the call when the provider has been silent too long, saying so. */
+class Watchdog {
+  readonly controller = new AbortController();
+  reason: string | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  arm(ms: number, reason: string): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.reason = reason;
+      this.controller.abort();
+    }, ms);
+  }
+
+  disarm(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** The error to throw for a failure `err`: the timeout's, when it was the cause. */
+  error(name: string, err: unknown, otherwise: (message: string) => ProviderError): ProviderError {
+    if (this.reason) return new ProviderError(`provider ${name} ${this.reason}`, 504, null);
+    if (err instanceof ProviderError) return err;
+    return otherwise(withoutBunHint((err as Error)?.message ?? "network error"));
+  }
+}
+
+async function send(adapter: ProviderAdapter, req: ChatRequest, target: Target, stream: boolean, dog: Watchdog, signal?: AbortSignal): Promise<Response> {
   const out = adapter.toRequest(req, target, stream);
   let res: Response;
+  if (stream) dog.arm(limits.connectMs, `did not start its answer within ${secondsText(limits.connectMs)}`);
+  else dog.arm(limits.idleMs, `sent no answer within ${secondsText(limits.idleMs)}`);
   try {
     res = await fetch(out.url, {
       method: "POST",
       headers: { "content-type": "application/json", ...out.headers },
       body: JSON.stringify(out.body),
-      signal,
+      signal: signal ? AbortSignal.any([signal, dog.controller.signal]) : dog.controller.signal,
     });
   } catch (err) {
-    // Never echo the URL's query or headers: keys may sit there.
-    throw new ProviderError(`provider ${adapter.name} could not be reached: ${(err as Error).message ?? "network error"}`, 502, null);
+    dog.disarm();
+    // Never echo the URL's query or headers: keys may sit there; nor Bun's hint for its own users.
+    throw dog.error(adapter.name, err, (m) => new ProviderError(`provider ${adapter.name} could not be reached: ${m}`, 502, null));
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
+    dog.disarm();
     const msg = adapter.errorMessage(res.status, text);
     throw new ProviderError(`${adapter.name} returned ${res.status}: ${msg}`, res.status === 429 ? 429 : 502, res.status);
   }
@@ -30,12 +85,15 @@ async function send(adapter: ProviderAdapter, req: ChatRequest, target: Target, 
 }
 
 export async function complete(adapter: ProviderAdapter, req: ChatRequest, target: Target, signal?: AbortSignal): Promise<ChatCompletion> {
-  const res = await send(adapter, req, target, false, signal);
+  const dog = new Watchdog();
+  const res = await send(adapter, req, target, false, dog, signal);
   let body: unknown;
   try {
     body = await res.json();
-  } catch {
-    throw new ProviderError(`${adapter.name} answered with a body that is not JSON`, 502, res.status);
+  } catch (err) {
+    throw dog.error(adapter.name, err, () => new ProviderError(`${adapter.name} answered with a body that is not JSON`, 502, res.status));
+  } finally {
+    dog.disarm();
   }
   return adapter.fromResponse(body, req.model);
 }
@@ -47,18 +105,37 @@ export async function complete(adapter: ProviderAdapter, req: ChatRequest, targe
 export async function openStream(
   adapter: ProviderAdapter, req: ChatRequest, target: Target, ids: { id: string; created: number }, signal?: AbortSignal,
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
-  const res = await send(adapter, req, target, true, signal);
-  if (!res.body) throw new ProviderError(`${adapter.name} sent an empty stream`, 502, res.status);
-  const events = guardTransport(adapter.name, readSse(res.body));
+  const dog = new Watchdog();
+  const res = await send(adapter, req, target, true, dog, signal);
+  if (!res.body) {
+    dog.disarm();
+    throw new ProviderError(`${adapter.name} sent an empty stream`, 502, res.status);
+  }
+  const events = guardTransport(adapter.name, readSse(res.body), dog);
   return adapter.fromStream(events, { ...ids, model: req.model });
 }
 
-/** A connection dropped mid-stream surfaces as a ProviderError, not a raw socket error. */
-async function* guardTransport<T>(name: string, it: AsyncIterable<T>): AsyncGenerator<T> {
+/** Bun ends its fetch() errors with advice for the program's author ("pass `verbose: true` …"): not for our clients. */
+export function withoutBunHint(message: string): string {
+  return message.replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim() || "network error";
+}
+
+/**
+ * A connection dropped mid-stream surfaces as a ProviderError, not a raw socket error; a stream
+ * silent for the idle timeout is cut (its watchdog re-armed at every event).
+ */
+async function* guardTransport<T>(name: string, it: AsyncIterable<T>, dog: Watchdog): AsyncGenerator<T> {
+  const idle = () => dog.arm(limits.idleMs, `sent nothing for ${secondsText(limits.idleMs)} in the middle of its answer`);
+  idle();
   try {
-    yield* it;
+    for await (const item of it) {
+      dog.disarm();
+      yield item;
+      idle();
+    }
   } catch (err) {
-    if (err instanceof ProviderError) throw err;
-    throw new ProviderError(`${name} stream broke: ${(err as Error).message ?? "connection lost"}`, 502, null);
+    throw dog.error(name, err, (m) => new ProviderError(`${name} stream broke: ${m}`, 502, null));
+  } finally {
+    dog.disarm();
   }
 }

@@ -6,7 +6,7 @@ import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
-import { nameByShape } from "./names.ts";
+import { demoted, nameByShape } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const RESERVED = ["Query", "Mutation"];
@@ -38,8 +38,14 @@ export function unknownComponents(round: Round): Edit[] {
     const fix = nearest(name, [...fitting, ...RESERVED]);
     // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
     const chosen = fix === null ? undefined : round.library.components.get(fix);
-    if (hit?.e.k === "call" && chosen && given > 0 && round.fit.score(hit.e.args, chosen).score < 0) continue;
-    if (hit && fix) edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: fix });
+    const misfit = hit?.e.k === "call" && chosen !== undefined && given > 0 && round.fit.score(hit.e.args, chosen).score < 0;
+    if (hit && fix && !misfit) {
+      edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: fix });
+      continue;
+    }
+    // No component takes it: its text is kept in a text component rather than lost with it.
+    const demotion = hit?.e.k === "call" ? demoted(round, hit.e, stmt.expr, stmt.id) : null;
+    if (demotion) edits.push(demotion);
   }
   return edits;
 }

@@ -8,7 +8,8 @@
 //     listed value a repair rewrites;
 //   - the number of component calls in those statements (a renamed call is kept).
 // The result keeps the content when it holds every such string (as often; in another case for
-// a line that could not be read) and as many calls.
+// a line that could not be read; or inside a longer string, where an unknown call's strings were
+// joined in a text component) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 
 export interface Content {
@@ -160,7 +161,11 @@ function keeps(before: Content, after: Content): boolean {
     if ((after.strings.get(s) ?? 0) >= n) continue;
     // A string of a line that could not be read is counted as written; the result may hold it
     // in another case (a listed value mended) or, being free text, as it was.
-    if ((loose.get(s.toLowerCase()) ?? 0) < n) return false;
+    if ((loose.get(s.toLowerCase()) ?? 0) >= n) continue;
+    // Text kept inside another string (an unknown call's strings joined in a text component).
+    let inside = false;
+    for (const t of after.strings.keys()) if (t.length > s.length && t.includes(s)) inside = true;
+    if (!inside) return false;
   }
   return true;
 }

@@ -125,7 +125,8 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
   const n = normal(value);
   const direct = byNormal.get(n) ?? byNormal.get(n.replace(/-/g, ""));
   if (direct !== undefined) return direct;
-  for (const w of [...(VALUE_SYNONYMS[n] ?? []), ...(ABBREVIATIONS[n] ?? [])]) {
+  const own = (table: Record<string, string[]>) => (Object.hasOwn(table, n) ? table[n] : []);
+  for (const w of [...own(VALUE_SYNONYMS), ...own(ABBREVIATIONS)]) {
     const hit = byNormal.get(w);
     if (hit !== undefined) return hit;
   }
@@ -210,8 +211,21 @@ const NAME_WORDS: Record<string, string[]> = {
   form: ["form"],
 };
 
+// Words of the names seen, kept: a library's names are split once, not for every unknown call.
+const WORDS = new Map<string, string[]>();
+const MAX_WORDS = 10_000;
+
 /** The words a component name is made of, lower case (`BarGraph` → bar, graph). */
 function words(name: string): string[] {
+  let out = WORDS.get(name);
+  if (out === undefined) {
+    if (WORDS.size >= MAX_WORDS) WORDS.clear();
+    WORDS.set(name, (out = split(name)));
+  }
+  return out;
+}
+
+function split(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -227,7 +241,7 @@ function words(name: string): string[] {
 export function nameMeaning(name: string, candidate: string): number {
   const cand = candidate.toLowerCase();
   const whole = name.toLowerCase();
-  const hints = NAME_WORDS[whole];
+  const hints = Object.hasOwn(NAME_WORDS, whole) ? NAME_WORDS[whole] : undefined;
   if (hints) {
     const i = hints.findIndex((w) => cand.includes(w));
     if (i !== -1) return i === 0 ? 1 : 0.8;
@@ -236,7 +250,7 @@ export function nameMeaning(name: string, candidate: string): number {
   const candWords = words(candidate);
   for (const w of words(name)) {
     if (candWords.includes(w)) best = Math.max(best, 0.6);
-    const h = NAME_WORDS[w];
+    const h = Object.hasOwn(NAME_WORDS, w) ? NAME_WORDS[w] : undefined;
     if (h && h.some((x) => cand.includes(x))) best = Math.max(best, 0.5);
   }
   return best;

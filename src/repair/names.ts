@@ -41,7 +41,7 @@ function slotOf(root: Expr, target: Expr): Slot | null {
   while (e && e !== target) {
     let next: Expr | undefined;
     if (e.k === "call") {
-      const i = lastHolding(e.args, self, target.start);
+      const i: number = lastHolding(e.args, self, target.start);
       if (i !== -1) {
         slot = { call: e, index: i, lists: 0 };
         next = e.args[i];
@@ -130,3 +130,36 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
   return best;
 }
 
+
+const freeText = (schema: Component["props"][number]["schema"]) => schema.type === "string" && schema.enum === undefined;
+
+/**
+ * When no component takes an unknown call, its text survives: a call whose arguments are all
+ * strings and numbers becomes the text component the position allows (one whose first property
+ * takes free text and whose others are optional; one named for text first), its strings joined.
+ * Null when the call holds more than text, or no text component may stand there.
+ */
+export function demoted(round: Round, call: CallExpr, root: Expr, stmtId: string): { start: number; end: number; text: string } | null {
+  if (call.args.length === 0 || !call.args.every((a) => a.k === "str" || a.k === "num")) return null;
+  const comps = round.library.components;
+  if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  const parent = slot ? comps.get(slot.call.name) : undefined;
+  const only = call === root && stmtId === "root" ? round.library.root : undefined;
+  const text = call.args.map((a) => (a.k === "str" ? a.v : a.k === "num" ? String(a.v) : "")).join(" ");
+  const str: Expr = { k: "str", v: text, start: call.start, end: call.end };
+  let best: Component | null = null;
+  const rank = (c: Component) => [/text/i.test(c.name) ? 0 : 1, c.props.length, c.name.length];
+  const compare = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+  for (const c of comps.values()) {
+    if ((only !== undefined && c.name !== only) || !c.props[0] || !freeText(c.props[0].schema)) continue;
+    if (!round.fit.score([str], c).perfect) continue;
+    if (parent && slot) {
+      let value: Expr = { ...call, name: c.name, args: [str] };
+      for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
+      if (!round.fit.fits(value, parent, slot.index)) continue;
+    }
+    if (!best || compare(rank(c), rank(best)) < 0) best = c;
+  }
+  return best ? { start: call.start, end: call.end, text: `${best.name}(${JSON.stringify(text)})` } : null;
+}

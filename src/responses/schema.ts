@@ -195,11 +195,19 @@ const TextFormat = v.variant("type", [
 ], "text.format type must be text, json_object or json_schema");
 
 export const Metadata = v.pipe(
+  // valibot's record takes an array for an object (its indexes as keys): refused first.
+  v.custom<Record<string, unknown>>((m) => typeof m === "object" && m !== null && !Array.isArray(m), "metadata must be an object of strings, not an array"),
   v.record(
     v.pipe(v.string(), v.maxLength(64, "metadata keys are at most 64 characters")),
     v.pipe(v.string("metadata values must be strings"), v.maxLength(512, "metadata values are at most 512 characters")),
   ),
   v.check((m) => Object.keys(m).length <= 16, "metadata holds at most 16 pairs"),
+);
+
+/** An end user's id: printable text (a NUL or a line break would reach logs and stored rows). */
+export const UserId = v.pipe(
+  v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters"),
+  v.regex(/^[^\p{Cc}]*$/u, "user must not hold control characters"),
 );
 
 const INCLUDABLE = [
@@ -257,7 +265,7 @@ const CreateFields = v.object({
   metadata: v.optional(v.nullable(Metadata)),
   include: v.optional(v.nullable(v.array(v.picklist(INCLUDABLE, `include entries must be one of ${INCLUDABLE.join(", ")}`)))),
   truncation: v.optional(v.nullable(v.picklist(["auto", "disabled"]))),
-  user: v.optional(v.nullable(v.string())),
+  user: v.optional(v.nullable(UserId)),
   safety_identifier: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
   prompt_cache_key: v.optional(v.nullable(v.string())),
   service_tier: v.optional(v.nullable(v.string())),

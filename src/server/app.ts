@@ -9,7 +9,8 @@
 // cap, invalid JSON, valibot) · paid.ts (hold, finish) · ../db/logs.ts
 import { randomUUID } from "node:crypto";
 import type { Organization } from "../db/index.ts";
-import { authenticate, authenticatePrincipal, type Principal } from "./auth.ts";
+import { troubleOf } from "../db/trouble.ts";
+import { authenticateKey, authenticatePrincipal, type Principal } from "./auth.ts";
 import { RequestAborted } from "./body.ts";
 import type { AppDeps } from "./context.ts";
 import { corsHeaders, isCorsPath, preflight } from "./cors.ts";
@@ -17,6 +18,7 @@ import { errorResponse, HttpError } from "./errors.ts";
 import { PaidCall, paidWork } from "./paid.ts";
 import type { Route, Surface } from "./surface.ts";
 import { SURFACES } from "./surfaces/index.ts";
+import { troubleLine, unavailable } from "./unavailable.ts";
 
 export type FetchHandler = (req: Request) => Promise<Response>;
 
@@ -152,7 +154,7 @@ async function run(route: Route, ctx: Ctx): Promise<Response> {
   try {
     if (route.auth !== "none") {
       const { db } = ctx.deps;
-      ctx.principal = route.auth === "key" ? { kind: "key", org: await authenticate(db, ctx.req) } : await authenticatePrincipal(db, ctx.req);
+      ctx.principal = route.auth === "key" ? { kind: "key", ...(await authenticateKey(db, ctx.req)) } : await authenticatePrincipal(db, ctx.req);
       ctx.org = ctx.principal.org;
     }
     if (!route.paid || !ctx.org) return await handler(ctx);
@@ -162,6 +164,12 @@ async function run(route: Route, ctx: Ctx): Promise<Response> {
   } catch (e) {
     if (e instanceof RequestAborted) ctx.deps.log(`aborted request ${ctx.req.method} ${ctx.url.pathname} ${ctx.requestId}: ${e.message}`);
     if (e instanceof HttpError) return e.toResponse();
+    // The database's state, not a bug: 503 with Retry-After, the trouble named in the log.
+    const trouble = troubleOf(e);
+    if (trouble) {
+      ctx.deps.log(troubleLine(trouble, `${ctx.url.pathname} ${ctx.requestId}`, e));
+      return unavailable(trouble).toResponse();
+    }
     // A bug, not a bad request: say so without leaking internals to the caller.
     ctx.deps.log(`unhandled error in ${ctx.url.pathname} ${ctx.requestId}: ${e instanceof Error ? e.stack : String(e)}`);
     return errorResponse(500, "internal error");

@@ -1,12 +1,12 @@
 // Shared by every authenticated route. An API key (server side) reaches everything of its
 // organization; a frontend token (browser side) reaches only the Conversations routes, and there
 // only its user's conversations: anywhere else it is a 403, never a 401 (it is a valid credential).
-import { findKeyOwner, findOrganizationById, type Db, type Organization } from "../db/index.ts";
+import { findKeyOwner, tokenStanding, type Db, type Organization } from "../db/index.ts";
 import { HttpError } from "./errors.ts";
 import { TOKEN_PREFIX, verifyToken, type Scope } from "./crypto/frontend-tokens.ts";
 
 export type Principal =
-  | { kind: "key"; org: Organization }
+  | { kind: "key"; org: Organization; keyId: number }
   | { kind: "token"; org: Organization; userId: string; scopes: Scope[] };
 
 function bearer(req: Request): string {
@@ -18,11 +18,16 @@ function bearer(req: Request): string {
 
 /** API key only: the routes a browser must never reach. */
 export async function authenticate(db: Db, req: Request): Promise<Organization> {
+  return (await authenticateKey(db, req)).org;
+}
+
+/** API key only, with the key's id (a minted token names it). */
+export async function authenticateKey(db: Db, req: Request): Promise<{ org: Organization; keyId: number }> {
   const principal = await authenticatePrincipal(db, req);
   if (principal.kind === "token") {
     throw new HttpError(403, "a frontend token reaches only the Conversations routes; this route needs the API key (server side)", { code: "token_not_allowed" });
   }
-  return principal.org;
+  return principal;
 }
 
 /** An API key or a frontend token. */
@@ -33,13 +38,23 @@ export async function authenticatePrincipal(db: Db, req: Request): Promise<Princ
     if (!check.ok) {
       throw new HttpError(401, check.reason === "expired" ? "the frontend token has expired: mint a new one" : "invalid frontend token", { code: check.reason === "expired" ? "token_expired" : "invalid_token" });
     }
-    const org = await findOrganizationById(db, check.claims.organizationId);
-    if (!org) throw new HttpError(401, "invalid frontend token", { code: "invalid_token" });
-    return { kind: "token", org, userId: check.claims.userId, scopes: check.claims.scopes };
+    // Checked on every use, so that revocation is immediate on every replica.
+    const { claims } = check;
+    const standing = await tokenStanding(db, claims.organizationId, claims.keyId ?? null, claims.userId);
+    if (!standing) throw new HttpError(401, "invalid frontend token", { code: "invalid_token" });
+    const revoked = standing.keyRevoked
+      ? "the API key that minted it was revoked"
+      : standing.org.suspended
+        ? "its organization is suspended"
+        : standing.revokedBefore !== null && (claims.issuedAt ?? 0) <= standing.revokedBefore
+          ? "its user's tokens were revoked"
+          : null;
+    if (revoked) throw new HttpError(401, `the frontend token is no longer valid: ${revoked}`, { code: "token_revoked" });
+    return { kind: "token", org: standing.org, userId: claims.userId, scopes: claims.scopes };
   }
-  const org = (await findKeyOwner(db, secret))?.org;
-  if (!org) throw new HttpError(401, "invalid or revoked API key", { code: "invalid_api_key" });
-  return { kind: "key", org };
+  const owner = await findKeyOwner(db, secret);
+  if (!owner) throw new HttpError(401, "invalid or revoked API key", { code: "invalid_api_key" });
+  return { kind: "key", org: owner.org, keyId: owner.key.id };
 }
 
 /** A token needs the scope; an API key has every scope. */

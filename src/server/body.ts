@@ -59,15 +59,22 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<un
   return parseJson(await readLimited(req, limit));
 }
 
-const utf8 = new TextDecoder();
+// fatal: bytes that are not UTF-8 are refused, not turned into U+FFFD and stored as if sent.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A body (or a WebSocket frame) as JSON: nesting bounded before the parse, 400s for both. */
 export function parseJson(bytes: Uint8Array | string): unknown {
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
     throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
   }
+  let text: string;
   try {
-    return JSON.parse(typeof bytes === "string" ? bytes : utf8.decode(bytes));
+    text = typeof bytes === "string" ? bytes : utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, "request body is not valid UTF-8", { code: "invalid_utf8" });
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { code: "invalid_json" });
   }
@@ -79,6 +86,8 @@ export async function readBody<S extends v.GenericSchema>(req: Request, schema: 
 }
 
 export function checkBody<S extends v.GenericSchema>(json: unknown, schema: S): v.InferOutput<S> {
+  // Every body is a JSON object; valibot's object schemas would take an array for one.
+  if (Array.isArray(json)) throw new HttpError(400, "request body must be a JSON object, not an array", { code: "invalid_body" });
   const result = v.safeParse(schema, json);
   if (!result.success) {
     const issue = result.issues[0];

@@ -1,3 +1,4 @@
+import { DEFAULT_CALL_LIMITS } from "../providers/call.ts";
 import { creditAmountProblem } from "../db/credits.ts";
 import { route, target } from "../providers/registry.ts";
 import { parseAllowedHosts, type AllowedHost } from "./hosted/address.ts";
@@ -34,6 +35,15 @@ export interface ServerConfig {
   leaseSeconds?: number;
   /** PostgreSQL connections per process at most (TESSERA_DB_POOL); ignored on SQLite. */
   dbPoolSize?: number;
+  /**
+   * Provider calls one process runs at once (TESSERA_MAX_PROVIDER_CALLS, else Bun's own
+   * BUN_CONFIG_MAX_HTTP_REQUESTS, else 4096); more wait for a free slot. See fetch-limit.ts.
+   */
+  maxProviderCalls?: number;
+  /** A provider's stream must start within this (TESSERA_PROVIDER_CONNECT_TIMEOUT_MS, default 30 s). */
+  providerConnectTimeoutMs?: number;
+  /** The longest a provider may send nothing, mid-stream or before a whole answer (TESSERA_PROVIDER_IDLE_TIMEOUT_MS, default 300 s). */
+  providerIdleTimeoutMs?: number;
   /** Hosted tools of Responses (web/image search, remote MCP). */
   hostedTools?: HostedToolsConfig;
 }
@@ -63,6 +73,9 @@ export function hostedToolsFromEnv(env: Record<string, string | undefined>): Hos
     maxToolRounds: Math.max(2, intFrom(env.TESSERA_MAX_TOOL_ROUNDS, DEFAULT_MAX_TOOL_ROUNDS, "TESSERA_MAX_TOOL_ROUNDS")),
   };
 }
+
+/** Concurrent provider calls per process unless set: four times the 1,000 streams the bench holds. */
+export const DEFAULT_MAX_PROVIDER_CALLS = 4096;
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
@@ -104,6 +117,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     artifactPrice: priceFrom(env.TESSERA_ARTIFACT_PRICE, 0, "TESSERA_ARTIFACT_PRICE"),
     leaseSeconds: Math.max(1, intFrom(env.TESSERA_LEASE_SECONDS, 30, "TESSERA_LEASE_SECONDS")),
     dbPoolSize: Math.max(1, intFrom(env.TESSERA_DB_POOL, 10, "TESSERA_DB_POOL")),
+    providerConnectTimeoutMs: Math.max(1, intFrom(env.TESSERA_PROVIDER_CONNECT_TIMEOUT_MS, DEFAULT_CALL_LIMITS.connectMs, "TESSERA_PROVIDER_CONNECT_TIMEOUT_MS")),
+    providerIdleTimeoutMs: Math.max(1, intFrom(env.TESSERA_PROVIDER_IDLE_TIMEOUT_MS, DEFAULT_CALL_LIMITS.idleMs, "TESSERA_PROVIDER_IDLE_TIMEOUT_MS")),
+    maxProviderCalls: Math.min(65_535, Math.max(1, intFrom(env.TESSERA_MAX_PROVIDER_CALLS || env.BUN_CONFIG_MAX_HTTP_REQUESTS, DEFAULT_MAX_PROVIDER_CALLS, "TESSERA_MAX_PROVIDER_CALLS"))),
     corsOrigins: (env.TESSERA_CORS_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
     hostedTools: hostedToolsFromEnv(env),
   };

@@ -15,6 +15,8 @@ export interface AppDeps {
   log: (line: string) => void;
   /** Writes that run after the response (logs outside the paid transaction); shutdown waits for them. */
   background: Background;
+  /** Set when the server starts stopping: /health/ready then answers 503. */
+  draining?: boolean;
 }
 
 /** The `:name` segments of a route's path, e.g. "id" | "item" for `/v1/conversations/:id/items/:item`. */

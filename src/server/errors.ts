@@ -10,6 +10,8 @@ const TYPE_BY_STATUS: Record<number, string> = {
   429: "rate_limit_error",
   500: "internal_server_error",
   502: "upstream_error",
+  503: "service_unavailable_error",
+  504: "upstream_timeout_error",
 };
 
 export interface ErrorOptions {

@@ -1,11 +1,14 @@
 // The server's entry: `bun src/server/main.ts` (npm start) or `deno task start` reads the environment
 // and serves, on the runtime it runs on (src/runtime).
 // Tests and the benchmark import startServer and call it with port 0 and a temporary database.
-import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startRetention, type Db } from "../db/index.ts";
+import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startOwnerLease, startRetention, type Db } from "../db/index.ts";
+import { DEFAULT_LEASE_SECONDS } from "./surfaces/responses/background.ts";
+import { DEFAULT_CALL_LIMITS, setCallLimits } from "../providers/call.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
-import { configFromEnv, type ServerConfig } from "./config.ts";
+import { configFromEnv, DEFAULT_MAX_PROVIDER_CALLS, type ServerConfig } from "./config.ts";
+import { ensureFetchLimit } from "./fetch-limit.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
 import { serve } from "./serve.ts";
@@ -49,9 +52,16 @@ export async function startServer(
 ): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
+  setCallLimits({
+    connectMs: config.providerConnectTimeoutMs ?? DEFAULT_CALL_LIMITS.connectMs,
+    idleMs: config.providerIdleTimeoutMs ?? DEFAULT_CALL_LIMITS.idleMs,
+  });
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
+  // This process under a lease: what a stopped server left running (its holds, its responses) is
+  // released at start-up and once a lease period after it stopped (owners.ts).
+  const ownerLease = await startOwnerLease(db, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, log);
   // Holds left by a server that died (kill -9, power loss) come back once they are expired.
   const stopHoldSweep = await startHoldSweep(db, log);
   const background = new Background(log);
@@ -78,6 +88,7 @@ export async function startServer(
   });
   let stopping: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
+    deps.draining = true;
     stopRetention();
     stopHoldSweep();
     for (const job of jobs) job.stop();
@@ -92,6 +103,7 @@ export async function startServer(
     for (const job of jobs) await job.abandon?.();
     await background.idle();
     const returned = await returnOpenHolds(db, "the server stopped before the request ended");
+    await ownerLease.stop();
     if (!drained) log(`stopped after ${graceMs} ms with requests still running; ${returned} credit hold(s) returned`);
     await server.stop(true);
     await background.idle();
@@ -118,6 +130,9 @@ export async function startServer(
 
 if (import.meta.main) {
   const config = configFromEnv();
+  if (!ensureFetchLimit(config.maxProviderCalls ?? DEFAULT_MAX_PROVIDER_CALLS)) {
+    console.error("this runtime cannot raise Bun's limit of concurrent fetch() calls: set BUN_CONFIG_MAX_HTTP_REQUESTS before starting the server");
+  }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
   const bound = config.host!.includes(":") ? `[${config.host}]` : config.host;
@@ -129,10 +144,13 @@ if (import.meta.main) {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
+      // The stop waits on things that hold no reference (the SQLite checkpointer's unref'd worker):
+      // without one of its own the process could run out of work and exit before its last line.
+      setInterval(() => {}, 60_000);
       server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
         () => {
-          console.log("stopped: requests settled, logs written, database closed");
-          process.exit(0);
+          // Exits once the line is written: console.log to a pipe is asynchronous, and exit() dropped it.
+          process.stdout.write("stopped: requests settled, logs written, database closed\n", () => process.exit(0));
         },
         (e) => {
           console.error(`shutdown failed: ${e instanceof Error ? e.message : String(e)}`);

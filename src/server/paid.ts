@@ -6,7 +6,7 @@
 // it was accepted, a log with a bounded excerpt of what was sent. app.ts runs every paid route
 // through `paidWork`, so a handler only says how its call ended; whatever escapes it ends the call.
 import {
-  canAfford, chargeOutright, findOrganizationById, holdCredits, settle, writeRequestLog, type Organization, type Settlement,
+  canAfford, chargeOutright, findOrganizationById, handBackLater, holdCredits, settle, writeRequestLog, type Organization, type Settlement,
 } from "../db/index.ts";
 import type { ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";
@@ -132,7 +132,15 @@ export class PaidCall {
   async finish(end: CallEnd): Promise<boolean> {
     if (this.ended) return true;
     this.ended = true;
-    const paid = await this.write(end);
+    let paid: boolean;
+    try {
+      paid = await this.write(end);
+    } catch (e) {
+      // Not recorded (the database is in trouble): the caller answers an error, and the hold goes
+      // back, uncharged, once the database takes the write.
+      if (this.held > 0) handBackLater(this.deps.db, this.requestId, this.deps.log);
+      throw e;
+    }
     if (!paid) this.ended = false;
     return paid;
   }

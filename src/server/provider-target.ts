@@ -51,7 +51,7 @@ export function providerHttpError(e: unknown): HttpError | null {
   const up = e.upstreamStatus;
   const refused = up !== null && up >= 400 && up < 500 && up !== 408 && up !== 429;
   return new HttpError(e.status, e.message, {
-    code: e.status === 429 ? "upstream_rate_limited" : "upstream_error",
+    code: e.status === 429 ? "upstream_rate_limited" : e.status === 504 ? "upstream_timeout" : "upstream_error",
     headers: refused ? { "x-should-retry": "false" } : undefined,
   });
 }

@@ -82,7 +82,7 @@ test("an application imports the entry points by the package's name under Node",
   const script =
     `const c = await import("${NAME}/client"); const l = await import("${NAME}/lang"); await l.loadLanguage();` +
     `const lib = l.compileLibrary({root: "Stack", schema: {$defs: {Stack: {properties: {children: {type: "array"}}, required: ["children"]}}}});` +
-    `console.log([c.libraryConfig({}.x, {markers: "openui"}).split("\\n")[0], l.isValid(l.parse("root = Stack([])", lib))].join(" "));`;
+    `console.log([c.libraryConfig(undefined, {markers: "openui"}).split("\\n")[0], l.isValid(l.parse("root = Stack([])", lib))].join(" "));`;
   assert.equal(run("node", ["--input-type=module", "-e", script], app).trim(), "]]>openui:config true");
 });
 

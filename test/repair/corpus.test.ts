@@ -20,7 +20,7 @@ describe("repair corpus", () => {
     const held = cases(HELD_OUT_SEEDS);
     expect(held.length).toBeGreaterThan(350);
     expect(cases(HELD_OUT_SEEDS.slice(0, 20)).map((c) => c.broken)).toEqual(held.slice(0, 20).map((c) => c.broken));
-    const families = new Set(held.flatMap((c) => c.mistakes.map((m) => m.family)));
+    const families = new Set<string>(held.flatMap((c) => c.mistakes.map((m) => m.family)));
     expect([...families].sort()).toEqual(Object.keys(FAMILIES).sort());
     expect(new Set(held.map((c) => c.mistakes.length))).toEqual(new Set([1, 2, 3, 4]));
     // Against both libraries.

@@ -60,6 +60,9 @@ describe("repairs that keep what the model wrote", () => {
     expect(listedByMeaning("large", ["none", "xs", "s", "m", "l", "xl"])).toBe("l");
     expect(listedByMeaning("desc", ["ascending", "descending"])).toBe("descending");
     expect(listedByMeaning("purple", ["red", "green"])).toBeNull();
+    // Words that name what every object has are words, not table entries.
+    expect(listedByMeaning("constructor", ["red", "green"])).toBeNull();
+    expect(listedByMeaning("__proto__", ["red", "green"])).toBeNull();
     restores('root = Stack([a, b], "vertical", "16px", "flex-start", "space-between")', 'root = Stack([a, b], "column", "m", "start", "between")');
   });
   test("names by shape: a foreign name picks the component its arguments fit, not the closest spelling", () => {
@@ -78,9 +81,19 @@ describe("repairs that keep what the model wrote", () => {
       lines('root = Stack([header, body], "column")', 'header = CardHeader("Orders", "Today")', 'body = Card([TextContent("None yet", "small")], "sunk")'),
     );
   });
+  test("names that every object has are no synonyms", () => {
+    const out = repair(lines("root = Stack([c])", 'c = constructor([TextContent("x")], "toString")', 'd = Constructor("hasOwnProperty")'), lib);
+    expect(["fixed", "fix_failed"]).toContain(out.status);
+  });
+  test("an unknown call no component takes keeps its text in the text component its place allows", () => {
+    becomes(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lines("root = Stack([g])", 'g = TextContent("Quarterly numbers 42")'));
+    // In a form's field list only a FormControl stands: no text component may, so it is not a fix.
+    const out = repair(lines("root = Stack([f])", 'f = Form("f", [Gizmo("Quarterly numbers", 42)])'), lib);
+    expect(out.status).toBe("fix_failed");
+  });
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
-    // Nothing takes Gizmo's arguments: dropping the call would lose its strings.
-    const out = repair(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lib);
+    // Nothing takes Gizmo's arguments, and a list is more than text: dropping it would lose its strings.
+    const out = repair(lines("root = Stack([g])", 'g = Gizmo(["Quarterly numbers", "Yearly numbers"], [1, 2])'), lib);
     expect(out.status).toBe("fix_failed");
     expect(out.content).toBeNull();
   });

@@ -266,3 +266,33 @@ test("the stored routes: list by kind and name with paging, write content (check
   expect((await get("/v1/artifacts/c-deck")).status).toBe(404);
   expect((await get("/v1/artifacts/c-deck/versions")).status).toBe(404);
 });
+
+test("a frontend token without the artifact scopes is refused (403), and the stored routes answer browsers from the allowed origins", async () => {
+  const minted = await post(e.h.base, "/v1/frontend-tokens", keyA, { user: "ada" });
+  const { token } = (await minted.json()) as { token: string };
+  const asToken = (method: string, path: string, body?: unknown) =>
+    fetch(`${e.h.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  expect((await asToken("GET", "/v1/artifacts")).status).toBe(403);
+  expect((await asToken("GET", "/v1/artifacts/gen-1")).status).toBe(403);
+  expect((await asToken("POST", "/v1/artifacts/gen-1", { content: DECK })).status).toBe(403);
+  expect((await asToken("DELETE", "/v1/artifacts/gen-1")).status).toBe(403);
+  const completion = await asToken("POST", "/v1/artifact/chat/completions", { model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("by-token") });
+  expect(completion.status).toBe(403);
+  expect(e.openai.calls).toHaveLength(0);
+
+  e.h.server.config.corsOrigins = ["http://app.example"];
+  try {
+    const preflight = await fetch(`${e.h.base}/v1/artifacts/gen-1`, {
+      method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.example");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+    const listed = await fetch(`${e.h.base}/v1/artifacts`, { headers: { authorization: `Bearer ${keyA}`, origin: "http://app.example" } });
+    expect(listed.headers.get("access-control-allow-origin")).toBe("http://app.example");
+    const other = await fetch(`${e.h.base}/v1/artifacts`, { headers: { authorization: `Bearer ${keyA}`, origin: "http://evil.example" } });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  } finally {
+    e.h.server.config.corsOrigins = [];
+  }
+});

@@ -100,15 +100,20 @@ export function postgresBinaries(lookup: BinariesLookup = {}): PostgresBinaries 
   };
 }
 
-interface Server {
+export interface Server {
   url(db: string): string;
   admin(statement: string): Promise<void>;
+  /** Stops the server (`fast`: ends every session, as a restart by an operator does) and starts it again on the same port. */
+  restart(mode?: "fast" | "immediate"): void;
+  /** Stops it, leaving it down until start(). */
+  stop(mode?: "fast" | "immediate"): void;
+  start(): void;
 }
 
 let shared: Promise<Server> | null = null;
 
 export function sharedServer(): Promise<Server> {
-  shared ??= startServer();
+  shared ??= startPostgres();
   return shared;
 }
 
@@ -139,7 +144,8 @@ function reachable(bins: PostgresBinaries, prefix: string[], dir: string): Postg
   return { initdb: join(copy, "bin", "initdb"), pgCtl: join(copy, "bin", "pg_ctl"), from: `${bins.from}, copied to ${copy}` };
 }
 
-async function startServer(): Promise<Server> {
+/** A throwaway PostgreSQL of this process's own (the fault suite restarts it; others share sharedServer()). */
+export async function startPostgres(): Promise<Server> {
   if (SKIP_POSTGRES) throw new Error("TESSERA_SKIP_POSTGRES=1 is set, yet a test asked for PostgreSQL");
   const found = postgresBinaries();
   if ("missing" in found) throw new Error(found.missing);
@@ -154,9 +160,10 @@ async function startServer(): Promise<Server> {
   };
   run([bins.initdb, "-D", data, "-U", "tessera", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   let port = 0;
+  let options = "";
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
-    const options = [
+    options = [
       `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=400",
       // A throwaway server: durability off, for speed.
       "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
@@ -180,8 +187,16 @@ async function startServer(): Promise<Server> {
     rmSync(dir, { recursive: true, force: true });
   });
   const url = (db: string) => `postgres://tessera@127.0.0.1:${port}/${db}`;
+  const stopNow = (mode: "fast" | "immediate" = "fast") => run([bins.pgCtl, "-D", data, "-m", mode, "-w", "stop"]);
+  const startNow = () => run([bins.pgCtl, "-D", data, "-l", join(dir, "log"), "-w", "-t", "30", "-o", options, "start"]);
   return {
     url,
+    stop: stopNow,
+    start: startNow,
+    restart(mode = "fast") {
+      stopNow(mode);
+      startNow();
+    },
     async admin(statement) {
       const client = new pg.Client({ connectionString: url("postgres") });
       await client.connect();

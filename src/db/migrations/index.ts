@@ -5,6 +5,7 @@ import * as m0001 from "./0001_initial.ts";
 import * as m0002 from "./0002_responses.ts";
 import * as m0003 from "./0003_credit_holds.ts";
 import * as m0004 from "./0004_log_libraries.ts";
+import * as m0005 from "./0005_owners.ts";
 import * as m0007 from "./0007_artifacts.ts";
 import * as m0008 from "./0008_mcp_tool_lists.ts";
 
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "0002_responses": m0002,
   "0003_credit_holds": m0003,
   "0004_log_libraries": m0004,
+  "0005_owners": m0005,
   "0007_artifacts": m0007,
   "0008_mcp_tool_lists": m0008,
 };

@@ -15,6 +15,10 @@ export interface TokenClaims {
   scopes: Scope[];
   /** Unix seconds. */
   expiresAt: number;
+  /** The API key that minted it: revoking the key ends the token. Absent in tokens minted before it was recorded. */
+  keyId?: number;
+  /** When it was minted (ms): revoking the user's tokens ends those minted until then. */
+  issuedAt?: number;
 }
 
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -30,7 +34,7 @@ async function sign(payload: string): Promise<Buffer> {
 }
 
 export async function mintToken(c: TokenClaims): Promise<string> {
-  const payload = Buffer.from(JSON.stringify({ v: 1, o: c.organizationId, u: c.userId, s: c.scopes, e: c.expiresAt })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ v: 1, o: c.organizationId, u: c.userId, s: c.scopes, e: c.expiresAt, k: c.keyId, i: c.issuedAt })).toString("base64url");
   return `${TOKEN_PREFIX}${payload}.${(await sign(payload)).toString("base64url")}`;
 }
 
@@ -44,7 +48,7 @@ export async function verifyToken(token: string, now = Date.now() / 1000): Promi
   const given = Buffer.from(body.slice(dot + 1), "base64url");
   const expected = await sign(payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature" };
-  let p: { v?: number; o?: unknown; u?: unknown; s?: unknown; e?: unknown };
+  let p: { v?: number; o?: unknown; u?: unknown; s?: unknown; e?: unknown; k?: unknown; i?: unknown };
   try {
     p = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
@@ -54,5 +58,7 @@ export async function verifyToken(token: string, now = Date.now() / 1000): Promi
     return { ok: false, reason: "malformed" };
   }
   if (p.e <= now) return { ok: false, reason: "expired" };
-  return { ok: true, claims: { organizationId: p.o, userId: p.u, scopes: p.s.filter((s): s is Scope => SCOPES.includes(s)), expiresAt: p.e } };
+  const keyId = typeof p.k === "number" ? p.k : undefined;
+  const issuedAt = typeof p.i === "number" ? p.i : undefined;
+  return { ok: true, claims: { organizationId: p.o, userId: p.u, scopes: p.s.filter((s): s is Scope => SCOPES.includes(s)), expiresAt: p.e, keyId, issuedAt } };
 }

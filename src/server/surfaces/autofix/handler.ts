@@ -42,15 +42,33 @@ export async function autofix(ctx: PaidContext<string>): Promise<Response> {
   // The fixing model may take seconds: its price is held first, and settled when it has answered.
   await call.hold();
   let outcome: FixOutcome;
+  const fixingModel = deps.fixingModel;
   try {
-    outcome = await modelAttempt(input, first.unfixed_errors, deps.fixingModel);
+    // A client that hangs up meanwhile is not charged: the call ends (its hold back) at once.
+    outcome = await modelAttempt(input, first.unfixed_errors, (messages) => unlessGone(fixingModel(messages), ctx.req.signal));
   } catch (e) {
+    if (e instanceof ClientGone) {
+      await call.finish({ charged: false, status: 499, outcome: "cancelled" });
+      return errorResponse(499, "the client closed the request", { code: "client_closed_request" });
+    }
     deps.log(`autofix ${ctx.requestId} failed: ${(e as Error).message}`);
     await call.finish({ charged: false, status: 500, outcome: "error", event: { outcome: "error", corrected: [] } });
     return errorResponse(500, "the fixing model could not be reached; nothing was charged", { code: "fixing_model_unavailable" });
   }
   await call.finish(ended(outcome, true));
   return Response.json(autofixCompletion(outcome), { headers: timing });
+}
+
+class ClientGone extends Error {}
+
+/** `work`, or a ClientGone as soon as the client has closed the request. */
+function unlessGone<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ClientGone());
+  return new Promise<T>((resolve, reject) => {
+    const gone = () => reject(new ClientGone());
+    signal.addEventListener("abort", gone, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", gone));
+  });
 }
 
 /** An answered call: its outcome and the codes it corrected go to reliability monitoring. */

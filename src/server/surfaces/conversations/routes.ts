@@ -8,7 +8,7 @@ import {
   type ConversationRow, type Db, type Owner,
 } from "../../../db/index.ts";
 import { newId, withFreshId } from "../../../responses/ids.ts";
-import { InputItem, Metadata } from "../../../responses/schema.ts";
+import { InputItem, Metadata, UserId } from "../../../responses/schema.ts";
 import { normalizeInput } from "../../../responses/to-chat.ts";
 import type { Item } from "../../../responses/types.ts";
 import { requireScope, type Principal } from "../../auth.ts";
@@ -27,7 +27,7 @@ const CreateConversation = v.object({
   items: v.optional(v.nullable(Items)),
   metadata: v.optional(v.nullable(Metadata)),
   /** The application's user this conversation belongs to (API key only; a token sets its own). */
-  user: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(256)))),
+  user: v.optional(v.nullable(UserId)),
 });
 const UpdateConversation = v.object({ metadata: v.nullable(Metadata) });
 const AddItems = v.object({ items: v.pipe(Items, v.minLength(1, "items must not be empty")) });

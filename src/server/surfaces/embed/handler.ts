@@ -28,7 +28,7 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
   if (body.stream) {
     let chunks;
     try {
-      chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+      chunks = await openStream(adapter, req, target, { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) }, untilGone(ctx));
     } catch (e) {
       throw await failed(ctx, e);
     }
@@ -39,14 +39,17 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
         const ok = !end.error && !end.cancelled;
         const outcome = end.error ? "upstream_error" : end.cancelled ? "cancelled" : "ok";
         const event = mode.kind === "managed" && ok ? { outcome: checkOnly(end.content, mode.library), corrected: [] } : null;
-        await call.finishTracked({ charged: ok, status: 200, outcome, tokens: tokens(end.usage), event });
+        // Settled before [DONE] (tracked, so that a stopping server waits for it): a charge that
+        // cannot be recorded ends the stream with an error event instead (sse-response.ts).
+        await deps.background.track(call.finish({ charged: ok, status: 200, outcome, tokens: tokens(end.usage), event }));
       },
+      onEndFailed: (err) => deps.log(`embed ${ctx.requestId}: could not record: ${(err as Error).message}`),
     });
   }
 
   let completion;
   try {
-    completion = await complete(adapter, req, target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
+    completion = await complete(adapter, req, target, untilGone(ctx));
   } catch (e) {
     throw await failed(ctx, e);
   }
@@ -57,13 +60,27 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
     message.content = checked.content;
     event = { outcome: checked.outcome, corrected: checked.corrected };
   }
-  // The answer goes out first: the log write is off the response path (gateway latency).
-  call.finishLater({ charged: true, status: 200, outcome: "ok", tokens: tokens(completion.usage), event });
+  // Settled before the answer goes out: an answer whose charge could not be recorded is not sent
+  // as a success (app.ts answers 503 for the database's trouble; the hold goes back once it can).
+  await call.finish({ charged: true, status: 200, outcome: "ok", tokens: tokens(completion.usage), event });
   return Response.json(completion);
+}
+
+/**
+ * The provider call's signal: aborted when the client hangs up (the call is not charged: nobody
+ * gets the answer) and at the deadline. A stream's hang-up after its start is sse-response.ts's.
+ */
+function untilGone(ctx: PaidContext<string>): AbortSignal {
+  return AbortSignal.any([ctx.req.signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
 }
 
 /** The provider failed or refused before answering: the hold goes back, logged; the error as HTTP. */
 async function failed(ctx: PaidContext<string>, e: unknown): Promise<unknown> {
+  if (ctx.req.signal.aborted) {
+    // The client left: not the provider's failure, and no one reads the answer.
+    await ctx.call.finish({ charged: false, status: 499, outcome: "cancelled" });
+    return new HttpError(499, "the client closed the request", { code: "client_closed_request" });
+  }
   // A request the provider's wire cannot carry: refused as the body's fault, naming the field.
   const http = e instanceof UnsupportedRequestError ? new HttpError(400, e.message, { param: e.param }) : providerHttpError(e);
   const status = e instanceof ProviderError || e instanceof HttpError || e instanceof UnsupportedRequestError ? e.status : 500;

@@ -1,7 +1,10 @@
 // Chunks → a `text/event-stream` response: `data: {chunk}` events, then `data: [DONE]`.
 // A provider that fails after the first byte ends the stream with an explicit error event and
-// no [DONE], so a client can never take a broken answer for a finished one.
+// no [DONE], so a client can never take a broken answer for a finished one. [DONE] goes out only
+// once the call is settled: a charge that cannot be recorded ends the stream with an error event.
 import { errorBody } from "../../errors.ts";
+import { troubleOf } from "../../../db/trouble.ts";
+import { unavailable } from "../../unavailable.ts";
 import { SSE_DONE, SSE_HEADERS, sseFrame } from "../../sse.ts";
 import { ProviderError, type ChatCompletionChunk, type Usage } from "../../../providers/types.ts";
 
@@ -18,15 +21,28 @@ export interface StreamEnd {
 
 export function sseResponse(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  opts: { includeUsage: boolean; keepContent: boolean; onEnd: (end: StreamEnd) => Promise<void> | void },
+  opts: {
+    includeUsage: boolean;
+    keepContent: boolean;
+    /** Settles the call; what it throws ends the stream with an error event instead of [DONE] (and is passed to onEndFailed). */
+    onEnd: (end: StreamEnd) => Promise<void> | void;
+    onEndFailed?: (e: unknown) => void;
+  },
 ): Response {
   const it = chunks[Symbol.asyncIterator]();
   const end: StreamEnd = { usage: null, content: "", finishReason: null, error: null, cancelled: false };
   let ended = false;
-  const finish = async () => {
-    if (ended) return;
+  /** The settlement's failure, or null once it is recorded. */
+  const finish = async (): Promise<unknown | null> => {
+    if (ended) return null;
     ended = true;
-    await opts.onEnd(end);
+    try {
+      await opts.onEnd(end);
+      return null;
+    } catch (e) {
+      opts.onEndFailed?.(e);
+      return e ?? new Error("settlement failed");
+    }
   };
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {
@@ -34,9 +50,13 @@ export function sseResponse(
         for (;;) {
           const { value, done } = await it.next();
           if (done) {
-            ctrl.enqueue(SSE_DONE);
+            const failed = await finish();
+            if (failed) {
+              const trouble = troubleOf(failed);
+              const message = trouble ? unavailable(trouble).message : "the answer's charge could not be recorded";
+              ctrl.enqueue(sseFrame(null, JSON.stringify(errorBody(503, `${message}; nothing was charged`, { code: "service_unavailable" }))));
+            } else ctrl.enqueue(SSE_DONE);
             ctrl.close();
-            await finish();
             return;
           }
           if (value.usage) end.usage = value.usage;

@@ -35,7 +35,10 @@ export async function create(ctx: PaidContext<string>): Promise<Response> {
     const queued = await startBackground(deps, t, call);
     return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : Response.json(queued);
   }
+  // A client that hangs up ends the turn, streamed or not: the provider call is aborted and the
+  // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
+  ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
   const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId);
   if (chunks instanceof HttpError) {
     await settleUnopened(deps, call, chunks.status);

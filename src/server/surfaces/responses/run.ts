@@ -2,7 +2,7 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { endTurn, insertResponse, updateResponse } from "../../../db/index.ts";
+import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
 import { openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
@@ -191,14 +191,27 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
       : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
   // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
-  const meanwhile = await endTurn(db, end, (stored) => {
-    const { status, usage } = (stored as ResponseObject | null) ?? final;
-    const charged = status === "completed" || status === "incomplete";
-    return o.call.settlement({
-      charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status,
-      tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null }, event: managed,
+  let meanwhile: unknown | null;
+  try {
+    meanwhile = await endTurn(db, end, (stored) => {
+      const { status, usage } = (stored as ResponseObject | null) ?? final;
+      const charged = status === "completed" || status === "incomplete";
+      return o.call.settlement({
+        charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status,
+        tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null }, event: managed,
+      });
     });
-  });
+  } catch (e) {
+    // The end could not be stored nor paid for (the database is in trouble): not a success. The
+    // hold goes back and a stored row is marked failed once the database takes writes again; a
+    // stream ends with response.failed, a JSON answer with the error (503 for the database's trouble).
+    deps.log(`responses ${o.call.requestId}: the turn's end could not be recorded: ${(e as Error).message}`);
+    const failed = snapshot("failed", { error: { code: "server_error", message: "the answer could not be recorded (the database is unavailable); nothing was charged" } });
+    handBackLater(db, o.call.requestId, deps.log, storedAtStart || o.background ? (d) => endResponse(d, t.settings.id, "failed", failed) : undefined);
+    if (!o.streamed) throw e;
+    yield sequenced({ type: "response.failed", response: failed });
+    return failed;
+  }
   if (meanwhile) final = meanwhile as ResponseObject;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;

@@ -1,0 +1,61 @@
+// The server as its own process (bun src/server/main.ts), for tests that kill, restart or starve
+// it: started with the environment given, its log kept, its address read from its first line.
+import type { Subprocess } from "bun";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+export interface ServerProcess {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  base: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  log(): string;
+  /** Whether it is still running. */
+  alive(): boolean;
+  /** SIGTERM (or `signal`), then waits for the exit. */
+  stop(signal?: number | NodeJS.Signals): Promise<number>;
+}
+
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", ...env },
+    stdin: "ignore", stdout: "pipe", stderr: "pipe",
+  });
+  let out = "";
+  let listening: (base: string) => void;
+  const started = new Promise<string>((resolve) => (listening = resolve));
+  const decoder = new TextDecoder();
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const c of s) {
+      out += decoder.decode(c, { stream: true });
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m) listening(m[1]!);
+    }
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const base = await Promise.race([
+    started,
+    proc.exited.then((code) => { throw new Error(`server exited (${code}) before listening: ${out}`); }),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms: ${out}`)), timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
+  return {
+    proc, base,
+    log: () => out,
+    alive: () => proc.exitCode === null && proc.signalCode === null,
+    async stop(signal = "SIGTERM") {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return proc.exited;
+    },
+  };
+}
+
+/** Polls `ok` (an event the test cannot subscribe to: a row, a status) until it holds, or fails naming `what`. */
+export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000, everyMs = 20): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await Bun.sleep(everyMs);
+  }
+}
