@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { writeConfigBlock } from "../src/client/config-block.ts";
 import { createApiKey, createOrganization, type Db } from "../src/db/index.ts";
+import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { bigGeneration } from "./server.ts";
 import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
@@ -30,7 +31,7 @@ function realSized(): typeof SMALL {
       required: ["title"],
     };
   }
-  return { root: "Stack", schema: { $defs: defs as typeof SMALL.schema.$defs } };
+  return { ...SMALL, schema: { $defs: defs as typeof SMALL.schema.$defs } };
 }
 
 async function pageBytes(db: Db): Promise<number> {
@@ -44,7 +45,7 @@ interface Kind { name: string; library: typeof SMALL; generation: string; credit
 async function measure(kind: Kind, requests: number, concurrency: number) {
   const dir = mkdtempSync(join(tmpdir(), "tessera-growth-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "growth.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
+    serverConfig({ port: 0, dbPath: join(dir, "growth.db"), dataDir: dir }),
     { log: () => {} },
   );
   try {

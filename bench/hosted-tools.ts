@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createApiKey, createOrganization } from "../src/db/index.ts";
 import { parseAllowedHosts } from "../src/server/hosted/address.ts";
+import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { agentResponder, startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { startFakeSearch } from "../test/support/fake-search.ts";
@@ -41,17 +42,14 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   const mcp = await startMcpServer();
   const searx = startFakeSearch("searxng");
   searx.calls.push = () => 0;
-  process.env.OPENAI_BASE_URL = fake.url;
-  process.env.OPENAI_API_KEY = "sk-bench";
-  process.env.TESSERA_RESPONSES_PRICE = "0";
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-hosted-"));
-  const server = await startServer({
-    port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null,
+  const server = await startServer(serverConfig({
+    port: 0, dbPath: join(dir, "bench.db"), dataDir: dir, providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" },
     hostedTools: {
       webSearch: { provider: "searxng", url: searx.url, key: null }, privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
       toolPrice: 0, mcpTimeoutMs: 10_000, maxToolRounds: 4,
     },
-  }, { log: () => {} });
+  }), { log: () => {} });
   const org = await createOrganization(server.db, "bench", 0);
   const { key } = await createApiKey(server.db, org.id);
   const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };

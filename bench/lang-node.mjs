@@ -1,5 +1,5 @@
 // Language-core benchmark under Node 20, against the browser bundle dist/browser/index.js (build
-// it with `npm run build`, or `npx bun src/lang/bundle.ts`). Same workloads and tables as
+// it with `npm run build`, or `npx bun src/build/lang-bundle.ts`). Same workloads and tables as
 // bench/lang.ts (shared in bench/lang-workload.mjs).
 // Run: node --expose-gc bench/lang-node.mjs [oneshot] [samples] [stream] [long] (default: all four).
 // Never fails on timings; exits 0.
@@ -17,9 +17,9 @@ function newest(path) {
 }
 
 if (!existsSync(BUNDLE)) {
-  console.log(`language bench (Node) skipped: ${BUNDLE} is missing; build it with \`npm run build\` (or \`npx bun src/lang/bundle.ts\`)`);
+  console.log(`language bench (Node) skipped: ${BUNDLE} is missing; build it with \`npm run build\` (or \`npx bun src/build/lang-bundle.ts\`)`);
 } else {
-  if (statSync(BUNDLE).mtimeMs < newest(ROOT + "src/lang")) console.log(`note: ${BUNDLE} is older than src/lang; rebuild it with \`npx bun src/lang/bundle.ts\``);
+  if (statSync(BUNDLE).mtimeMs < newest(ROOT + "src/lang")) console.log(`note: ${BUNDLE} is older than src/lang; rebuild it with \`npx bun src/build/lang-bundle.ts\``);
   const lang = await import(pathToFileURL(BUNDLE).href);
   const gc = typeof globalThis.gc === "function" ? () => globalThis.gc() : undefined;
   if (!gc) console.log("note: run node with --expose-gc for heap figures after a full collection");

@@ -220,10 +220,10 @@ function timeInterleaved(fnA, fnB, { budgetMs = 1500, batchMs = 25 } = {}) {
   return times.map((ts) => ({ ms: median(ts), runs: ts.length }));
 }
 
-let sink = null;
+let _sink = null;
 const keep = (x) => {
-  sink = x;
-  sink = null;
+  _sink = x;
+  _sink = null;
 };
 
 /**

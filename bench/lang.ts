@@ -3,7 +3,6 @@
 // tables live in bench/lang-workload.mjs, shared with bench/lang-node.mjs (Node, the bundle).
 // Run: bun bench/lang.ts [oneshot] [samples] [stream] [long] (default: all four). Never fails on timings: targets are reported as met or not met.
 import * as lang from "../src/lang/index.ts";
-// @ts-ignore: plain-JS module shared with the Node runner
 import { runLangBench } from "./lang-workload.mjs";
 
 export async function main(sections?: string[]) {

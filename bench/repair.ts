@@ -8,7 +8,6 @@ import { compileLibrary, inspect, isValid, loadLanguage, parse, type Expr, type 
 import { repair } from "../src/repair/index.ts";
 import { checkGeneration, runFix } from "../src/repair/autofix.ts";
 import { unitsParsed } from "../src/lang/engine.ts";
-// @ts-ignore: plain-JS module shared with the Node runner
 import { buildProgram } from "./lang-workload.mjs";
 
 const SHARED = join(import.meta.dir, "..", "..", "shared", "fixtures");

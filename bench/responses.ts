@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization } from "../src/db/index.ts";
+import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
 
@@ -63,11 +64,9 @@ const stats = (xs: number[]): Stats => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
 export async function main(samples = Number(process.argv[2] ?? 500)) {
   const fake = startFakeOpenAI();
   fake.fallback = { text: "The quick brown fox jumps over the lazy dog." };
-  process.env.OPENAI_BASE_URL = fake.url;
-  process.env.OPENAI_API_KEY = "sk-bench";
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-responses-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
+    serverConfig({ port: 0, dbPath: join(dir, "bench.db"), dataDir: dir, providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" } }),
     { log: () => {} },
   );
   const org = await createOrganization(server.db, "bench", 0);

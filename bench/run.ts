@@ -33,7 +33,7 @@ run("bench/lang.ts", process.execPath, ["bench/lang.ts"]);
 
 step("Language core, Node (bench/lang-node.mjs)");
 try {
-  // The same build the Node and browser tests use (bun src/lang/bundle.ts), under their lock.
+  // The same build the Node and browser tests use (bun src/build/lang-bundle.ts), under their lock.
   const { ensureBundle } = await import("../test/browser/support.mjs");
   await ensureBundle();
   const node = spawnSync("node", ["--version"], { encoding: "utf8" });

@@ -1,6 +1,7 @@
 // Scale-out benchmark: paid Autofix (a broken generation fixed by the sanitizer: a credit held and
-// settled per call) and non-streaming Embed Chat Completions (a stand-in provider; a credit per
-// call) through real server processes (`bun src/server/main.ts`), side by side on
+// settled per call), non-streaming Embed Chat Completions (a stand-in provider; a credit per
+// call) and non-streaming Responses (stored: the response, its items, the settlement; a credit
+// per response) through real server processes (`bun src/server/main.ts`), side by side on
 //   SQLite (one process, one file) | PostgreSQL, one replica | PostgreSQL, two replicas
 // the client spreading requests over the replicas. Requests per second at a fixed concurrency, and
 // p50/p99 latency. Loopback only, bounded counts, a throwaway PostgreSQL (test/support/postgres.ts).
@@ -77,7 +78,7 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
       const env = {
         ...(process.env as Record<string, string>),
         TESSERA_DB: db.target, TESSERA_DB_POOL: "10", TESSERA_MASTER_KEY: randomBytes(32).toString("base64"), TESSERA_DATA_DIR: dir,
-        TESSERA_AUTOFIX_PRICE: "1", TESSERA_EMBED_PRICE: "1", OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench",
+        TESSERA_AUTOFIX_PRICE: "1", TESSERA_EMBED_PRICE: "1", TESSERA_RESPONSES_PRICE: "1", OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench",
       };
       const admin = await openDatabase(db.target);
       const org = await createOrganization(admin, "bench", 1_000_000_000);
@@ -90,9 +91,11 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
         const autofix = await load(urls, "/v1/autofix", key, JSON.stringify(autofixBody(BROKEN)), n);
         const embed = await load(urls, "/v1/embed/chat/completions", key,
           JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }] }), n);
+        const responses = await load(urls, "/v1/embed/responses", key, JSON.stringify({ model: "openai/gpt-bench", input: "Say something." }), n);
         results[setup.label] = {
           "Autofix req/s": autofix.rps.toFixed(0), "Autofix p50 ms": autofix.p50.toFixed(1), "Autofix p99 ms": autofix.p99.toFixed(1),
           "Embed req/s": embed.rps.toFixed(0), "Embed p50 ms": embed.p50.toFixed(1), "Embed p99 ms": embed.p99.toFixed(1),
+          "Responses req/s": responses.rps.toFixed(0), "Responses p50 ms": responses.p50.toFixed(1), "Responses p99 ms": responses.p99.toFixed(1),
         };
       } finally {
         for (const p of procs) p.proc.kill();
@@ -104,8 +107,11 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
     fake.stop?.();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`Paid Autofix and Embed through server processes, ${n} requests per cell, ${CONCURRENCY} at once, pool 10 per replica`);
+  console.log(`Paid Autofix, Embed and Responses through server processes, ${n} requests per cell, ${CONCURRENCY} at once, pool 10 per replica`);
   console.table(results);
+  const sqlite = results["SQLite, 1 process"]?.["Responses req/s"];
+  const pg1 = results["PostgreSQL, 1 replica"]?.["Responses req/s"];
+  if (sqlite && pg1) console.log(`Responses on PostgreSQL (1 replica) / SQLite: ${(Number(pg1) / Number(sqlite)).toFixed(2)}x`);
   return results;
 }
 

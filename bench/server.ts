@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeConfigBlock } from "../src/client/config-block.ts";
 import { createApiKey, createOrganization, MAX_CREDITS } from "../src/db/index.ts";
+import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
 
@@ -58,7 +59,7 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
   const concurrency = opts.concurrency ?? 8;
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
   const server = await startServer(
-    { port: 0, dbPath: join(dir, "bench.db"), retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null },
+    serverConfig({ port: 0, dbPath: join(dir, "bench.db"), dataDir: dir }),
     { log: () => {} },
   );
   try {

@@ -1,4 +1,5 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
+//   First:    the sources' types (tsc --noEmit, tsconfig.json: strict) and lint (Biome, biome.json)
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
 //   Faults:   real server processes under faults (test/faults), when PostgreSQL is present
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL (the
@@ -41,6 +42,9 @@ const pgBins = postgresBinaries();
 const BUN_SUITES = ["test/lang", "test/artifacts", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/library", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
 
 const steps: Step[] = [
+  // Each error is a failure; a run with any fails.
+  { name: "types", cmd: [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], count: (o) => ({ passed: 0, failed: (o.match(/error TS\d+/g) ?? []).length }) },
+  { name: "lint", cmd: [bin("biome"), "lint", "--error-on-warnings"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "bun",
     cmd: [bin("bun"), "test", "--timeout", "60000", ...BUN_SUITES],
@@ -63,7 +67,7 @@ const steps: Step[] = [
     skip: SKIP_POSTGRES ? "test/faults (TESSERA_SKIP_POSTGRES=1)" : "missing" in pgBins ? `test/faults: ${pgBins.missing}` : undefined,
     count: (o) => ({ passed: last(o, /^\s*(\d+) pass$/gm), failed: last(o, /^\s*(\d+) fail$/gm) }),
   },
-  { name: "build", cmd: [bin("bun"), "src/lang/bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
+  { name: "build", cmd: [bin("bun"), "src/build/lang-bundle.ts"], count: () => ({ passed: 0, failed: 0 }) },
   // @tessera-ui/tessera/client and @tessera-ui/tessera/lang (dist/), which test/node/readme.test.mjs imports by name.
   { name: "build:package", cmd: [bin("bun"), "src/client/build.ts"], count: () => ({ passed: 0, failed: 0 }) },
   {
@@ -101,9 +105,11 @@ for (const step of steps) {
     continue;
   }
   const proc = Bun.spawn(step.cmd, { cwd: root, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...step.env, FORCE_COLOR: "0", NO_COLOR: "1" } });
-  const decoder = new TextDecoder();
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    // One decoder per stream: a shared one would join a character cut between two reads of
+    // stdout with the bytes of stderr read in between.
+    const decoder = new TextDecoder();
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true });
       output += text;

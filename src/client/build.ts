@@ -29,7 +29,7 @@ await build({
   banner: { js: "// Tessera, built by src/client/build.ts. Do not edit." },
 });
 
-// Declarations only, without type-checking (the tests do the checking): the sources import each
+// Declarations only, without type-checking (npm test checks the types first: tsconfig.json): the sources import each
 // other with .ts extensions, which the emitted .d.ts files keep and TypeScript resolves to .d.ts.
 const tsc = spawnSync(
   root + "node_modules/.bin/tsc",

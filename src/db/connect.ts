@@ -1,6 +1,6 @@
 // Opens the database TESSERA_DB names (a PostgreSQL URL, or a SQLite file path) and brings the
 // schema up to date. The dialect modules (sqlite.ts, postgres.ts) hold what differs.
-import { Kysely, Migrator } from "kysely";
+import { type Kysely, Migrator } from "kysely";
 import { isPostgresTarget, type OpenOptions } from "./dialect.ts";
 import { migrationProvider } from "./migrations/index.ts";
 import { openPostgres } from "./postgres.ts";

@@ -1,6 +1,6 @@
 // PostgreSQL: a `pg` pool per process behind kysely's PostgresDialect. Several replicas share one
 // database; every connection of the pool is a possible concurrent writer.
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { registerCapabilities } from "./dialect.ts";
 import type { Database } from "./schema.ts";
@@ -40,6 +40,12 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
     client.on("error", (e) => console.error(`postgres connection lost: ${e.message}`));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  registerCapabilities(db, { label: "postgres", skipLocked: true, modifyingCte: true, autoincrement: false });
+  registerCapabilities(db, {
+    label: "postgres", skipLocked: true, modifyingCte: true, autoincrement: false,
+    jsonTuples: (json, width) => {
+      const columns = Array.from({ length: width }, (_, i) => sql`e->>${sql.lit(i)} AS ${sql.ref(`c${i}`)}`);
+      return sql`(SELECT ${sql.join(columns)}, n FROM json_array_elements(CAST(${json} AS json)) WITH ORDINALITY AS t(e, n))`;
+    },
+  });
   return db;
 }

@@ -8,6 +8,7 @@ import { settled, settleIn, type Settlement } from "./billing.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
+import { prepared } from "./prepared.ts";
 import type { Selectable } from "kysely";
 import type { ResponsesTable } from "./schema.ts";
 
@@ -42,26 +43,42 @@ export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
   await db.transaction().execute((tx) => insertResponseIn(tx, r));
 }
 
+// Every turn writes these: compiled once (prepared.ts), as the paid path's statements are.
+type ResponseValues = {
+  id: string; org: number; status: string; model: string; previous: string | null; conversation: string | null;
+  background: number; body: string; request: string | null; worker: string | null; lease: number | null; at: number;
+};
+const insertResponseRow = prepared<ResponseValues>((db, v) => db
+  .insertInto("responses")
+  .values({
+    id: v("id"), organization_id: v("org"), status: v("status"), model: v("model"), previous_response_id: v("previous"),
+    conversation_id: v("conversation"), background: v("background"), body: v("body"), request: v("request"),
+    worker: v("worker"), lease_until: v("lease"), created_at: v("at"), updated_at: v("at"),
+  }));
+/** A response's items, input and output alike, in one statement whatever their number: `rows` is JSON [[id, role, item JSON], …]. */
+const insertItemRows = prepared<{ response: string; org: number; rows: string }>((db, v) => sql`
+  INSERT INTO response_items (id, response_id, organization_id, role, item)
+  SELECT c0, CAST(${v("response")} AS text), CAST(${v("org")} AS integer), c1, c2
+  FROM ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`);
+
 async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
-  const now = seconds();
-  await tx.insertInto("responses").values({
-    id: r.id, organization_id: r.organizationId, status: r.status, model: r.model,
-    previous_response_id: r.previousResponseId, conversation_id: r.conversationId, background: r.background ? 1 : 0,
-    body: JSON.stringify(r.body), request: r.request === null ? null : JSON.stringify(r.request),
+  await insertResponseRow(tx, {
+    id: r.id, org: r.organizationId, status: r.status, model: r.model, previous: r.previousResponseId,
+    conversation: r.conversationId, background: r.background ? 1 : 0, body: JSON.stringify(r.body),
+    request: r.request === null ? null : JSON.stringify(r.request),
     // A running response is its process's (owners.ts): failed, not left running, should it die.
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
-    lease_until: r.leaseUntil, created_at: now, updated_at: now,
-  }).execute();
-  await insertItems(tx, r.id, r.organizationId, "input", r.input);
-  if (r.output) await insertItems(tx, r.id, r.organizationId, "output", r.output);
+    lease: r.leaseUntil, at: seconds(),
+  });
+  await insertItems(tx, r.id, r.organizationId, [["input", r.input], ["output", r.output ?? []]]);
   if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
 }
 
-async function insertItems(db: Db, responseId: string, orgId: number, role: "input" | "output", items: { id: string }[]) {
-  if (items.length === 0) return;
-  await db.insertInto("response_items")
-    .values(items.map((item) => ({ id: item.id, response_id: responseId, organization_id: orgId, role, item: JSON.stringify(item) })))
-    .execute();
+async function insertItems(db: Db, responseId: string, orgId: number, groups: [role: "input" | "output", items: { id: string }[]][]) {
+  const rows: string[][] = [];
+  for (const [role, items] of groups) for (const item of items) rows.push([item.id, role, JSON.stringify(item)]);
+  if (rows.length === 0) return;
+  await insertItemRows(db, { response: responseId, org: orgId, rows: JSON.stringify(rows) });
 }
 
 /** Progress of a running response; false when it is no longer running (cancelled meanwhile). */
@@ -87,7 +104,7 @@ export interface Finish {
  */
 async function finishResponseIn(tx: Db, f: Finish): Promise<boolean> {
   if (!(await endResponse(tx, f.id, f.status, f.body))) return false;
-  await insertItems(tx, f.id, f.organizationId, "output", f.output);
+  await insertItems(tx, f.id, f.organizationId, [["output", f.output]]);
   if (f.conversation && f.conversation.items.length) await appendConversationItems(tx, f.conversation.id, f.organizationId, f.conversation.items);
   return true;
 }

@@ -4,7 +4,7 @@
 import { runtime } from "../runtime/index.ts";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely } from "kysely";
+import { Kysely, sql } from "kysely";
 import { registerCapabilities } from "./dialect.ts";
 import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
 import { startCheckpointer } from "./checkpointer.ts";
@@ -22,7 +22,13 @@ export async function openSqlite(path: string, checkpointer = false): Promise<Ky
   sqlite.exec("PRAGMA foreign_keys = ON");
   const stop = checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
   const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, stop) });
-  registerCapabilities(db, { label: "sqlite", skipLocked: false, modifyingCte: false, autoincrement: true });
+  registerCapabilities(db, {
+    label: "sqlite", skipLocked: false, modifyingCte: false, autoincrement: true,
+    jsonTuples: (json, width) => {
+      const columns = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.lit(`$[${i}]`)}) AS ${sql.ref(`c${i}`)}`);
+      return sql`(SELECT ${sql.join(columns)}, key AS n FROM json_each(${json}))`;
+    },
+  });
   return db;
 }
 

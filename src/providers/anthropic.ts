@@ -9,7 +9,7 @@ import {
 import {
   ProviderError, UnsupportedRequestError,
   type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type FinishReason, type ProviderAdapter,
-  type SseEvent, type StreamOptions, type Target, type ToolCall,
+  type SseEvent, type StreamOptions, type ToolCall,
 } from "./types.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";

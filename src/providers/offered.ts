@@ -6,28 +6,24 @@ import { route, target } from "./registry.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** The ids TESSERA_MODELS names, in its order, without repeats; null when it is unset or empty. */
-export function offeredModels(env: Env): string[] | null {
-  const ids = [...new Set((env.TESSERA_MODELS ?? "").split(",").map((m) => m.trim()).filter(Boolean))];
-  return ids.length ? ids : null;
-}
-
-/** Checked at start: every entry must be a `{provider}/{model}` id. */
-export function offeredModelsProblem(env: Env): string | null {
-  const bad = (offeredModels(env) ?? []).filter((id) => route(id) === null);
+/**
+ * Checked at start (src/server/config.ts reads TESSERA_MODELS into config.models: its ids in
+ * order, without repeats, or null when unset): every entry must be a `{provider}/{model}` id.
+ */
+export function offeredModelsProblem(ids: readonly string[]): string | null {
+  const bad = ids.filter((id) => route(id) === null);
   return bad.length ? `TESSERA_MODELS must list {provider}/{model} ids (e.g. openai/gpt-4.1-mini), got ${bad.map((b) => JSON.stringify(b)).join(", ")}` : null;
 }
 
-/** Whether a request may name this model. */
-export function isOffered(model: string, env: Env): boolean {
-  const ids = offeredModels(env);
-  return ids === null || ids.includes(model);
+/** Whether a request may name this model (`offered` null: every model). */
+export function isOffered(model: string, offered: readonly string[] | null): boolean {
+  return offered === null || offered.includes(model);
 }
 
-/** What the models list shows: the offered ids the server can call with its own keys. */
-export function listableModels(env: Env): { id: string; provider: string }[] {
-  return (offeredModels(env) ?? []).flatMap((id) => {
+/** What the models list shows: the offered ids the server can call with its own keys (`providers`: their variables). */
+export function listableModels(offered: readonly string[] | null, providers: Env): { id: string; provider: string }[] {
+  return (offered ?? []).flatMap((id) => {
     const r = route(id);
-    return r && target(r, env, null).ok ? [{ id, provider: r.provider }] : [];
+    return r && target(r, providers, null).ok ? [{ id, provider: r.provider }] : [];
   });
 }

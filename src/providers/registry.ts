@@ -9,6 +9,12 @@ import type { ProviderAdapter, Target } from "./types.ts";
 
 const DIRECT: Record<string, ProviderAdapter> = { openai, anthropic, google, local };
 
+/** Every variable a provider target reads: its base URL and key (LOCAL_API_KEY: a local server's optional key). */
+export const PROVIDER_VARIABLES: readonly string[] = [
+  ...new Set([...Object.values(DIRECT), aggregator].flatMap((a) => [a.baseUrlEnv, ...(a.keyEnv ? [a.keyEnv] : [])])),
+  "LOCAL_API_KEY",
+];
+
 export interface Route {
   /** The provider id the client wrote (before the slash). */
   provider: string;

@@ -62,8 +62,3 @@ function nextLineEnd(s: string, from: number): number {
   }
   return -1;
 }
-
-/** One `data:` event as written to a client. */
-export function sseData(payload: unknown): string {
-  return `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`;
-}

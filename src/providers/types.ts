@@ -1,97 +1,9 @@
 // The one shape every provider adapter speaks: chat-completions in, chat-completions out.
 // Adapters are pure translators; src/providers/call.ts does the HTTP.
 
-export type Role = "system" | "developer" | "user" | "assistant" | "tool";
-
-export interface TextPart { type: "text"; text: string }
-export interface ImagePart { type: "image_url"; image_url: { url: string; detail?: string } }
-export type ContentPart = TextPart | ImagePart | ({ type: string } & Record<string, unknown>);
-
-export interface ToolCall {
-  id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-}
-
-export interface ChatMessage {
-  role: Role;
-  content?: string | ContentPart[] | null;
-  name?: string;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
-export interface FunctionTool {
-  type: "function";
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
-}
-
-export type ToolChoice =
-  | "none" | "auto" | "required"
-  | { type: "function"; function: { name: string } };
-
-export type ResponseFormat =
-  | { type: "text" }
-  | { type: "json_object" }
-  | { type: "json_schema"; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
-
-/** A checked embed request, minus `byok`, with `model` still in `{provider}/{model}` form. */
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  stream?: boolean;
-  tools?: FunctionTool[];
-  tool_choice?: ToolChoice;
-  parallel_tool_calls?: boolean;
-  temperature?: number;
-  top_p?: number;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stop?: string | string[];
-  response_format?: ResponseFormat;
-  seed?: number;
-  user?: string;
-  stream_options?: { include_usage?: boolean };
-}
-
-export interface Usage { prompt_tokens: number; completion_tokens: number; total_tokens: number }
-
-export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
-
-export interface ChatCompletion {
-  id: string;
-  object: "chat.completion";
-  created: number;
-  model: string;
-  choices: {
-    index: number;
-    message: { role: "assistant"; content: string | null; tool_calls?: ToolCall[]; refusal?: null };
-    finish_reason: FinishReason | null;
-    logprobs: null;
-  }[];
-  usage?: Usage;
-}
-
-export interface ChunkToolCall {
-  index: number;
-  id?: string;
-  type?: "function";
-  function?: { name?: string; arguments?: string };
-}
-
-export interface ChatCompletionChunk {
-  id: string;
-  object: "chat.completion.chunk";
-  created: number;
-  model: string;
-  choices: {
-    index: number;
-    delta: { role?: "assistant"; content?: string | null; tool_calls?: ChunkToolCall[] };
-    finish_reason: FinishReason | null;
-    logprobs?: null;
-  }[];
-  usage?: Usage | null;
-}
+// The chat-completions types (src/chat/types.ts) are re-exported for the adapters.
+export * from "../chat/types.ts";
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from "../chat/types.ts";
 
 /** One server-sent event as read off the wire. */
 export interface SseEvent { event: string; data: string }
@@ -151,13 +63,4 @@ const CONTEXT_OVERFLOW = /maximum context length|context_length_exceeded|context
 /** Whether the provider refused the request for being longer than the model's context window. */
 export function isContextOverflow(e: unknown): boolean {
   return e instanceof ProviderError && (e.upstreamStatus === 400 || e.upstreamStatus === 413) && CONTEXT_OVERFLOW.test(e.message);
-}
-
-/** The request asks for something this provider cannot take: a 400 for the client. */
-export class UnsupportedRequestError extends Error {
-  readonly status = 400;
-  constructor(message: string, readonly param: string | null = null) {
-    super(message);
-    this.name = "UnsupportedRequestError";
-  }
 }

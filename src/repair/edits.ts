@@ -74,7 +74,7 @@ export function lineBreak(text: string): string {
 export function removeLines(text: string, start: number, end: number, from: number, to: number): Edit {
   let s = Math.max(from, lineStart(text, start));
   const nl = text.indexOf("\n", Math.max(start, end - 1));
-  let e = nl === -1 || nl >= to ? to : nl + 1;
+  const e = nl === -1 || nl >= to ? to : nl + 1;
   if (e === to && (nl === -1 || nl >= to) && s > from) {
     s -= 1;
     if (s > from && text[s - 1] === "\r") s -= 1;

@@ -3,7 +3,7 @@
 // the first chunk; one function_call item per tool index; every item opened is closed (the
 // `.done` events) by `end()`, before the caller's terminal event. The same machine serves SSE,
 // WebSocket frames and background runs; replays of a finished response come from `replay()`.
-import type { ChatCompletionChunk, FinishReason, Usage } from "../providers/types.ts";
+import type { ChatCompletionChunk, FinishReason, Usage } from "../chat/types.ts";
 import type { UrlCitation } from "./citations.ts";
 import { closingEvents, openingEvents } from "./hosted-events.ts";
 import { newId } from "./ids.ts";

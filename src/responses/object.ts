@@ -1,7 +1,7 @@
 // The Response object (pure): the request's settings echoed with the defaults filled in, so that
 // every field the client types and the Open Responses schema require holds a value, never null
 // where a value is due (temperature, top_p, tool_choice, truncation, service_tier, penalties …).
-import type { Usage } from "../providers/types.ts";
+import type { Usage } from "../chat/types.ts";
 import type { CreateBody, ToolIn } from "./schema.ts";
 import type { FunctionToolOut, HostedToolOut, OutputItem, ResponseObject, ResponseUsage, TextFormat } from "./types.ts";
 

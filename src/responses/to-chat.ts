@@ -1,7 +1,7 @@
 // Responses input → a chat-completions request for the provider adapters (pure).
 // `previous_response_id` and `conversation` arrive here already resolved into `history`;
 // the order is the Open Responses rule: earlier input, earlier output, then the new input.
-import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../providers/types.ts";
+import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../chat/types.ts";
 import { IMAGE_SEARCH_FUNCTION, imageSearchText, mcpFunctionName, mcpResultText, WEB_SEARCH_FUNCTION, webSearchText } from "./hosted.ts";
 import { newId } from "./ids.ts";
 import type { InputItemIn } from "./schema.ts";

@@ -1,7 +1,7 @@
 // `truncation: "auto"` (Responses): when the model's context window cannot hold the conversation,
 // the oldest turns are left out of what is sent, never the instructions nor the turn being
 // answered. Pure: chat messages in, fewer chat messages out.
-import type { ChatMessage } from "../providers/types.ts";
+import type { ChatMessage } from "../chat/types.ts";
 
 /**
  * The messages without the older half of the turns before the last one (a turn runs from a user

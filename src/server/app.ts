@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps, surfaces: readonly Surface[] = SURFACES
     const raw = url.pathname;
     const path = raw.length > 1 && raw.charCodeAt(raw.length - 1) === 47 ? raw.replace(/\/+$/, "") : raw;
     const requestId = randomUUID();
-    const cors = isCorsPath(path) ? corsHeaders(req, deps.config.corsOrigins ?? []) : null;
+    const cors = isCorsPath(path) ? corsHeaders(req, deps.config.corsOrigins) : null;
     let res: Response;
     const matches = table.find(path);
     const method = req.method === "HEAD" ? "GET" : req.method;
@@ -154,7 +154,9 @@ async function run(route: Route, ctx: Ctx): Promise<Response> {
   try {
     if (route.auth !== "none") {
       const { db } = ctx.deps;
-      ctx.principal = route.auth === "key" ? { kind: "key", ...(await authenticateKey(db, ctx.req)) } : await authenticatePrincipal(db, ctx.req);
+      const { keys } = ctx.deps;
+      ctx.principal =
+        route.auth === "key" ? { kind: "key", ...(await authenticateKey(db, keys, ctx.req)) } : await authenticatePrincipal(db, keys, ctx.req);
       ctx.org = ctx.principal.org;
     }
     if (!route.paid || !ctx.org) return await handler(ctx);

@@ -2,6 +2,7 @@
 // organization; a frontend token (browser side) reaches only the Conversations routes, and there
 // only its user's conversations: anywhere else it is a 403, never a 401 (it is a valid credential).
 import { findKeyOwner, tokenStanding, type Db, type Organization } from "../db/index.ts";
+import type { Keyring } from "./crypto/keyring.ts";
 import { HttpError } from "./errors.ts";
 import { TOKEN_PREFIX, verifyToken, type Scope } from "./crypto/frontend-tokens.ts";
 
@@ -17,13 +18,13 @@ function bearer(req: Request): string {
 }
 
 /** API key only: the routes a browser must never reach. */
-export async function authenticate(db: Db, req: Request): Promise<Organization> {
-  return (await authenticateKey(db, req)).org;
+export async function authenticate(db: Db, keys: Keyring, req: Request): Promise<Organization> {
+  return (await authenticateKey(db, keys, req)).org;
 }
 
 /** API key only, with the key's id (a minted token names it). */
-export async function authenticateKey(db: Db, req: Request): Promise<{ org: Organization; keyId: number }> {
-  const principal = await authenticatePrincipal(db, req);
+export async function authenticateKey(db: Db, keys: Keyring, req: Request): Promise<{ org: Organization; keyId: number }> {
+  const principal = await authenticatePrincipal(db, keys, req);
   if (principal.kind === "token") {
     throw new HttpError(403, "a frontend token reaches only the Conversations routes; this route needs the API key (server side)", { code: "token_not_allowed" });
   }
@@ -31,10 +32,10 @@ export async function authenticateKey(db: Db, req: Request): Promise<{ org: Orga
 }
 
 /** An API key or a frontend token. */
-export async function authenticatePrincipal(db: Db, req: Request): Promise<Principal> {
+export async function authenticatePrincipal(db: Db, keys: Keyring, req: Request): Promise<Principal> {
   const secret = bearer(req);
   if (secret.startsWith(TOKEN_PREFIX)) {
-    const check = await verifyToken(secret);
+    const check = await verifyToken(keys, secret);
     if (!check.ok) {
       throw new HttpError(401, check.reason === "expired" ? "the frontend token has expired: mint a new one" : "invalid frontend token", { code: check.reason === "expired" ? "token_expired" : "invalid_token" });
     }

@@ -24,7 +24,7 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   let size = 0;
   const reader = req.body.getReader();
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
     try {
       chunk = await reader.read();
     } catch {

@@ -4,11 +4,14 @@ import type { CompleteFn } from "../repair/model-fix.ts";
 import type { Principal } from "./auth.ts";
 import type { Background } from "./background.ts";
 import type { ServerConfig } from "./config.ts";
+import type { Keyring } from "./crypto/keyring.ts";
 import type { PaidCall } from "./paid.ts";
 
 export interface AppDeps {
   db: Db;
   config: ServerConfig;
+  /** The master keys: provider keys and compactions sealed, frontend tokens signed. */
+  keys: Keyring;
   /** The fixing model for Autofix attempt 2, or null when none is configured. */
   fixingModel: CompleteFn | null;
   /** One line per request; tests pass a no-op. Never receives headers, bodies or keys. */

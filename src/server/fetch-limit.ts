@@ -9,7 +9,7 @@
 export const MAX_FETCH_LIMIT = 65_535;
 
 /** Returns when the limit is in force (never, when it re-executes); false when this runtime cannot set it. */
-export function ensureFetchLimit(limit: number, env: Record<string, string | undefined> = process.env): boolean {
+export function ensureFetchLimit(limit: number, env: Record<string, string | undefined>): boolean {
   if (!("Bun" in globalThis)) return true; // Bun's limit; other runtimes have not this one
   const want = String(Math.min(Math.max(1, limit), MAX_FETCH_LIMIT));
   if (env.BUN_CONFIG_MAX_HTTP_REQUESTS === want) return true;

@@ -1,13 +1,14 @@
 // The server's entry: `bun src/server/main.ts` (npm start) or `deno task start` reads the environment
-// and serves, on the runtime it runs on (src/runtime).
-// Tests and the benchmark import startServer and call it with port 0 and a temporary database.
+// once, into a ServerConfig (config.ts), and serves, on the runtime it runs on (src/runtime).
+// Tests and the benchmark import startServer and call it with a config of their own
+// (serverConfig({...})): port 0 and a temporary database.
 import { describeTarget, flushLogs, openDatabase, returnOpenHolds, startHoldSweep, startOwnerLease, startRetention, type Db } from "../db/index.ts";
-import { DEFAULT_LEASE_SECONDS } from "./surfaces/responses/background.ts";
-import { DEFAULT_CALL_LIMITS, setCallLimits } from "../providers/call.ts";
+import { setCallLimits } from "../providers/call.ts";
 import { loadLanguage } from "../lang/index.ts";
 import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
-import { configFromEnv, DEFAULT_MAX_PROVIDER_CALLS, type ServerConfig } from "./config.ts";
+import { ConfigError, configFromEnv, SETTINGS, type ServerConfig } from "./config.ts";
+import { Keyring } from "./crypto/keyring.ts";
 import { ensureFetchLimit } from "./fetch-limit.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
@@ -15,14 +16,8 @@ import { serve } from "./serve.ts";
 import type { RunningJob, SocketSpec, Surface } from "./surface.ts";
 import { SURFACES } from "./surfaces/index.ts";
 
-/**
- * How long a stopping server lets requests in flight finish. An Autofix call that waits on the
- * fixing model can take up to its 60 s timeout; process managers kill after their own grace
- * (Kubernetes 30 s, systemd 90 s, Docker 10 s unless told), so the default stays under
- * Kubernetes'. Requests still running then are cut and their credit holds returned.
- * TESSERA_SHUTDOWN_GRACE_MS sets another bound.
- */
-export const SHUTDOWN_GRACE_MS = 25_000;
+/** How long a stopping server lets requests in flight finish, unless TESSERA_SHUTDOWN_GRACE_MS says (config.ts). */
+export const SHUTDOWN_GRACE_MS = SETTINGS.shutdownGraceMs.fallback;
 
 export interface RunningServer {
   url: string;
@@ -30,6 +25,8 @@ export interface RunningServer {
   db: Db;
   /** The settings it runs with (tests change prices on a running server through this). */
   config: ServerConfig;
+  /** The master keys it seals and signs with (tests mint tokens with them). */
+  keys: Keyring;
   fetch: FetchHandler;
   /** Resolves when every write that runs after a response (request logs) has been made. */
   idle(): Promise<void>;
@@ -52,22 +49,22 @@ export async function startServer(
 ): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
-  setCallLimits({
-    connectMs: config.providerConnectTimeoutMs ?? DEFAULT_CALL_LIMITS.connectMs,
-    idleMs: config.providerIdleTimeoutMs ?? DEFAULT_CALL_LIMITS.idleMs,
-  });
+  setCallLimits({ connectMs: config.providerConnectTimeoutMs, idleMs: config.providerIdleTimeoutMs });
+  // Before the database: a bad master key stops the start without touching anything.
+  const keys = await Keyring.open(config);
   const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
   const stopRetention = await startRetention(db, config.retentionDays);
   // This process under a lease: what a stopped server left running (its holds, its responses) is
   // released at start-up and once a lease period after it stopped (owners.ts).
-  const ownerLease = await startOwnerLease(db, config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, log);
+  const ownerLease = await startOwnerLease(db, config.leaseSeconds, log);
   // Holds left by a server that died (kill -9, power loss) come back once they are expired.
   const stopHoldSweep = await startHoldSweep(db, log);
   const background = new Background(log);
   const deps: AppDeps = {
     db,
     config,
+    keys,
     fixingModel: config.fixingModel ? providerFixingModel(config.fixingModel) : null,
     log,
     background,
@@ -80,7 +77,7 @@ export async function startServer(
   const socket = sockets[0] as SocketSpec<unknown> | undefined;
   const server = serve<unknown>({
     port: config.port,
-    hostname: config.host ?? "127.0.0.1",
+    hostname: config.host,
     // A WebSocket mode needs the server for its upgrade; everything else is the app.
     fetch: socket ? (req, srv) => (socket.matches(req) ? socket.upgrade(req, srv, deps) : fetch(req)) : fetch,
     websocket: socket?.handler(deps),
@@ -115,13 +112,14 @@ export async function startServer(
     port: server.port,
     db,
     config,
+    keys,
     fetch,
     // Background work done and the logs it queued written: what tests wait for before reading them.
     idle: async () => {
       await background.idle();
       await flushLogs(db);
     },
-    stop(graceMs = SHUTDOWN_GRACE_MS) {
+    stop(graceMs = config.shutdownGraceMs) {
       stopping ??= stop(graceMs);
       return stopping;
     },
@@ -129,25 +127,32 @@ export async function startServer(
 }
 
 if (import.meta.main) {
-  const config = configFromEnv();
-  if (!ensureFetchLimit(config.maxProviderCalls ?? DEFAULT_MAX_PROVIDER_CALLS)) {
+  let config: ServerConfig;
+  try {
+    config = configFromEnv(process.env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`tessera: ${e.message}`);
+    process.exit(1);
+  }
+  if (!ensureFetchLimit(config.maxProviderCalls, process.env)) {
     console.error("this runtime cannot raise Bun's limit of concurrent fetch() calls: set BUN_CONFIG_MAX_HTTP_REQUESTS before starting the server");
   }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
-  const bound = config.host!.includes(":") ? `[${config.host}]` : config.host;
+  const bound = config.host.includes(":") ? `[${config.host}]` : config.host;
   const everywhere = config.host === "0.0.0.0" || config.host === "::" ? " (every interface)" : "";
   console.log(
     `tessera listening on http://${bound}:${server.port}${everywhere} (db ${describeTarget(config.dbPath)}, fixing model ${config.fixingModel?.model ?? "none"})`,
   );
-  const grace = Number(process.env.TESSERA_SHUTDOWN_GRACE_MS || SHUTDOWN_GRACE_MS);
+  const grace = config.shutdownGraceMs;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       console.log(`${signal}: no new requests; finishing those in flight (up to ${grace} ms)`);
       // The stop waits on things that hold no reference (the SQLite checkpointer's unref'd worker):
       // without one of its own the process could run out of work and exit before its last line.
       setInterval(() => {}, 60_000);
-      server.stop(Number.isFinite(grace) && grace >= 0 ? grace : SHUTDOWN_GRACE_MS).then(
+      server.stop(grace).then(
         () => {
           // Exits once the line is written: console.log to a pipe is asynchronous, and exit() dropped it.
           process.stdout.write("stopped: requests settled, logs written, database closed\n", () => process.exit(0));

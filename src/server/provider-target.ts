@@ -3,7 +3,7 @@
 import { isOffered } from "../providers/offered.ts";
 import { keyProvider, route, target } from "../providers/registry.ts";
 import { isContextOverflow, ProviderError, UnsupportedRequestError, type ProviderAdapter, type Target } from "../providers/types.ts";
-import { decryptProviderKey } from "./crypto/provider-keys.ts";
+import type { AppDeps } from "./context.ts";
 import { HttpError } from "./errors.ts";
 
 /**
@@ -15,11 +15,11 @@ export const PROVIDER_DEADLINE_MS = 30 * 60 * 1000;
 export interface ProviderCall { adapter: ProviderAdapter; target: Target; provider: string }
 
 export async function resolveProvider(
-  orgId: number, model: string, byok: { provider: string; encryptedApiKey: string } | undefined, env = process.env,
+  deps: Pick<AppDeps, "config" | "keys">, orgId: number, model: string, byok: { provider: string; encryptedApiKey: string } | undefined,
 ): Promise<ProviderCall> {
   const r = route(model);
   if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
-  if (!isOffered(model, env)) {
+  if (!isOffered(model, deps.config.models)) {
     throw new HttpError(404, `the model ${JSON.stringify(model)} is not offered by this server; GET /v1/models lists those it offers`, { param: "model", code: "model_not_found" });
   }
   let byokKey: string | null = null;
@@ -28,12 +28,12 @@ export async function resolveProvider(
     if (p !== r.provider && p !== keyProvider(r)) {
       throw new HttpError(400, `byok.provider "${byok.provider}" does not match the model's provider "${r.provider}"`, { param: "byok.provider" });
     }
-    byokKey = await decryptProviderKey(orgId, p, byok.encryptedApiKey);
+    byokKey = await deps.keys.open(orgId, p, byok.encryptedApiKey);
     if (byokKey === null) {
       throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", { param: "byok.encryptedApiKey" });
     }
   }
-  const t = target(r, env, byokKey);
+  const t = target(r, deps.config.providers, byokKey);
   if (!t.ok) throw new HttpError(400, t.message, { param: t.param, code: "provider_key_missing" });
   return { adapter: r.adapter, target: t.target, provider: r.provider };
 }

@@ -28,7 +28,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Makes sure dist/browser/index.js exists and is not older than src/lang: builds it with
- * `bun src/lang/bundle.ts` otherwise. A lock directory keeps two test processes from writing it at
+ * `bun src/build/lang-bundle.ts` otherwise. A lock directory keeps two test processes from writing it at
  * once (node --test runs files in parallel).
  */
 export async function ensureBundle() {
@@ -49,11 +49,11 @@ export async function ensureBundle() {
   try {
     if (upToDate()) return BUNDLE; // another process built it while we waited
     const bun = [ROOT + "node_modules/.bin/bun", "bun"].find((b) => b === "bun" || existsSync(b));
-    const run = spawnSync(bun, ["src/lang/bundle.ts"], { cwd: ROOT, encoding: "utf8" });
+    const run = spawnSync(bun, ["src/build/lang-bundle.ts"], { cwd: ROOT, encoding: "utf8" });
     if (run.error || run.status !== 0) {
       throw new Error(`building the bundle failed (run \`npm run build\`): ${run.error?.message ?? ""}${run.stdout}${run.stderr}`);
     }
-    if (!existsSync(BUNDLE)) throw new Error(`src/lang/bundle.ts ran but ${BUNDLE} is missing`);
+    if (!existsSync(BUNDLE)) throw new Error(`src/build/lang-bundle.ts ran but ${BUNDLE} is missing`);
     return BUNDLE;
   } finally {
     rmdirSync(lock);

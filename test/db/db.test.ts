@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
-  adjustCredits, claimLapsedResponses, endResponse, insertResponse, isRunning, renewLease, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
+  adjustCredits, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
   flushLogs, purgeOldLogs, reliabilitySummary, returnExpiredHolds, storeLibrary, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
 } from "../../src/db/index.ts";
 

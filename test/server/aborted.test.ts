@@ -2,6 +2,7 @@
 // malformed) is the client's doing: logged as an aborted request, never as an unhandled error.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect } from "node:net";
+import { eventually } from "../support/eventually.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
 let h: Harness;
@@ -28,7 +29,7 @@ function send(path: string, head: string, body: string, then: "hang-up" | "wait"
 }
 
 async function loggedFor(path: string): Promise<string[]> {
-  for (let i = 0; i < 50 && !h.lines.some((l) => l.includes(` ${path} `) && /aborted|unhandled/.test(l)); i++) await Bun.sleep(10);
+  await eventually(() => h.lines.some((l) => l.includes(` ${path} `) && /aborted|unhandled/.test(l)), Boolean, { ms: 500 }).catch(() => {});
   const lines = h.lines.filter((l) => l.includes(path));
   h.lines.length = 0;
   return lines;

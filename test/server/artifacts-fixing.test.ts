@@ -9,19 +9,15 @@ const writer = startFakeOpenAI();
 const fixer = startFakeOpenAI();
 let h: Harness;
 let key: string;
-const before = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
 beforeAll(async () => {
-  process.env.OPENAI_BASE_URL = writer.url;
-  process.env.OPENAI_API_KEY = "sk-writer";
-  h = await startHarness({ fixingModel: { provider: "openai", model: "fixer-1", baseUrl: fixer.url, apiKey: "sk-fixer" } });
+  h = await startHarness({
+    providers: { OPENAI_BASE_URL: writer.url, OPENAI_API_KEY: "sk-writer" },
+    fixingModel: { provider: "openai", model: "fixer-1", baseUrl: fixer.url, apiKey: "sk-fixer" },
+  });
   key = await h.org("artifacts-fixing", 10);
 });
 afterAll(async () => {
   await h.close();
-  for (const [name, value] of [["OPENAI_BASE_URL", before.url], ["OPENAI_API_KEY", before.key]] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
   writer.stop();
   fixer.stop();
 });

@@ -162,7 +162,7 @@ test("frontend tokens: a user sees only their conversations; scopes; other route
     expect([path, res.status]).toEqual([path, 403]);
   }
   const org = (await findOrganizationByName(e.h.server.db, "conv-a"))!;
-  const expired = await mintToken({ organizationId: org.id, userId: "ada", scopes: ["conversations:read"], expiresAt: Math.floor(Date.now() / 1000) - 1 });
+  const expired = await mintToken(e.h.server.keys, { organizationId: org.id, userId: "ada", scopes: ["conversations:read"], expiresAt: Math.floor(Date.now() / 1000) - 1 });
   expect((await call("GET", "/v1/conversations", expired)).status).toBe(401);
   const altered = ada.slice(0, 10) + (ada[10] === "A" ? "B" : "A") + ada.slice(11);
   expect((await call("GET", "/v1/conversations", altered)).status).toBe(401);

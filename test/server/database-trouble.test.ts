@@ -42,7 +42,7 @@ for (const kind of ["disk_full", "read_only"] as const) {
     const db = E.h.server.db;
     const { page_count } = (await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0]!;
     await sql.raw(kind === "disk_full" ? `pragma max_page_count = ${page_count}` : "pragma query_only = on").execute(db);
-    let answers: Awaited<ReturnType<typeof paid>> = [];
+    const answers: Awaited<ReturnType<typeof paid>> = [];
     try {
       // Pages left free in the file take a few writes before the disk is found full.
       for (let round = 0; round < 50 && !answers.some((a) => a.status === 503); round++) answers.push(...(await paid(key, 5)));

@@ -1,8 +1,5 @@
-// The real server plus one stand-in per provider wire, with the env pointing Tessera at them.
+// The real server plus one stand-in per provider wire, its configuration pointing Tessera at them.
 import OpenAI from "openai";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startFakeAnthropic, startFakeGemini, startFakeOpenAI, type FakeProvider } from "../support/fake-providers.ts";
 import type { ServerConfig } from "../../src/server/config.ts";
 import { startHarness, type Harness } from "./harness.ts";
@@ -26,16 +23,16 @@ export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): 
     openai: startFakeOpenAI(), anthropic: startFakeAnthropic(), gemini: startFakeGemini(),
     aggregator: startFakeOpenAI(), local: startFakeOpenAI(),
   };
-  Object.assign(process.env, {
-    OPENAI_BASE_URL: fakes.openai.url, OPENAI_API_KEY: KEYS.openai,
-    ANTHROPIC_BASE_URL: fakes.anthropic.url, ANTHROPIC_API_KEY: KEYS.anthropic,
-    GEMINI_BASE_URL: fakes.gemini.url, GEMINI_API_KEY: KEYS.gemini,
-    OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
-    LOCAL_BASE_URL: fakes.local.url,
-    TESSERA_DATA_DIR: mkdtempSync(join(tmpdir(), "tessera-keys-")),
+  const h = await startHarness({
+    providers: {
+      OPENAI_BASE_URL: fakes.openai.url, OPENAI_API_KEY: KEYS.openai,
+      ANTHROPIC_BASE_URL: fakes.anthropic.url, ANTHROPIC_API_KEY: KEYS.anthropic,
+      GEMINI_BASE_URL: fakes.gemini.url, GEMINI_API_KEY: KEYS.gemini,
+      OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
+      LOCAL_BASE_URL: fakes.local.url,
+    },
+    ...overrides,
   });
-  delete process.env.TESSERA_MASTER_KEY;
-  const h = await startHarness(overrides);
   return {
     h, ...fakes,
     client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),

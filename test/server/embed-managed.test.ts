@@ -103,11 +103,8 @@ test("managed (app library): an invalid answer is repaired and the correction re
   const content = out.choices[0]!.message.content!;
   expect(isValid(parse(content, compileLibrary(SMALL_LIBRARY)))).toBe(true);
   expect(E.anthropic.calls[0]!.body.system).toContain("Text(text: string");
-  let events = await E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", "anthropic/claude-managed").execute();
-  for (let i = 0; i < 50 && events.length === 0; i++) {
-    await Bun.sleep(10); // recorded just after the answer goes out
-    events = await E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", "anthropic/claude-managed").execute();
-  }
+  await E.h.server.idle(); // recorded just after the answer goes out
+  const events = await E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", "anthropic/claude-managed").execute();
   expect(events).toHaveLength(1);
   expect(events[0]!.outcome).toBe("fixed");
   expect(JSON.parse(events[0]!.corrected_codes).length).toBeGreaterThan(0);

@@ -179,27 +179,27 @@ test("a conversation longer than the model's context window → 400 context_leng
 });
 
 test("unreachable provider → 502", async () => {
-  const saved = process.env.ANTHROPIC_BASE_URL;
-  process.env.ANTHROPIC_BASE_URL = deadUrl();
+  const saved = E.h.server.config.providers.ANTHROPIC_BASE_URL;
+  E.h.server.config.providers.ANTHROPIC_BASE_URL = deadUrl();
   try {
     const e = await client.chat.completions.create({ model: "anthropic/claude-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
     expect(e.status).toBe(502);
     expect(e.error.type).toBe("upstream_error");
   } finally {
-    process.env.ANTHROPIC_BASE_URL = saved;
+    E.h.server.config.providers.ANTHROPIC_BASE_URL = saved;
   }
 });
 
 test("no key for the provider → 400 naming the variable to set", async () => {
-  const saved = process.env.GEMINI_API_KEY;
-  delete process.env.GEMINI_API_KEY;
+  const saved = E.h.server.config.providers.GEMINI_API_KEY;
+  delete E.h.server.config.providers.GEMINI_API_KEY;
   try {
     const e = await client.chat.completions.create({ model: "google/gemini-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
     expect(e.status).toBe(400);
     expect(e.message).toContain("GEMINI_API_KEY");
     expect(E.gemini.calls).toHaveLength(0);
   } finally {
-    process.env.GEMINI_API_KEY = saved;
+    E.h.server.config.providers.GEMINI_API_KEY = saved;
   }
 });
 
@@ -242,8 +242,8 @@ test("credits: price per request is taken; none left or suspended → 429", asyn
 test("requests are logged with model, status and usage", async () => {
   await client.chat.completions.create({ model: "anthropic/claude-log", messages: [{ role: "user", content: "log me" }] });
   // The log is written just after the answer goes out.
-  let rows: Awaited<ReturnType<typeof logsOf>> = [];
-  for (let i = 0; i < 50 && rows.length === 0; i++) { rows = await logsOf("anthropic/claude-log"); if (!rows.length) await Bun.sleep(10); }
+  await E.h.server.idle();
+  const rows = await logsOf("anthropic/claude-log");
   expect(rows).toHaveLength(1);
   expect(rows[0]!.endpoint).toBe("/v1/embed/chat/completions");
   expect(rows[0]!.status).toBe(200);
@@ -277,15 +277,15 @@ describe("request-level provider keys (byok)", () => {
       expect(keyArrived(fake)).toBe(`sk-user-${provider}`);
     }
     // Works streaming too, and without any server key.
-    const saved = process.env.OPENAI_API_KEY;
-    delete process.env.OPENAI_API_KEY;
+    const saved = E.h.server.config.providers.OPENAI_API_KEY;
+    delete E.h.server.config.providers.OPENAI_API_KEY;
     try {
       const blob = await encrypt(key, "openai", "sk-user-only");
       E.openai.requireKey = "sk-user-only";
       const s = await collect(await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true, byok: { provider: "openai", encryptedApiKey: blob } } as never) as never);
       expect(s.text).toBeTruthy();
     } finally {
-      process.env.OPENAI_API_KEY = saved;
+      E.h.server.config.providers.OPENAI_API_KEY = saved;
     }
   });
 

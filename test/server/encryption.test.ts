@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
-import { post } from "./harness.ts";
+import { post, startHarness, type Harness } from "./harness.ts";
 
 let E: EmbedHarness;
 let key: string;
@@ -64,19 +64,20 @@ test("encrypt refuses control characters and characters outside ASCII in apiKey,
   expect((await encrypt("sk-proj-AbC_123-xyz.456 ok")).status).toBe(200);
 });
 
-test("a generated master key is 0600 in a folder made 0700", async () => {
-  const saved = process.env.TESSERA_DATA_DIR;
+test("a generated master key is 0600 in a folder made 0700, made when the server starts", async () => {
   const parent = mkdtempSync(join(tmpdir(), "tessera-master-"));
   const old = process.umask(0o022);
+  let h: Harness | null = null;
   try {
-    process.env.TESSERA_DATA_DIR = join(parent, "made", "here");
-    expect((await encrypt("sk-any")).status).toBe(200);
+    h = await startHarness({ dataDir: join(parent, "made", "here") });
     expect(statSync(join(parent, "made")).mode & 0o777).toBe(0o700);
     expect(statSync(join(parent, "made", "here")).mode & 0o777).toBe(0o700);
     expect(statSync(join(parent, "made", "here", "master.key")).mode & 0o777).toBe(0o600);
+    const own = await h.org("sealer", 0);
+    expect((await post(h.base, "/encryption/encrypt", own, { provider: "openai", apiKey: "sk-any" })).status).toBe(200);
   } finally {
     process.umask(old);
-    process.env.TESSERA_DATA_DIR = saved;
+    await h?.close();
     rmSync(parent, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshDatabase, testDatabaseKind, type DatabaseKind } from "../support/postgres.ts";
 import { createApiKey, createOrganization, findOrganizationByName } from "../../src/db/index.ts";
-import type { ServerConfig } from "../../src/server/config.ts";
+import { serverConfig, type ServerConfig } from "../../src/server/config.ts";
 import { startServer, type RunningServer } from "../../src/server/main.ts";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
 import { STACK_TEXT_LIBRARY } from "../support/stack-text-library.ts";
@@ -34,7 +34,7 @@ export async function startHarness(
   const lines: string[] = [];
   const fresh = await freshDatabase(database, "harness");
   const server = await startServer(
-    { port: 0, dbPath: fresh.target, retentionDays: 30, autofixPrice: 1, embedPrice: 0, responsesPrice: 0, fixingModel: null, ...overrides },
+    serverConfig({ port: 0, dbPath: fresh.target, dataDir: dir, ...overrides }),
     { log: (line) => lines.push(line) },
   );
   return {

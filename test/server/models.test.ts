@@ -18,13 +18,14 @@ beforeAll(async () => {
 afterAll(() => E.close());
 beforeEach(() => E.reset());
 afterEach(() => {
-  delete process.env.TESSERA_MODELS;
+  E.h.server.config.models = null;
 });
 
 test("GET /v1/models and /v1/embed/models: the offered models whose provider the server reaches, in OpenAI's list shape", async () => {
-  process.env.TESSERA_MODELS = "openai/gpt-test, anthropic/claude-test,google/gemini-test,openai/gpt-test,mistral/unreachable";
-  const saved = process.env.OPENROUTER_API_KEY;
-  delete process.env.OPENROUTER_API_KEY; // mistral/… goes through the aggregator, now without a key
+  const { config } = E.h.server;
+  config.models = configFromEnv({ TESSERA_MODELS: "openai/gpt-test, anthropic/claude-test,google/gemini-test,openai/gpt-test,mistral/unreachable" }).models;
+  const saved = config.providers.OPENROUTER_API_KEY;
+  delete config.providers.OPENROUTER_API_KEY; // mistral/… goes through the aggregator, now without a key
   try {
     const ids = (await client.models.list()).data.map((m) => [m.id, m.object, m.owned_by, typeof m.created]);
     expect(ids).toEqual([
@@ -40,7 +41,7 @@ test("GET /v1/models and /v1/embed/models: the offered models whose provider the
     const missing = await client.models.retrieve("mistral/unreachable").catch((e) => e);
     expect(missing.status).toBe(404);
   } finally {
-    process.env.OPENROUTER_API_KEY = saved;
+    config.providers.OPENROUTER_API_KEY = saved;
   }
   const anonymous = await fetch(`${E.h.base}/v1/embed/models`);
   expect(anonymous.status).toBe(401);
@@ -54,7 +55,7 @@ test("TESSERA_MODELS unset: any model of a reachable provider is taken, and the 
 });
 
 test("a model the operator does not offer is a 404 naming the model, on Embed and Responses; the provider is never called", async () => {
-  process.env.TESSERA_MODELS = "openai/gpt-test";
+  E.h.server.config.models = ["openai/gpt-test"];
   const before = await E.h.credits("models");
   const chat = await client.chat.completions.create({ model: "openai/gpt-other", messages: [{ role: "user", content: "x" }] }).catch((e) => e);
   expect(chat.status).toBe(404);

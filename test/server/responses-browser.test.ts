@@ -7,16 +7,13 @@
 // Chromium (test/support/chromium.mjs finds it, and says when the test is skipped) is driven by
 // playwright-core, as in test/browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { findChromium } from "../support/chromium.mjs";
 import { skip } from "../support/harness.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
-const browserFound = findChromium();
+const browserFound = findChromium() as { path: string } | { skip: string } | { missing: string };
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** A page server on its own loopback port (its own origin) that serves the bundled openai client. */
@@ -71,13 +68,12 @@ if ("skip" in browserFound) {
   let key: string;
 
   beforeAll(async () => {
-    if (!("path" in browserFound)) throw new Error("missing" in browserFound ? browserFound.missing : browserFound.skip);
+    if (!("path" in browserFound)) throw new Error("missing" in browserFound ? browserFound.missing : "no browser");
     const built = await Bun.build({ entrypoints: [fileURLToPath(import.meta.resolve("openai"))], target: "browser", format: "esm" });
     if (!built.success) throw new Error(`bundling openai for the browser failed: ${built.logs.join("\n")}`);
     const bundle = await built.outputs[0]!.text();
     allowed = pageServer(bundle);
     refused = pageServer(bundle);
-    process.env.TESSERA_DATA_DIR = mkdtempSync(join(tmpdir(), "tessera-keys-"));
     h = await startHarness({ corsOrigins: [`http://127.0.0.1:${allowed.port}`] });
     key = await h.org("browser-app", 0);
     browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });

@@ -2,6 +2,7 @@
 // (agentResponder), and the official openai client configured twice, as the contract says:
 // `<base>/v1/embed` for Responses, `<base>/v1` for Conversations.
 import OpenAI from "openai";
+import { eventually } from "../support/eventually.ts";
 import { agentResponder, type FakeProvider } from "../support/fake-providers.ts";
 import type { ServerConfig } from "../../src/server/config.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
@@ -47,13 +48,5 @@ export async function startResponsesHarness(orgName = "clients", overrides: Part
   };
 }
 
-/** Polls until `check` holds (or throws after `ms`). */
-export async function until<T>(get: () => Promise<T>, check: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (check(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting; last value: ${JSON.stringify(v).slice(0, 500)}`);
-    await Bun.sleep(25);
-  }
-}
+/** Polls until `check` holds (or throws after `ms`): test/support/eventually.ts. */
+export const until = <T>(get: () => Promise<T>, check: (v: T) => boolean, ms = 10_000): Promise<T> => eventually(get, check, { ms });

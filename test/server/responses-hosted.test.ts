@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { parseAllowedHosts } from "../../src/server/hosted/address.ts";
-import type { HostedToolsConfig } from "../../src/server/config.ts";
+import type { HostedToolsConfig } from "../../src/server/hosted/config.ts";
 import { startFakeSearch, type FakeSearch } from "../support/fake-search.ts";
 import { startMcpServer, type TestMcpServer } from "../support/mcp-server.ts";
 import { PROVIDER_MODELS, startResponsesHarness, until, type ResponsesHarness } from "./responses-harness.ts";
@@ -419,7 +419,7 @@ describe("WebSocket, billing, OpenUI", () => {
 });
 
 test("the environment configures hosted tools; a half-made search backend stops the start", async () => {
-  const { hostedToolsFromEnv } = await import("../../src/server/config.ts");
+  const { hostedToolsFromEnv } = await import("../../src/server/hosted/config.ts");
   const c = hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "brave", TESSERA_WEB_SEARCH_KEY: "k", TESSERA_PRIVATE_HOSTS_ALLOWED: "mcp.internal:8080", TESSERA_TOOL_PRICE: "2", TESSERA_MCP_TIMEOUT_MS: "5000" });
   expect(c).toMatchObject({ webSearch: { provider: "brave", url: "https://api.search.brave.com/res/v1", key: "k" }, privateHostsAllowed: [{ host: "mcp.internal", port: "8080" }], toolPrice: 2, mcpTimeoutMs: 5000 });
   expect(hostedToolsFromEnv({}).webSearch).toBeNull();

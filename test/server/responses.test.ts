@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { findOrganizationByName } from "../../src/db/index.ts";
+import { eventually } from "../support/eventually.ts";
 import { startSlowOpenAI, type SlowOpenAI } from "../support/slow-openai.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 import { CONFIG } from "./harness.ts";
@@ -55,7 +56,7 @@ test("store:false is neither retrievable nor continuable; stored ones are, at on
   expect(next.previous_response_id).toBe(kept.id);
 
   const transient = await client.responses.create({ model: "openai/gpt-x", input: "secret", store: false });
-  expect(transient.store).toBe(false);
+  expect((transient as unknown as { store: boolean }).store).toBe(false);
   expect(await fails(client.responses.retrieve(transient.id))).toMatchObject({ status: 404 });
   expect(await fails(client.responses.create({ model: "openai/gpt-x", input: "go on", previous_response_id: transient.id }))).toMatchObject({ status: 400, code: "previous_response_not_found" });
 });
@@ -126,7 +127,7 @@ test("billing: each completed response costs the price, streamed and background 
   const stream = c2.responses.stream({ model: "openai/gpt-x", input: "two" });
   await stream.finalResponse();
   const bg = await c2.responses.create({ model: "openai/gpt-x", input: "three", background: true });
-  while ((await c2.responses.retrieve(bg.id)).status !== "completed") await Bun.sleep(20);
+  await eventually(() => c2.responses.retrieve(bg.id), (x) => x.status === "completed");
   expect(await e.h.credits("resp-payer")).toBe(1);
   const err = await c2.responses.create({ model: "openai/gpt-x", input: "three" }).catch((x) => x);
   expect(err.status).toBe(429);
@@ -139,15 +140,11 @@ test("billing: each completed response costs the price, streamed and background 
 });
 
 test("background: queued at once, progress while it runs, the whole result at the end, replay and resume", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   const r = await client.responses.create({ model: "local/slow", input: "long job", background: true });
-  expect(["queued", "in_progress"]).toContain(r.status);
+  expect(["queued", "in_progress"]).toContain(r.status as string);
   expect(r.background).toBe(true);
-  let seen = await client.responses.retrieve(r.id);
-  while (seen.status === "queued" || seen.status === "in_progress") {
-    await Bun.sleep(50);
-    seen = await client.responses.retrieve(r.id);
-  }
+  const seen = await eventually(() => client.responses.retrieve(r.id), (x) => x.status !== "queued" && x.status !== "in_progress");
   expect(seen.status).toBe("completed");
   expect(seen.output_text.trim().split(" ")).toHaveLength(40);
 
@@ -161,16 +158,16 @@ test("background: queued at once, progress while it runs, the whole result at th
 });
 
 test("cancel: idempotent, answers the cancelled response, not charged; a 400 for a response not in the background", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   e.h.server.config.responsesPrice = 4;
   const before = await e.h.credits("resp-acme");
   const r = await client.responses.create({ model: "local/slow", input: "cancel me", background: true });
-  await Bun.sleep(200);
+  await eventually(() => client.responses.retrieve(r.id), (x) => x.status === "in_progress");
   const c1 = await client.responses.cancel(r.id);
   expect(c1.status).toBe("cancelled");
   const c2 = await client.responses.cancel(r.id);
   expect(c2.status).toBe("cancelled");
-  await Bun.sleep(150);
+  await e.h.server.idle(); // the run has seen the cancel and ended
   expect((await client.responses.retrieve(r.id)).status).toBe("cancelled");
   expect(await e.h.credits("resp-acme")).toBe(before);
   e.h.server.config.responsesPrice = 0;
@@ -251,7 +248,7 @@ test("a base64 PDF reaches every provider in its own form; a file a provider can
 });
 
 test("a client that leaves mid-stream: the turn ends cancelled, stored so, its credits handed back", async () => {
-  process.env.LOCAL_BASE_URL = slow.url;
+  e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   e.h.server.config.responsesPrice = 2;
   const before = await e.h.credits("resp-acme");
   const ac = new AbortController();
@@ -261,11 +258,7 @@ test("a client that leaves mid-stream: the turn ends cancelled, stored so, its c
   while (!text.includes("response.output_text.delta")) text += new TextDecoder().decode((await reader.read()).value);
   const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)![1]!;
   ac.abort();
-  let status = "in_progress";
-  for (let i = 0; i < 50 && status === "in_progress"; i++) {
-    await Bun.sleep(40);
-    status = (await client.responses.retrieve(id)).status!;
-  }
+  const status = (await eventually(() => client.responses.retrieve(id), (x) => x.status !== "in_progress")).status;
   expect(status).toBe("cancelled");
   expect(await e.h.credits("resp-acme")).toBe(before);
   e.h.server.config.responsesPrice = 0;

@@ -55,14 +55,15 @@ test("invalid UTF-8 is refused on every route with a body, not stored as U+FFFD"
 });
 
 test("a provider that cannot be reached: a 502 without Bun's advice to its own users", async () => {
-  const saved = process.env.OPENAI_BASE_URL;
-  process.env.OPENAI_BASE_URL = `${deadUrl()}/v1`;
+  const { providers } = E.h.server.config;
+  const saved = providers.OPENAI_BASE_URL;
+  providers.OPENAI_BASE_URL = `${deadUrl()}/v1`;
   try {
     const r = await call("/v1/embed/chat/completions", JSON.stringify({ model: "openai/gpt-4o", messages: [{ role: "user", content: "hi" }] }));
     expect(r.status).toBe(502);
     expect(r.body.error.message).toContain("could not be reached");
     expect(r.body.error.message).not.toContain("verbose");
   } finally {
-    process.env.OPENAI_BASE_URL = saved;
+    providers.OPENAI_BASE_URL = saved;
   }
 });

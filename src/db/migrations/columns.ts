@@ -5,9 +5,11 @@
 //   bigint       `integer` on SQLite (64-bit already); `bigint` on PostgreSQL (credits, Unix seconds)
 //   isoText      ISO-8601 timestamps kept as text; on PostgreSQL with the "C" collation, so that a
 //                range comparison is a byte comparison whatever the database's locale is
-import { sql, type ColumnDefinitionBuilder, type DataTypeExpression, type Kysely } from "kysely";
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from "kysely";
 import { capabilities } from "../dialect.ts";
 
+// kysely takes this type in addColumn but does not export it by name.
+type DataTypeExpression = Parameters<CreateTableBuilder<string, never>["addColumn"]>[1];
 type Build = (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 export type Column = [DataTypeExpression, Build];
 

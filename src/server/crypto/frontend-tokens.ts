@@ -3,7 +3,7 @@
 // under a key derived from the master key (so every replica with the same master key accepts it).
 // `tft_<base64url(JSON payload)>.<base64url(signature)>`; the signature is compared in constant time.
 import { timingSafeEqual } from "node:crypto";
-import { derivedHmacKey } from "./provider-keys.ts";
+import type { Keyring } from "./keyring.ts";
 
 export const TOKEN_PREFIX = "tft_";
 export const SCOPES = ["conversations:read", "conversations:write"] as const;
@@ -21,32 +21,25 @@ export interface TokenClaims {
   issuedAt?: number;
 }
 
-const keys = new Map<string, Promise<CryptoKey>>();
-function signingKey(): Promise<CryptoKey> {
-  const sig = `${process.env.TESSERA_MASTER_KEY ?? ""}|${process.env.TESSERA_DATA_DIR ?? ""}`;
-  let k = keys.get(sig);
-  if (!k) keys.set(sig, (k = derivedHmacKey("frontend-token/v1")));
-  return k;
+async function sign(keys: Keyring, payload: string): Promise<Buffer> {
+  const key = await keys.hmacKey("frontend-token/v1");
+  return Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(payload)));
 }
 
-async function sign(payload: string): Promise<Buffer> {
-  return Buffer.from(await crypto.subtle.sign("HMAC", await signingKey(), new TextEncoder().encode(payload)));
-}
-
-export async function mintToken(c: TokenClaims): Promise<string> {
+export async function mintToken(keys: Keyring, c: TokenClaims): Promise<string> {
   const payload = Buffer.from(JSON.stringify({ v: 1, o: c.organizationId, u: c.userId, s: c.scopes, e: c.expiresAt, k: c.keyId, i: c.issuedAt })).toString("base64url");
-  return `${TOKEN_PREFIX}${payload}.${(await sign(payload)).toString("base64url")}`;
+  return `${TOKEN_PREFIX}${payload}.${(await sign(keys, payload)).toString("base64url")}`;
 }
 
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: "malformed" | "signature" | "expired" };
 
-export async function verifyToken(token: string, now = Date.now() / 1000): Promise<TokenCheck> {
+export async function verifyToken(keys: Keyring, token: string, now = Date.now() / 1000): Promise<TokenCheck> {
   const body = token.slice(TOKEN_PREFIX.length);
   const dot = body.indexOf(".");
   if (!token.startsWith(TOKEN_PREFIX) || dot < 1 || body.length > 4096) return { ok: false, reason: "malformed" };
   const payload = body.slice(0, dot);
   const given = Buffer.from(body.slice(dot + 1), "base64url");
-  const expected = await sign(payload);
+  const expected = await sign(keys, payload);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "signature" };
   let p: { v?: number; o?: unknown; u?: unknown; s?: unknown; e?: unknown; k?: unknown; i?: unknown };
   try {

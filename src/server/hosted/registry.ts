@@ -8,7 +8,7 @@ import type { HostedCall } from "../../responses/events.ts";
 import type { ToolIn } from "../../responses/schema.ts";
 import type { FunctionToolOut, Item, OutputItem } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
-import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MCP_TIMEOUT_MS, type HostedToolsConfig } from "../config.ts";
+import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MCP_TIMEOUT_MS, type HostedToolsConfig } from "./config.ts";
 import { HttpError } from "../errors.ts";
 import { mcpTools } from "./mcp/tool.ts";
 import { imageSearchTool, webSearchTool } from "./search/tool.ts";

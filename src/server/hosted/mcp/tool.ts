@@ -7,8 +7,8 @@ import { mcpFunctionName } from "../../../responses/hosted.ts";
 import { newId } from "../../../responses/ids.ts";
 import type { McpToolIn, ToolIn } from "../../../responses/schema.ts";
 import type { FunctionToolOut, Item, McpApprovalRequestItem, McpCallItem, McpListToolsItem, McpToolListed } from "../../../responses/types.ts";
-import type { HostedToolsConfig } from "../../config.ts";
-import { derivedHmacKey } from "../../crypto/provider-keys.ts";
+import type { HostedToolsConfig } from "../config.ts";
+import type { Keyring } from "../../crypto/keyring.ts";
 import { HttpError } from "../../errors.ts";
 import { checkUrl, DEFAULT_OUTBOUND, guardedFetch, OutboundRefused, type OutboundPolicy } from "../outbound.ts";
 import type { CallOutcome, HostedContext, HostedRun, HostedTool } from "../registry.ts";
@@ -41,12 +41,9 @@ export function needsApproval(entry: McpToolIn, t: McpToolListed): boolean {
   return true;
 }
 
-let fingerprintKey: Promise<CryptoKey> | null = null;
-
 /** The fingerprint of what a list was made with: keyed, so it says nothing of the credentials. */
-async function fingerprint(entry: McpToolIn): Promise<string> {
-  // Derived once per process (a rotated master key changes it: lists are then fetched again).
-  const key = await (fingerprintKey ??= derivedHmacKey("mcp-tool-lists"));
+async function fingerprint(entry: McpToolIn, keys: Keyring): Promise<string> {
+  const key = await keys.hmacKey("mcp-tool-lists");
   const headers = Object.entries(entry.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]).sort();
   // allowed_tools too: a stored list holds only the tools allowed when it was made.
   const data = JSON.stringify([entry.server_url, entry.authorization ?? null, headers, entry.allowed_tools ?? null]);
@@ -97,7 +94,7 @@ class McpServerTool implements HostedTool {
   }
 
   async start(ctx: HostedContext): Promise<McpListToolsItem[]> {
-    const fp = await fingerprint(this.entry);
+    const fp = await fingerprint(this.entry, ctx.deps.keys);
     const earlier = [...ctx.context].reverse().find((i): i is McpListToolsItem => i.type === "mcp_list_tools" && i.server_label === this.label && !i.error);
     if (earlier && (await toolListFingerprint(ctx.deps.db, ctx.org.id, earlier.id)) === fp) {
       this.use(earlier.tools);

@@ -4,7 +4,7 @@ import { IMAGE_SEARCH_FUNCTION, WEB_SEARCH_FUNCTION, webResultsText, imageSearch
 import { newId } from "../../../responses/ids.ts";
 import type { ImageSearchToolIn, ToolIn, WebSearchToolIn } from "../../../responses/schema.ts";
 import type { FunctionToolOut, ImageSearchCallItem, WebSearchCallItem } from "../../../responses/types.ts";
-import type { HostedToolsConfig } from "../../config.ts";
+import type { HostedToolsConfig } from "../config.ts";
 import { HttpError } from "../../errors.ts";
 import type { HostedRun, HostedTool } from "../registry.ts";
 import { CONFIGURE_HINT, searchImages, searchWeb, SearchError, wireOf } from "./index.ts";

@@ -78,7 +78,7 @@ export async function artifactChatCompletions(ctx: PaidContext<string>): Promise
   call.model = body.model;
   const meta = readArtifactMetadata(body.metadata);
   if (!meta.ok) throw new HttpError(400, meta.message, { param: meta.param });
-  const provider = await resolveProvider(ctx.org.id, body.model, body.byok);
+  const provider = await resolveProvider(deps, ctx.org.id, body.model, body.byok);
   const owner: Owner = { organizationId: ctx.org.id };
   const p = await plan(ctx, owner, body, meta.request);
   await call.hold();

@@ -6,7 +6,7 @@ import { paidRoute, route, type Surface } from "../../surface.ts";
 import { artifactChatCompletions } from "./completions.ts";
 import * as a from "./routes.ts";
 
-const PAID: PaidSpec = { surface: "artifacts", reason: "artifact", price: (c) => c.artifactPrice ?? 0 };
+const PAID: PaidSpec = { surface: "artifacts", reason: "artifact", price: (c) => c.artifactPrice };
 
 export const artifacts: Surface = {
   name: "artifacts",

@@ -19,7 +19,7 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
   const body = await readBody(ctx.req, EmbedBody);
   call.input = body.messages;
   call.model = body.model;
-  const { adapter, target } = await resolveProvider(ctx.org.id, body.model, body.byok);
+  const { adapter, target } = await resolveProvider(deps, ctx.org.id, body.model, body.byok);
 
   const mode = await detectMode(body.messages as ChatRequest["messages"]);
   const req = toChatRequest(body, mode);

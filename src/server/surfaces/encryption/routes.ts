@@ -3,7 +3,6 @@
 import * as v from "valibot";
 import { readBody } from "../../body.ts";
 import type { AuthedContext } from "../../context.ts";
-import { encryptProviderKey } from "../../crypto/provider-keys.ts";
 
 const EncryptBody = v.object({
   provider: v.pipe(v.string(), v.maxLength(64, "provider is at most 64 characters"), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google")),
@@ -31,6 +30,6 @@ function unprintableMessage(key: string): string {
 export async function encryptKey(ctx: AuthedContext<string, "key">): Promise<Response> {
   const { org } = ctx;
   const body = await readBody(ctx.req, EncryptBody);
-  const encryptedApiKey = await encryptProviderKey(org.id, body.provider, body.apiKey);
+  const encryptedApiKey = await ctx.deps.keys.seal(org.id, body.provider, body.apiKey);
   return Response.json({ provider: body.provider.toLowerCase(), encryptedApiKey });
 }

@@ -22,7 +22,7 @@ export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Prom
   const body = await readBody(ctx.req, Body);
   const expiresAt = Math.floor(Date.now() / 1000) + (body.ttl_seconds ?? TTL.default);
   const scopes = [...new Set(body.scopes ?? SCOPES)];
-  const token = await mintToken({ organizationId: org.id, userId: body.user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now() });
+  const token = await mintToken(ctx.deps.keys, { organizationId: org.id, userId: body.user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now() });
   return Response.json({ token, expires_at: expiresAt, user: body.user, scopes });
 }
 

@@ -20,7 +20,6 @@ import { prepareTurn, type PreparedTurn } from "./prepare.ts";
 import { TURN } from "./price.ts";
 import { ENDPOINT, openFirstRound, runTurn, type SequencedEvent } from "./run.ts";
 import { bodyWithoutCredentials } from "../../../responses/object.ts";
-import { hostedConfig } from "../../hosted/registry.ts";
 
 /** This process, as a holder of job leases. */
 const WORKER_ID = crypto.randomUUID();
@@ -37,7 +36,7 @@ const CANCEL_POLL_MS = 1000;
 
 const running = new Map<string, AbortController>();
 
-const lease = (deps: AppDeps) => deps.config.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+const lease = (deps: AppDeps) => deps.config.leaseSeconds;
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -149,7 +148,7 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   if (!job?.body || typeof job.requestId !== "string") return false;
   const org = await findOrganizationById(deps.db, row.organization_id);
   if (!org) return false;
-  const prepared = await prepareTurn(deps.db, org, job.body, undefined, { provider: true, hosted: hostedConfig(deps) });
+  const prepared = await prepareTurn(deps, org, job.body);
   const t: PreparedTurn = {
     ...prepared,
     settings: { ...prepared.settings, id: row.id, created_at: row.created_at },

@@ -1,7 +1,7 @@
 // The Responses API under /v1/embed: turns answered as JSON, SSE, over a WebSocket or in the
 // background (a job any replica can take over), stored responses read, replayed, cancelled and
 // deleted, token estimates and compaction; paid per turn and per compaction (TESSERA_RESPONSES_PRICE).
-import { DEFAULT_LEASE_SECONDS, failOwnRuns, startSweeper } from "./background.ts";
+import { failOwnRuns, startSweeper } from "./background.ts";
 import { COMPACTION, TURN } from "./price.ts";
 import * as r from "./routes.ts";
 import { ENDPOINT } from "./run.ts";
@@ -25,7 +25,7 @@ export const responses: Surface = {
       // stop, this process's own runs are failed (they would outlive any grace), holds handed back.
       name: "background responses",
       async start(deps) {
-        const stop = await startSweeper(deps.db, deps.log, deps.config.leaseSeconds ?? DEFAULT_LEASE_SECONDS, deps);
+        const stop = await startSweeper(deps.db, deps.log, deps.config.leaseSeconds, deps);
         return { stop, abandon: () => failOwnRuns(deps.db) };
       },
     },

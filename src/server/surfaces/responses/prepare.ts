@@ -13,12 +13,12 @@ import { functionTools, settingsOf, type ResponseSettings } from "../../../respo
 import type { CreateBody } from "../../../responses/schema.ts";
 import { normalizeInput, toChatRequest } from "../../../responses/to-chat.ts";
 import type { CompactionItem, FunctionToolOut, Item } from "../../../responses/types.ts";
-import type { HostedToolsConfig } from "../../config.ts";
-import { decryptProviderKey } from "../../crypto/provider-keys.ts";
+import type { Keyring } from "../../crypto/keyring.ts";
+import type { AppDeps } from "../../context.ts";
 import { detectMode } from "../../managed/mode.ts";
 import { HttpError } from "../../errors.ts";
 import { checkApprovals } from "../../hosted/mcp/tool.ts";
-import { hostedToolsOf, type HostedSetup } from "../../hosted/registry.ts";
+import { hostedConfig, hostedToolsOf, type HostedSetup } from "../../hosted/registry.ts";
 import { providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
 import type { ToolLoop } from "./tool-loop.ts";
 
@@ -60,16 +60,16 @@ export type TurnCache = Map<string, Item[]>;
 export const COMPACTION_SEAL = "compaction";
 
 export async function prepareTurn(
-  db: Db, org: Organization, body: CreateBody, cache?: TurnCache,
-  opts: { provider: boolean; hosted?: HostedToolsConfig } = { provider: true },
+  deps: Pick<AppDeps, "db" | "config" | "keys">, org: Organization, body: CreateBody, cache?: TurnCache, opts = { provider: true },
 ): Promise<PreparedTurn> {
+  const { db } = deps;
   if (body.conversation != null && body.previous_response_id != null) {
     throw new HttpError(400, "conversation and previous_response_id cannot be used together: a conversation already carries its history", { param: "conversation" });
   }
   if (body.background && body.store === false) {
     throw new HttpError(400, "background responses must be stored: background and store:false cannot be combined", { param: "background" });
   }
-  const provider = opts.provider ? await resolveProvider(org.id, body.model, body.byok) : null;
+  const provider = opts.provider ? await resolveProvider(deps, org.id, body.model, body.byok) : null;
 
   let history: Item[] = [];
   let conversationId: string | null = null;
@@ -86,8 +86,9 @@ export async function prepareTurn(
   const input = await resolveReferences(db, org.id, normalizeInput(body.input), history);
   const context = [...history, ...input];
   checkApprovals(input, context, body.tools);
-  const hosted = opts.hosted ? await hostedToolsOf(body.tools, opts.hosted) : null;
-  const summaries = await openCompactions(org.id, context);
+  // Hosted tools are checked and set up for a turn that calls a model (not for a token estimate).
+  const hosted = opts.provider ? await hostedToolsOf(body.tools, hostedConfig(deps)) : null;
+  const summaries = await openCompactions(deps.keys, org.id, context);
   const id = newId("response");
   const settings = settingsOf(body, id, Math.floor(Date.now() / 1000), conversationId);
   const build = async (round: RoundChat) => {
@@ -160,11 +161,11 @@ async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof
 }
 
 /** The summaries sealed in compaction items; a blob that does not open is a 400. */
-async function openCompactions(orgId: number, items: Item[]): Promise<Map<string, string>> {
+async function openCompactions(keys: Keyring, orgId: number, items: Item[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const item of items) {
     if (item.type !== "compaction" || out.has(item.encrypted_content)) continue;
-    const text = await decryptProviderKey(orgId, COMPACTION_SEAL, (item as CompactionItem).encrypted_content);
+    const text = await keys.open(orgId, COMPACTION_SEAL, (item as CompactionItem).encrypted_content);
     if (text === null) {
       throw new HttpError(400, "a compaction item cannot be opened: it was made by another organization or server, or it was altered", { param: "input", code: "invalid_compaction" });
     }

@@ -17,7 +17,6 @@ import { sseEvents } from "../../sse.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
 import { prepareTurn } from "./prepare.ts";
-import { hostedConfig } from "../../hosted/registry.ts";
 import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
 
 type Ctx<P extends string = string> = AuthedContext<P, "key">;
@@ -27,7 +26,7 @@ export async function create(ctx: PaidContext<string>): Promise<Response> {
   const body = await readBody(ctx.req, CreateBody);
   call.input = body.input;
   call.model = body.model;
-  const t = await prepareTurn(deps.db, org, body, undefined, { provider: true, hosted: hostedConfig(deps) });
+  const t = await prepareTurn(deps, org, body);
   call.input = t.input;
   await call.hold();
 
@@ -136,7 +135,7 @@ export async function inputItems(ctx: Ctx<"/:id">): Promise<Response> {
 export async function inputTokens(ctx: Ctx): Promise<Response> {
   const { org } = ctx;
   const body = await readBody(ctx.req, InputTokensBody);
-  const input_tokens = await estimateTokens(ctx.deps.db, org, body);
+  const input_tokens = await estimateTokens(ctx.deps, org, body);
   return Response.json({ object: "response.input_tokens", input_tokens });
 }
 
@@ -148,7 +147,7 @@ export async function compact(ctx: PaidContext<string>): Promise<Response> {
   await call.hold();
   let result;
   try {
-    result = await compactTurn(deps.db, org, body);
+    result = await compactTurn(deps, org, body);
   } catch (e) {
     await call.finish({ charged: false, status: e instanceof HttpError ? e.status : 502, outcome: "error" });
     throw e;

@@ -13,7 +13,6 @@ import { errorBody, errorResponse, HttpError } from "../../errors.ts";
 import { PaidCall, paidWork } from "../../paid.ts";
 import { TURN } from "./price.ts";
 import { prepareTurn, type PreparedTurn, type TurnCache } from "./prepare.ts";
-import { hostedConfig } from "../../hosted/registry.ts";
 import { contextAfter, ENDPOINT, openFirstRound, runTurn, settleUnopened } from "./run.ts";
 
 /** Responses a socket remembers for continuation; the oldest goes first. */
@@ -32,7 +31,7 @@ const CreateFrame = withItems(v.object({
 export async function upgradeSocket(req: Request, server: Upgrader<SocketData>, deps: AppDeps): Promise<Response | undefined> {
   let org: Organization;
   try {
-    org = await authenticate(deps.db, req);
+    org = await authenticate(deps.db, deps.keys, req);
   } catch (e) {
     if (e instanceof HttpError) return e.toResponse();
     throw e;
@@ -74,7 +73,7 @@ async function turn(deps: AppDeps, ws: SocketConnection<SocketData>, text: strin
       call.input = body.input;
       call.model = body.model;
       previous = body.previous_response_id ?? null;
-      const t = await prepareTurn(deps.db, org, body as CreateBody, cache, { provider: true, hosted: hostedConfig(deps) });
+      const t = await prepareTurn(deps, org, body as CreateBody, cache);
       call.input = t.input;
       await call.hold();
       const chunks = await openFirstRound(deps, t, ws.data.abort.signal, call.requestId);
