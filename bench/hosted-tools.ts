@@ -61,26 +61,26 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   const responses = `${server.url}/v1/embed/responses`;
   const mcpTool = { type: "mcp", server_label: "bench", server_url: mcp.url, require_approval: "never", allowed_tools: ["echo"] };
 
-  const M = () => post(`${fake.url}/chat/completions`, { model: "gpt-bench", messages: [{ role: "user", content: "Say something." }] }, { "content-type": "application/json", authorization: "Bearer sk-bench" });
-  const P = () => post(responses, { model: "openai/gpt-bench", input: "Say something." });
-  const Dm = async () => {
+  const directModel = () => post(`${fake.url}/chat/completions`, { model: "gpt-bench", messages: [{ role: "user", content: "Say something." }] }, { "content-type": "application/json", authorization: "Bearer sk-bench" });
+  const plainTurn = () => post(responses, { model: "openai/gpt-bench", input: "Say something." });
+  const directMcp = async () => {
     const c = new Client({ name: "bench", version: "1" });
     await c.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
     await c.listTools();
     await c.callTool({ name: "echo", arguments: { text: "the weather in San Francisco" } });
     await c.close();
   };
-  const Hm = async () => {
+  const mcpTurn = async () => {
     const r = (await post(responses, { model: "openai/gpt-bench", input: "Echo this.", tools: [mcpTool] })) as { output: { type: string }[] };
     if (r.output[1]?.type !== "mcp_call") throw new Error(`no mcp_call: ${JSON.stringify(r.output).slice(0, 300)}`);
   };
-  const Ds = () => fetch(`${searx.url}/search?q=the+weather+in+San+Francisco&format=json`).then((r) => r.json());
-  const Hs = async () => {
+  const directSearch = () => fetch(`${searx.url}/search?q=the+weather+in+San+Francisco&format=json`).then((r) => r.json());
+  const searchTurn = async () => {
     const r = (await post(responses, { model: "openai/gpt-bench", input: "Search this.", tools: [{ type: "web_search" }] })) as { output: { type: string }[] };
     if (r.output[0]?.type !== "web_search_call") throw new Error(`no web_search_call: ${JSON.stringify(r.output).slice(0, 300)}`);
   };
 
-  const paths = { M, P, Dm, Hm, Ds, Hs } as const;
+  const paths = { M: directModel, P: plainTurn, Dm: directMcp, Hm: mcpTurn, Ds: directSearch, Hs: searchTurn } as const;
   const t: Record<keyof typeof paths, number[]> = { M: [], P: [], Dm: [], Hm: [], Ds: [], Hs: [] };
   for (let i = 0; i < 20; i++) for (const fn of Object.values(paths)) await fn();
   const mcpOver: number[] = [], searchOver: number[] = [];
