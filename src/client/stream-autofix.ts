@@ -1,16 +1,21 @@
-// Stream autofix for the server helper: wraps an upstream model stream, passes every chunk
-// through as it comes, checks the whole answer once the stream has ended (while streaming,
-// incomplete and unresolved are normal), and when it is invalid asks Autofix for the corrected
-// generation and emits it as one last chunk carrying `autofix`. A failed repair errors the stream
-// with StreamAutofixError (code "fix_failed"; `result` null when Autofix did not run).
+// Stream repair for the server helper: wraps an upstream model stream and passes it on repaired
+// as it arrives, as the service does for managed UI: each line of the program when it ends (a
+// misspelt component renamed, a value coerced, a broken line mended or held back), and what only
+// the end tells (references to nothing, orphans, a missing root) as statements in one more
+// chunk before the end. The deltas add up to the repaired answer. Only when that answer is still
+// not a valid program is Autofix asked (its fixing model may do more): its corrected generation
+// comes as one last chunk carrying `autofix`. A failed repair errors the stream with
+// StreamAutofixError (code "fix_failed"; `result` null when Autofix did not run).
 //
 // Two pass-throughs, matching the two browser adapters:
 //   autofixSseStream     raw SSE bytes in (`data: {chunk}` … `data: [DONE]`), raw SSE bytes out
 //   autofixChunkStream   chunk objects in (e.g. the openai client's Stream), NDJSON bytes out
 //                        (the format of the openai client's Stream.toReadableStream())
 import { writeConfigBlock, BUILTIN_LIBRARY_VERSION } from "./config-block.ts";
-import { isValidGeneration } from "./index.ts";
+import { compileLibrary, loadLanguage, type Library } from "../lang/index.ts";
 import { defaultChatLibrary } from "../library/default-chat.ts";
+import { repairedChunks } from "../repair/stream-chunks.ts";
+import type { ChatCompletionChunk } from "../providers/types.ts";
 
 export interface AutofixResult {
   id: string;
@@ -59,10 +64,19 @@ function autofixUrl(base: string): string {
   return b.endsWith("/v1") ? `${b}/autofix` : `${b}/v1/autofix`;
 }
 
-/** Checks the finished text; null when valid, else the Autofix answer (or an error). */
-async function fixIfInvalid(text: string, opts: StreamAutofixOptions): Promise<AutofixResult | null> {
-  const library = opts.library ?? defaultChatLibrary;
-  if (await isValidGeneration(text, library)) return null;
+const enc = new TextEncoder();
+
+const compiled = new WeakMap<object, Library>();
+async function libraryOf(opts: StreamAutofixOptions): Promise<Library> {
+  await loadLanguage();
+  const json = opts.library ?? defaultChatLibrary;
+  let lib = compiled.get(json);
+  if (!lib) compiled.set(json, (lib = compileLibrary(json)));
+  return lib;
+}
+
+/** The model's whole answer to Autofix: its corrected generation, or StreamAutofixError. */
+async function askAutofix(text: string, opts: StreamAutofixOptions): Promise<AutofixResult> {
   const block = writeConfigBlock(opts.library ? { chatLibrary: opts.library } : { libraryVersion: BUILTIN_LIBRARY_VERSION }, opts.instructions);
   const doFetch = opts.autofix.fetch ?? fetch;
   let res: Response;
@@ -86,97 +100,91 @@ async function fixIfInvalid(text: string, opts: StreamAutofixOptions): Promise<A
   return result;
 }
 
-const enc = new TextEncoder();
-
-/** Raw SSE pass-through. */
-export function autofixSseStream(upstream: ReadableStream<Uint8Array>, opts: StreamAutofixOptions): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader();
-  const decoder = new TextDecoder();
-  let buf = "";
-  let text = "";
+/**
+ * The repaired stream's bytes: each chunk written by `write`, then, when the repaired answer is
+ * still invalid, Autofix's chunk, then `done` (SSE's [DONE]).
+ */
+function repairedBytes(source: AsyncIterable<Chunk>, opts: StreamAutofixOptions, write: (chunk: unknown) => string, done = ""): ReadableStream<Uint8Array> {
+  let it: AsyncIterator<ChatCompletionChunk> | null = null;
+  let repaired: ReturnType<typeof repairedChunks> | null = null;
+  let original = "";
   let last: Chunk = {};
-  let sawDone = false;
-  // Reads whole events off the buffer, remembers their text, and holds back [DONE] for the end.
-  const scan = (final: boolean): string => {
-    let out = "";
-    for (;;) {
-      const m = /\r?\n\r?\n/.exec(buf);
-      if (!m) break;
-      const event = buf.slice(0, m.index);
-      buf = buf.slice(m.index + m[0].length);
-      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
-      if (data === "[DONE]") { sawDone = true; continue; }
-      if (data) {
-        try {
-          const c = JSON.parse(data) as Chunk & { error?: { message?: string } };
-          if (c.error) throw new StreamAutofixError(`upstream stream failed: ${c.error.message ?? "error"}`, null, "upstream_error");
-          last = c;
-          text += c.choices?.[0]?.delta?.content ?? "";
-        } catch (e) {
-          if (e instanceof StreamAutofixError) throw e;
-        }
-      }
-      out += `${event}\n\n`;
+  // The model's own text, kept for Autofix.
+  async function* watched(): AsyncGenerator<ChatCompletionChunk> {
+    for await (const chunk of source) {
+      last = chunk;
+      original += chunk.choices?.[0]?.delta?.content ?? "";
+      yield chunk as ChatCompletionChunk;
     }
-    if (final && buf.trim()) { out += buf; buf = ""; }
-    return out;
-  };
+  }
   return new ReadableStream<Uint8Array>({
     async pull(ctrl) {
       try {
-        const { value, done } = await reader.read();
-        if (!done) {
-          buf += decoder.decode(value, { stream: true });
-          const out = scan(false);
-          if (out) ctrl.enqueue(enc.encode(out));
+        if (!it) {
+          repaired = repairedChunks(watched(), await libraryOf(opts));
+          it = repaired.chunks[Symbol.asyncIterator]();
+        }
+        const { value, done: ended } = await it.next();
+        if (!ended) {
+          ctrl.enqueue(enc.encode(write(value)));
           return;
         }
-        buf += decoder.decode();
-        const rest = scan(true);
-        if (rest) ctrl.enqueue(enc.encode(rest));
-        if (!sawDone) throw new StreamAutofixError("upstream stream ended without [DONE]", null, "upstream_error");
-        const result = await fixIfInvalid(text, opts);
-        if (result) ctrl.enqueue(enc.encode(`data: ${JSON.stringify(fixChunk(last, result))}\n\n`));
-        ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
-        ctrl.close();
-      } catch (e) {
-        ctrl.error(e);
-        reader.cancel().catch(() => {});
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-}
-
-/** Readable-stream pass-through: chunk objects (or an NDJSON byte stream of them) in, NDJSON out. */
-export function autofixChunkStream(upstream: AsyncIterable<Chunk> | ReadableStream<Uint8Array>, opts: StreamAutofixOptions): ReadableStream<Uint8Array> {
-  const source = upstream instanceof ReadableStream ? ndjson(upstream) : upstream;
-  const it = source[Symbol.asyncIterator]();
-  let text = "";
-  let last: Chunk = {};
-  return new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      try {
-        const { value, done } = await it.next();
-        if (!done) {
-          last = value;
-          text += value.choices?.[0]?.delta?.content ?? "";
-          ctrl.enqueue(enc.encode(`${JSON.stringify(value)}\n`));
-          return;
-        }
-        const result = await fixIfInvalid(text, opts);
-        if (result) ctrl.enqueue(enc.encode(`${JSON.stringify(fixChunk(last, result))}\n`));
+        const result = repaired!.result();
+        if (result?.outcome === "fix_failed") ctrl.enqueue(enc.encode(write(fixChunk(last, await askAutofix(original, opts)))));
+        if (done) ctrl.enqueue(enc.encode(done));
         ctrl.close();
       } catch (e) {
         ctrl.error(e instanceof StreamAutofixError ? e : new StreamAutofixError(`upstream stream failed: ${(e as Error).message}`, null, "upstream_error"));
       }
     },
-    async cancel() {
-      await it.return?.();
+    async cancel(reason) {
+      await it?.return?.(reason);
     },
   });
+}
+
+/** Raw SSE pass-through. */
+export function autofixSseStream(upstream: ReadableStream<Uint8Array>, opts: StreamAutofixOptions): ReadableStream<Uint8Array> {
+  return repairedBytes(sseChunks(upstream), opts, (chunk) => `data: ${JSON.stringify(chunk)}\n\n`, "data: [DONE]\n\n");
+}
+
+/** Readable-stream pass-through: chunk objects (or an NDJSON byte stream of them) in, NDJSON out. */
+export function autofixChunkStream(upstream: AsyncIterable<Chunk> | ReadableStream<Uint8Array>, opts: StreamAutofixOptions): ReadableStream<Uint8Array> {
+  return repairedBytes(upstream instanceof ReadableStream ? ndjson(upstream) : upstream, opts, (chunk) => `${JSON.stringify(chunk)}\n`);
+}
+
+/** The chunks of an SSE byte stream; an error event, or an end without [DONE], is an upstream_error. */
+async function* sseChunks(upstream: ReadableStream<Uint8Array>): AsyncGenerator<Chunk> {
+  const decoder = new TextDecoder();
+  let buf = "";
+  let sawDone = false;
+  const events = function* (final: boolean): Generator<Chunk> {
+    for (;;) {
+      const m = /\r?\n\r?\n/.exec(buf);
+      if (!m && !(final && buf.trim())) return;
+      const event = m ? buf.slice(0, m.index) : buf;
+      buf = m ? buf.slice(m.index + m[0].length) : "";
+      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+      if (data === "[DONE]") sawDone = true;
+      else if (data) {
+        let c: Chunk & { error?: { message?: string } };
+        try {
+          c = JSON.parse(data);
+        } catch {
+          continue; // not a chunk: nothing to pass on
+        }
+        if (c.error) throw new StreamAutofixError(`upstream stream failed: ${c.error.message ?? "error"}`, null, "upstream_error");
+        yield c;
+      }
+    }
+  };
+  for await (const bytes of upstream as unknown as AsyncIterable<Uint8Array>) {
+    buf += decoder.decode(bytes, { stream: true });
+    yield* events(false);
+  }
+  buf += decoder.decode();
+  yield* events(true);
+  if (!sawDone) throw new StreamAutofixError("upstream stream ended without [DONE]", null, "upstream_error");
 }
 
 async function* ndjson(stream: ReadableStream<Uint8Array>): AsyncGenerator<Chunk> {

@@ -12,6 +12,7 @@ export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";
 export type { Page, PageQuery, StoredItem } from "./page.ts";
+export * from "./frontend-tokens.ts";
 export * from "./artifacts.ts";
 export { revokeUserTokens, tokenStanding, type TokenStanding } from "./token-revocations.ts";
 export { ownerOf, releaseDeadOwners, releaseOwner, startOwnerLease } from "./owners.ts";

@@ -23,6 +23,8 @@ export interface NewResponse {
   model: string;
   previousResponseId: string | null;
   conversationId: string | null;
+  /** The application's user, when a frontend token created it. */
+  userId?: string | null;
   background: boolean;
   body: unknown;
   request: unknown | null;
@@ -45,14 +47,14 @@ export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
 
 // Every turn writes these: compiled once (prepared.ts), as the paid path's statements are.
 type ResponseValues = {
-  id: string; org: number; status: string; model: string; previous: string | null; conversation: string | null;
+  id: string; org: number; status: string; model: string; previous: string | null; conversation: string | null; user: string | null;
   background: number; body: string; request: string | null; worker: string | null; lease: number | null; at: number;
 };
 const insertResponseRow = prepared<ResponseValues>((db, v) => db
   .insertInto("responses")
   .values({
     id: v("id"), organization_id: v("org"), status: v("status"), model: v("model"), previous_response_id: v("previous"),
-    conversation_id: v("conversation"), background: v("background"), body: v("body"), request: v("request"),
+    conversation_id: v("conversation"), user_id: v("user"), background: v("background"), body: v("body"), request: v("request"),
     worker: v("worker"), lease_until: v("lease"), created_at: v("at"), updated_at: v("at"),
   }));
 /** A response's items, input and output alike, in one statement whatever their number: `rows` is JSON [[id, role, item JSON], …]. */
@@ -64,7 +66,7 @@ const insertItemRows = prepared<{ response: string; org: number; rows: string }>
 async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
   await insertResponseRow(tx, {
     id: r.id, org: r.organizationId, status: r.status, model: r.model, previous: r.previousResponseId,
-    conversation: r.conversationId, background: r.background ? 1 : 0, body: JSON.stringify(r.body),
+    conversation: r.conversationId, user: r.userId ?? null, background: r.background ? 1 : 0, body: JSON.stringify(r.body),
     request: r.request === null ? null : JSON.stringify(r.request),
     // A running response is its process's (owners.ts): failed, not left running, should it die.
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),

@@ -70,6 +70,15 @@ export interface HealthProbesTable {
   filler: string;
 }
 
+export interface FrontendTokenSpendTable {
+  token_id: string;
+  organization_id: number;
+  max_credits: number;
+  spent: Generated<number>;
+  /** Unix seconds: the token's own expiry (rows past it are only kept for the record). */
+  expires_at: number;
+}
+
 export interface RequestLogsTable {
   id: Generated<number>;
   request_id: string;
@@ -144,6 +153,8 @@ export interface ResponsesTable {
   model: string;
   previous_response_id: string | null;
   conversation_id: string | null;
+  /** The application's user, when a frontend token created it. */
+  user_id: string | null;
   background: number;
   /** JSON of the Response object as last written. */
   body: string;
@@ -200,6 +211,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   credit_holds: CreditHoldsTable;
+  frontend_token_spend: FrontendTokenSpendTable;
   request_logs: RequestLogsTable;
   log_libraries: LogLibrariesTable;
   reliability_events: ReliabilityEventsTable;

@@ -1,12 +1,14 @@
-// CORS for the routes a browser calls with a frontend token (Conversations, the models list and
-// the stored artifacts, under /v1 and /v1/embed). Allowed
+// CORS for the routes a browser calls with a frontend token: Conversations, the models list and
+// the stored artifacts (under /v1 and /v1/embed), and the model turns of Responses and Embed. Allowed
 // origins come from TESSERA_CORS_ORIGINS (none by default). Every answer carries the headers,
 // errors included: without them a browser reports a 403 or 404 as a CORS failure instead.
 
+// Under /v1 (a path under /v1/embed is looked up without its "embed/").
+const TOKEN_ROUTES = ["/v1/conversations", "/v1/models", "/v1/artifacts", "/v1/responses", "/v1/chat/completions"];
+
 export function isCorsPath(path: string): boolean {
   const p = path.startsWith("/v1/embed/") ? `/v1/${path.slice("/v1/embed/".length)}` : path;
-  return p === "/v1/conversations" || p.startsWith("/v1/conversations/") || p === "/v1/models" || p.startsWith("/v1/models/") ||
-    p === "/v1/artifacts" || p.startsWith("/v1/artifacts/");
+  return TOKEN_ROUTES.some((route) => p === route || p.startsWith(`${route}/`));
 }
 
 /** The headers for this request's origin, or {} when it has none or it is not allowed. */
@@ -28,7 +30,7 @@ export function preflight(req: Request, cors: Record<string, string>, methods: s
     headers: {
       ...cors,
       "access-control-allow-methods": [...new Set([...methods, "OPTIONS"])].join(", "),
-      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type",
+      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type, x-thesys-frontend-token",
       "access-control-max-age": "600",
     },
   });

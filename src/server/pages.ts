@@ -15,7 +15,8 @@ export const PageParams = {
     const raw: Record<string, string> = {};
     for (const k of ["after", "limit", "order"]) {
       const value = url.searchParams.get(k);
-      if (value !== null) raw[k] = value;
+      // `after=` (empty), as OpenUI's cloud storage sends on a first page, is no cursor.
+      if (value !== null && !(k === "after" && value === "")) raw[k] = value;
     }
     const r = v.safeParse(Query, raw);
     if (!r.success) throw new HttpError(400, r.issues[0].message, { param: String(r.issues[0].path?.[0]?.key ?? "") });

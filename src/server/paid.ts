@@ -54,6 +54,8 @@ export class PaidCall {
   held = 0;
   readonly price: number;
   private ended = false;
+  /** Runs once if the call ends uncharged (a frontend token's budget gets its share back). */
+  private uncharged: (() => Promise<void>) | null = null;
 
   constructor(
     readonly deps: AppDeps,
@@ -94,12 +96,20 @@ export class PaidCall {
     this.held = this.price;
   }
 
+  /** `undo` runs once when the call ends without being charged. */
+  onUncharged(undo: () => Promise<void>): void {
+    this.uncharged = undo;
+  }
+
   /**
    * The call's settlement, for a caller that writes it in its own transaction (a Responses turn
    * stores its end with it): the call counts as ended from here.
    */
   settlement(end: CallEnd): Settlement {
     this.ended = true;
+    const undo = end.charged ? null : this.uncharged;
+    this.uncharged = null;
+    if (undo) void undo().catch((e) => this.deps.log(`${this.spec.surface} ${this.requestId}: could not give back: ${(e as Error).message}`));
     const { conversation, library } = (this.spec.logged ?? loggedChat)(this.input);
     return {
       orgId: this.org.id,

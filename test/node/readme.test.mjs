@@ -187,7 +187,7 @@ test("the built entry points import in Bun and Deno too, and need no Node built-
   }
 });
 
-test("the README's quickstart runs as written: server, organization, key, Embed, Autofix, Responses", async () => {
+test("the README's quickstart runs as written: server, organization, key, Embed, Autofix, Responses, a frontend token", async () => {
   const [startBlock, ...rest] = quickstartBlocks();
   assert.match(startBlock, /npm start/);
   assert.ok(rest.length >= 4, rest.join("\n----\n"));
@@ -211,7 +211,7 @@ test("the README's quickstart runs as written: server, organization, key, Embed,
     const answers = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     assert.deepEqual(answers[0], { status: "ok" });
     assert.ok(lines.some((l) => /^created organization acme with 100 credits$/.test(l)), r.stdout);
-    const [health, embed, autofix, response, next, ...more] = answers;
+    const [health, embed, autofix, response, next, token, ...more] = answers;
     assert.ok(health && more.length === 0, r.stdout);
     assert.equal(embed.object, "chat.completion");
     assert.equal(embed.model, "openai/gpt-4.1-mini");
@@ -224,6 +224,9 @@ test("the README's quickstart runs as written: server, organization, key, Embed,
     assert.equal(next.previous_response_id, response.id);
     // The stored first turn went to the model with the second: user, assistant, user.
     assert.match(next.output[0].content[0].text, /What is my name\?.*\(3 messages\)/);
+    // A browser's token for an OpenUI app: its user, its scopes, its models.
+    assert.match(token.token, /^tft_/);
+    assert.deepEqual([token.user_id, token.scopes, token.models], ["ada", ["responses:create", "conversations:read", "conversations:write"], ["openai/gpt-4.1-mini"]]);
   } finally {
     try {
       process.kill(-first.pid, "SIGTERM");

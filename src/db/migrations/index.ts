@@ -6,6 +6,7 @@ import * as m0002 from "./0002_responses.ts";
 import * as m0003 from "./0003_credit_holds.ts";
 import * as m0004 from "./0004_log_libraries.ts";
 import * as m0005 from "./0005_owners.ts";
+import * as m0006 from "./0006_frontend_token_spend.ts";
 import * as m0007 from "./0007_artifacts.ts";
 import * as m0008 from "./0008_mcp_tool_lists.ts";
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0003_credit_holds": m0003,
   "0004_log_libraries": m0004,
   "0005_owners": m0005,
+  "0006_frontend_token_spend": m0006,
   "0007_artifacts": m0007,
   "0008_mcp_tool_lists": m0008,
 };

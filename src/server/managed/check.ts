@@ -1,5 +1,5 @@
-// Managed UI (Embed non-streaming, Responses at the end of every answer): the model's program is checked and, when invalid, repaired by the
-// sanitizer (src/repair) before it goes back. The outcome feeds reliability monitoring.
+// Managed UI answered whole (Embed without streaming): the model's program is checked and, when invalid, repaired by the
+// sanitizer (src/repair) before it goes back (streams are repaired line by line: src/repair/stream-chunks.ts). The outcome feeds reliability monitoring.
 import { isValid, parse, type Library } from "../../lang/index.ts";
 import type { FixError } from "../../lang/types.ts";
 import { repair } from "../../repair/index.ts";
@@ -20,9 +20,4 @@ export function checkAndRepair(content: string, library: Library): Checked {
   }
   // The sanitizer could not make it valid: the model's own text is still the best answer to give.
   return { content: fixed.content ?? content, outcome: "fix_failed", corrected: fixed.fixed_errors.map((e) => e.code), remaining: fixed.unfixed_errors };
-}
-
-/** End of a managed stream: validity only (chunks already went out as they came). */
-export function checkOnly(content: string, library: Library): "already_valid" | "invalid" {
-  return isValid(parse(content, library)) ? "already_valid" : "invalid";
 }

@@ -20,6 +20,8 @@ import { listPage, PageParams } from "../../pages.ts";
 /** At most this many items per create or add call (as OpenAI). */
 const MAX_ITEMS_PER_CALL = 20;
 
+const Title = v.pipe(v.string(), v.maxLength(512, "title is at most 512 characters"));
+
 // The create body's own item and metadata checks, reused.
 const Items = v.pipe(v.array(InputItem), v.maxLength(MAX_ITEMS_PER_CALL, `at most ${MAX_ITEMS_PER_CALL} items per call`));
 
@@ -28,8 +30,10 @@ const CreateConversation = v.object({
   metadata: v.optional(v.nullable(Metadata)),
   /** The application's user this conversation belongs to (API key only; a token sets its own). */
   user: v.optional(v.nullable(UserId)),
+  title: v.optional(v.nullable(Title)),
 });
-const UpdateConversation = v.object({ metadata: v.nullable(Metadata) });
+// OpenUI's cloud storage names a thread with `title`: kept as metadata.title (metadata wins when both name it).
+const UpdateConversation = v.object({ metadata: v.optional(v.nullable(Metadata)), title: v.optional(v.nullable(Title)) });
 const AddItems = v.object({ items: v.pipe(Items, v.minLength(1, "items must not be empty")) });
 
 function ownerOf(p: Principal): Owner {
@@ -37,7 +41,13 @@ function ownerOf(p: Principal): Owner {
 }
 
 function conversationJson(row: ConversationRow) {
-  return { id: row.id, object: "conversation", created_at: row.created_at, metadata: JSON.parse(row.metadata) };
+  const metadata = JSON.parse(row.metadata) as Record<string, string>;
+  return { id: row.id, object: "conversation", created_at: row.created_at, metadata, title: metadata.title ?? null };
+}
+
+/** The metadata a body sets: its metadata, with its title as metadata.title. */
+function withTitle(metadata: Record<string, string> | null | undefined, title: string | null | undefined): Record<string, string> {
+  return title == null || metadata?.title !== undefined ? (metadata ?? {}) : { ...(metadata ?? {}), title };
 }
 
 /** Items as a conversation stores them: server ids (unique in the store), item references refused. */
@@ -68,7 +78,7 @@ export async function create(ctx: Ctx): Promise<Response> {
   const { db, owner, principal } = access(ctx, "conversations:write");
   const body = await readBody(ctx.req, CreateConversation);
   const userId = principal.kind === "token" ? principal.userId : body.user ?? null;
-  const row = await createConversation(db, { id: newId("conversation"), owner, userId, metadata: body.metadata ?? {}, items: toStored(body.items ?? []) });
+  const row = await createConversation(db, { id: newId("conversation"), owner, userId, metadata: withTitle(body.metadata, body.title), items: toStored(body.items ?? []) });
   return Response.json(conversationJson(row));
 }
 
@@ -86,7 +96,15 @@ export async function retrieve(ctx: Ctx<"/:id">): Promise<Response> {
 export async function update(ctx: Ctx<"/:id">): Promise<Response> {
   const { db, owner } = access(ctx, "conversations:write");
   const body = await readBody(ctx.req, UpdateConversation);
-  const row = await updateConversationMetadata(db, owner, ctx.params.id, body.metadata ?? {});
+  if (body.metadata === undefined && body.title === undefined) throw new HttpError(400, "send metadata (or title) to update", { param: "metadata" });
+  let metadata: Record<string, string>;
+  if (body.metadata === undefined) {
+    // A title alone renames: the rest of the metadata stays.
+    const current = await found(db, owner, ctx.params.id);
+    metadata = { ...JSON.parse(current.metadata), ...(body.title == null ? {} : { title: body.title }) };
+    if (body.title == null) delete metadata.title;
+  } else metadata = withTitle(body.metadata, body.title);
+  const row = await updateConversationMetadata(db, owner, ctx.params.id, metadata);
   if (!row) throw new HttpError(404, `no conversation ${ctx.params.id}`, { param: "conversation_id", code: "conversation_not_found" });
   return Response.json(conversationJson(row));
 }

@@ -1,29 +1,35 @@
 // POST /v1/embed/chat/completions: spec 2.4 and 4.2. Any provider's models behind the chat
 // completions wire, plain (passthrough) or with managed generative UI, with the server's or the
 // request's own provider key.
-// Order: key (401, app.ts) → body (413/400) → model and key for it (400) → credits (429) → provider → settle.
+// Order: key or token (401, app.ts; a token needs chat:create, 403) → body (413/400) → model (a token's
+// list, 403) and key for it (400) → credits (the token's budget, then the organization's: 429) → provider → settle.
 import { complete, openStream } from "../../../providers/call.ts";
 import { ProviderError, UnsupportedRequestError, type ChatRequest } from "../../../providers/types.ts";
 import { readBody } from "../../body.ts";
 import type { PaidContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
-import { checkAndRepair, checkOnly } from "../../managed/check.ts";
+import { requireModel, requireScope } from "../../auth.ts";
+import { checkAndRepair } from "../../managed/check.ts";
+import { repairedChunks } from "../../../repair/stream-chunks.ts";
+import { holdWithTokenBudget } from "../../token-budget.ts";
 import { detectMode, type Mode } from "../../managed/mode.ts";
 import type { CallEnd } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError, resolveProvider } from "../../provider-target.ts";
 import { EmbedBody } from "./request.ts";
 import { sseResponse } from "./sse-response.ts";
 
-export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Response> {
+export async function embedChatCompletions(ctx: PaidContext<string, "key or token">): Promise<Response> {
   const { deps, call } = ctx;
+  requireScope(ctx.principal, "chat:create");
   const body = await readBody(ctx.req, EmbedBody);
   call.input = body.messages;
   call.model = body.model;
+  requireModel(ctx.principal, body.model);
   const { adapter, target } = await resolveProvider(deps, ctx.org.id, body.model, body.byok);
 
   const mode = await detectMode(body.messages as ChatRequest["messages"]);
   const req = toChatRequest(body, mode);
-  await call.hold();
+  await holdWithTokenBudget(ctx.principal, call);
 
   if (body.stream) {
     let chunks;
@@ -32,13 +38,15 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
     } catch (e) {
       throw await failed(ctx, e);
     }
-    return sseResponse(chunks, {
+    // Managed UI: each line goes out repaired as it ends (src/repair/stream-chunks.ts).
+    const repaired = mode.kind === "managed" ? repairedChunks(chunks, mode.library) : null;
+    return sseResponse(repaired?.chunks ?? chunks, {
       includeUsage: body.stream_options?.include_usage === true,
-      keepContent: mode.kind === "managed",
       onEnd: async (end) => {
         const ok = !end.error && !end.cancelled;
         const outcome = end.error ? "upstream_error" : end.cancelled ? "cancelled" : "ok";
-        const event = mode.kind === "managed" && ok ? { outcome: checkOnly(end.content, mode.library), corrected: [] } : null;
+        const result = ok ? repaired?.result() : null;
+        const event = result ? { outcome: result.outcome, corrected: result.corrected } : null;
         // Settled before [DONE] (tracked, so that a stopping server waits for it): a charge that
         // cannot be recorded ends the stream with an error event instead (sse-response.ts).
         await deps.background.track(call.finish({ charged: ok, status: 200, outcome, tokens: tokens(end.usage), event }));
@@ -70,12 +78,12 @@ export async function embedChatCompletions(ctx: PaidContext<string>): Promise<Re
  * The provider call's signal: aborted when the client hangs up (the call is not charged: nobody
  * gets the answer) and at the deadline. A stream's hang-up after its start is sse-response.ts's.
  */
-function untilGone(ctx: PaidContext<string>): AbortSignal {
+function untilGone(ctx: PaidContext<string, "key or token">): AbortSignal {
   return AbortSignal.any([ctx.req.signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
 }
 
 /** The provider failed or refused before answering: the hold goes back, logged; the error as HTTP. */
-async function failed(ctx: PaidContext<string>, e: unknown): Promise<unknown> {
+async function failed(ctx: PaidContext<string, "key or token">, e: unknown): Promise<unknown> {
   if (ctx.req.signal.aborted) {
     // The client left: not the provider's failure, and no one reads the answer.
     await ctx.call.finish({ charged: false, status: 499, outcome: "cancelled" });

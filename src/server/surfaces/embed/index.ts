@@ -9,5 +9,5 @@ const PAID: PaidSpec = { surface: "embed chat completions", reason: "embed", pri
 
 export const embed: Surface = {
   name: "embed",
-  routes: [paidRoute("POST", "/v1/embed/chat/completions", "key", PAID, embedChatCompletions)],
+  routes: [paidRoute("POST", "/v1/embed/chat/completions", "key or token", PAID, embedChatCompletions)],
 };

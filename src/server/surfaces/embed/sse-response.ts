@@ -10,8 +10,6 @@ import { ProviderError, type ChatCompletionChunk, type Usage } from "../../../pr
 
 export interface StreamEnd {
   usage: Usage | null;
-  /** Text the assistant wrote, when asked to keep it (managed UI checks it at the end). */
-  content: string;
   finishReason: string | null;
   error: ProviderError | null;
   /** The client went away before the end. */
@@ -23,14 +21,13 @@ export function sseResponse(
   chunks: AsyncIterable<ChatCompletionChunk>,
   opts: {
     includeUsage: boolean;
-    keepContent: boolean;
     /** Settles the call; what it throws ends the stream with an error event instead of [DONE] (and is passed to onEndFailed). */
     onEnd: (end: StreamEnd) => Promise<void> | void;
     onEndFailed?: (e: unknown) => void;
   },
 ): Response {
   const it = chunks[Symbol.asyncIterator]();
-  const end: StreamEnd = { usage: null, content: "", finishReason: null, error: null, cancelled: false };
+  const end: StreamEnd = { usage: null, finishReason: null, error: null, cancelled: false };
   let ended = false;
   /** The settlement's failure, or null once it is recorded. */
   const finish = async (): Promise<unknown | null> => {
@@ -62,7 +59,6 @@ export function sseResponse(
           if (value.usage) end.usage = value.usage;
           const choice = value.choices[0];
           if (choice?.finish_reason) end.finishReason = choice.finish_reason;
-          if (opts.keepContent && choice?.delta.content) end.content += choice.delta.content;
           if (!opts.includeUsage) {
             if (value.choices.length === 0) continue; // the usage-only chunk the client did not ask for
             if ("usage" in value) delete value.usage;

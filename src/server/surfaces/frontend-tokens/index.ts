@@ -1,4 +1,5 @@
-// Frontend tokens: minted with the API key (server side), held by a browser for one user's conversations.
+// Frontend tokens: minted with the API key (server side), held by a browser for one user's
+// conversations and, with the scopes for them, model turns on Responses and Embed.
 import { route, type Surface } from "../../surface.ts";
 import { mintFrontendToken, revokeFrontendTokens } from "./routes.ts";
 

@@ -47,6 +47,8 @@ interface StoredJob {
   /** The request that created it: its credit hold and its log are under this id. */
   requestId: string;
   held: number;
+  /** The application's user, when a frontend token created it. */
+  userId?: string | null;
 }
 
 /** Writes the queued row and starts the run; returns the queued Response. */
@@ -54,8 +56,8 @@ export async function startBackground(deps: AppDeps, t: PreparedTurn, call: Paid
   const queued = responseObject(t.settings, { status: "queued", output: [] });
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
-    previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, background: true,
-    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, userId: t.userId, background: true,
+    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held, userId: t.userId } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
   void deps.background.track(runBackground(deps, t, call).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
@@ -148,7 +150,7 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   if (!job?.body || typeof job.requestId !== "string") return false;
   const org = await findOrganizationById(deps.db, row.organization_id);
   if (!org) return false;
-  const prepared = await prepareTurn(deps, org, job.body);
+  const prepared = await prepareTurn(deps, org, job.body, undefined, { userId: job.userId ?? null });
   const t: PreparedTurn = {
     ...prepared,
     settings: { ...prepared.settings, id: row.id, created_at: row.created_at },

@@ -11,7 +11,7 @@ import { paidRoute, route, type SocketSpec, type Surface } from "../../surface.t
 export const responses: Surface = {
   name: "responses",
   routes: [
-    paidRoute("POST", ENDPOINT, "key", TURN, r.create),
+    paidRoute("POST", ENDPOINT, "key or token", TURN, r.create),
     route("POST", "/v1/embed/responses/input_tokens", "key", r.inputTokens),
     paidRoute("POST", "/v1/embed/responses/compact", "key", COMPACTION, r.compact),
     route("GET", "/v1/embed/responses/:id", "key", r.retrieve),

@@ -36,6 +36,8 @@ export interface PreparedTurn {
   /** The library when the instructions are a config block (managed UI), else null. */
   library: Library | null;
   conversationId: string | null;
+  /** The application's user, when a frontend token asked: only that user's conversations and responses are reached. */
+  userId: string | null;
   /** The request's hosted tools, checked; null when it has none (or they were not asked for). */
   hosted: HostedSetup | null;
   /** The chat request of a later model call of the turn: this turn's items so far, the hosted tools' declarations. */
@@ -60,34 +62,35 @@ export type TurnCache = Map<string, Item[]>;
 export const COMPACTION_SEAL = "compaction";
 
 export async function prepareTurn(
-  deps: Pick<AppDeps, "db" | "config" | "keys">, org: Organization, body: CreateBody, cache?: TurnCache, opts = { provider: true },
+  deps: Pick<AppDeps, "db" | "config" | "keys">, org: Organization, body: CreateBody, cache?: TurnCache, opts: { provider?: boolean; userId?: string | null } = {},
 ): Promise<PreparedTurn> {
   const { db } = deps;
+  const userId = opts.userId ?? null;
   if (body.conversation != null && body.previous_response_id != null) {
     throw new HttpError(400, "conversation and previous_response_id cannot be used together: a conversation already carries its history", { param: "conversation" });
   }
   if (body.background && body.store === false) {
     throw new HttpError(400, "background responses must be stored: background and store:false cannot be combined", { param: "background" });
   }
-  const provider = opts.provider ? await resolveProvider(deps, org.id, body.model, body.byok) : null;
+  const provider = opts.provider !== false ? await resolveProvider(deps, org.id, body.model, body.byok) : null;
 
   let history: Item[] = [];
   let conversationId: string | null = null;
   if (body.previous_response_id != null) {
-    history = await previousItems(db, org, body.previous_response_id, cache);
+    history = await previousItems(db, org, body.previous_response_id, cache, userId);
   } else if (body.conversation != null) {
     conversationId = typeof body.conversation === "string" ? body.conversation : body.conversation.id;
-    if (!(await findConversation(db, { organizationId: org.id }, conversationId))) {
+    if (!(await findConversation(db, { organizationId: org.id, userId }, conversationId))) {
       throw new HttpError(404, `no conversation ${conversationId}`, { param: "conversation", code: "conversation_not_found" });
     }
     history = (await allConversationItems(db, conversationId)) as Item[];
   }
 
-  const input = await resolveReferences(db, org.id, normalizeInput(body.input), history);
+  const input = await resolveReferences(db, org.id, normalizeInput(body.input), history, userId !== null);
   const context = [...history, ...input];
   checkApprovals(input, context, body.tools);
   // Hosted tools are checked and set up for a turn that calls a model (not for a token estimate).
-  const hosted = opts.provider ? await hostedToolsOf(body.tools, hostedConfig(deps)) : null;
+  const hosted = opts.provider !== false ? await hostedToolsOf(body.tools, hostedConfig(deps)) : null;
   const summaries = await openCompactions(deps.keys, org.id, context);
   const id = newId("response");
   const settings = settingsOf(body, id, Math.floor(Date.now() / 1000), conversationId);
@@ -128,14 +131,16 @@ export async function prepareTurn(
       throw providerHttpError(e) ?? e;
     }
   }
-  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, hosted, chatFor };
+  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, userId, hosted, chatFor };
 }
 
-async function previousItems(db: Db, org: Organization, id: string, cache?: TurnCache): Promise<Item[]> {
+async function previousItems(db: Db, org: Organization, id: string, cache: TurnCache | undefined, userId: string | null): Promise<Item[]> {
   const cached = cache?.get(id);
   if (cached) return cached;
   const notFound = new HttpError(400, `Previous response with id '${id}' not found.`, { param: "previous_response_id", code: "previous_response_not_found" });
   const prev = await findResponse(db, org.id, id);
+  // A frontend token continues only its own user's responses: any other is a 404, as if it never existed.
+  if (userId !== null && prev?.user_id !== userId) throw new HttpError(404, `no response ${id}`, { param: "previous_response_id", code: "response_not_found" });
   if (!prev) throw notFound;
   if (prev.status === "queued" || prev.status === "in_progress") {
     throw new HttpError(400, `previous response ${id} is still ${prev.status}: continue it once it has ended`, { param: "previous_response_id" });
@@ -143,8 +148,8 @@ async function previousItems(db: Db, org: Organization, id: string, cache?: Turn
   return (await chainItems(db, org.id, id)) as Item[];
 }
 
-/** item_reference → the item it names: from the history first, else any stored item of the organization. */
-async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof normalizeInput>, history: Item[]): Promise<Item[]> {
+/** item_reference → the item it names: from the history first, else any stored item of the organization (not for a token's user). */
+async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof normalizeInput>, history: Item[], historyOnly: boolean): Promise<Item[]> {
   const out: Item[] = [];
   for (const [i, item] of items.entries()) {
     if (item.type !== "item_reference") {
@@ -152,8 +157,7 @@ async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof
       continue;
     }
     const found = history.find((h) => h.id === item.id)
-      ?? ((await findResponseItem(db, orgId, item.id)) as Item | undefined)
-      ?? ((await findItemInOrganization(db, orgId, item.id)) as Item | undefined);
+      ?? (historyOnly ? undefined : (((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))) as Item | undefined));
     if (!found) throw new HttpError(400, `item_reference: no stored item ${item.id}`, { param: `input[${i}].id`, code: "item_not_found" });
     out.push(found);
   }

@@ -14,6 +14,8 @@ import type { AuthedContext, PaidContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
 import { listPage, PageParams } from "../../pages.ts";
 import { sseEvents } from "../../sse.ts";
+import { requireModel, requireScope } from "../../auth.ts";
+import { holdWithTokenBudget } from "../../token-budget.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
 import { prepareTurn } from "./prepare.ts";
@@ -21,14 +23,17 @@ import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./
 
 type Ctx<P extends string = string> = AuthedContext<P, "key">;
 
-export async function create(ctx: PaidContext<string>): Promise<Response> {
-  const { deps, org, call } = ctx;
+export async function create(ctx: PaidContext<string, "key or token">): Promise<Response> {
+  const { deps, org, call, principal } = ctx;
+  requireScope(principal, "responses:create");
   const body = await readBody(ctx.req, CreateBody);
   call.input = body.input;
   call.model = body.model;
-  const t = await prepareTurn(deps, org, body);
+  requireModel(principal, body.model);
+  // A frontend token reaches only its user's conversations and responses.
+  const t = await prepareTurn(deps, org, body, undefined, { userId: principal.kind === "token" ? principal.userId : null });
   call.input = t.input;
-  await call.hold();
+  await holdWithTokenBudget(principal, call);
 
   if (body.background) {
     const queued = await startBackground(deps, t, call);

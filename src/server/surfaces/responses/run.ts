@@ -11,7 +11,7 @@ import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
 import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
-import { checkAndRepair } from "../../managed/check.ts";
+import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { HttpError } from "../../errors.ts";
 import type { CallEnd, PaidCall } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
@@ -90,12 +90,16 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   let seq = 0;
   const sequenced = (e: ResponseEvent): SequencedEvent => ({ ...e, sequence_number: seq++ });
   let managed: CallEnd["event"] = null;
+  // Managed UI: the text is repaired line by line as it streams (src/repair/stream-chunks.ts), so the
+  // deltas a client reads add up to the stored answer; the repair's outcome is read at the end.
+  // Each model call of the turn is repaired as it streams (a hosted-tool turn makes several).
+  let repaired: ReturnType<typeof repairedChunks> | null = null;
   const bridge = new EventBridge({
     finalizeText: t.library
       ? (text) => {
-          const checked = checkAndRepair(text, t.library!);
-          managed = { outcome: checked.outcome, corrected: checked.corrected };
-          return checked.content;
+          const result = repaired?.result();
+          if (result) managed = { outcome: result.outcome, corrected: result.corrected };
+          return text;
         }
       : undefined,
     isHosted: t.loop?.isHosted,
@@ -108,7 +112,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   const first = snapshot(o.background ? "queued" : "in_progress");
   const row = {
     id: t.settings.id, organizationId: t.org.id, model: t.settings.model, previousResponseId: t.settings.previous_response_id,
-    conversationId: t.conversationId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
+    conversationId: t.conversationId, userId: t.userId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
   };
   const storedAtStart = store && o.streamed && !o.background;
   if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });
@@ -141,7 +145,8 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     for (;;) {
       if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(structuredClone(bridge.output)));
       if (source instanceof HttpError) throw source;
-      for await (const chunk of source) {
+      if (t.library) repaired = repairedChunks(source, t.library);
+      for await (const chunk of repaired?.chunks ?? source) {
         for (const e of bridge.push(chunk)) {
           yield sequenced(e);
           await afterEvent(e);
