@@ -3,7 +3,7 @@
 //   1. bench/lang.ts under Bun (src/lang): the language core beside lang-core and Ohm
 //   2. bench/lang-node.mjs under Node (node --expose-gc), against dist/browser/index.js, built
 //      first when it is missing or older than src/lang
-//   3. bench/repair.ts, bench/repair-corpus.ts, bench/stream-repair.ts, bench/server.ts, bench/db-growth.ts, bench/gateway.ts, bench/responses.ts, bench/scale.ts, bench/streams.ts, bench/artifacts.ts
+//   3. bench/repair.ts, bench/repair-corpus.ts, bench/stream-repair.ts, bench/server.ts, bench/db-growth.ts, bench/gateway.ts, bench/responses.ts, bench/hosted-tools.ts, bench/scale.ts, bench/streams.ts, bench/artifacts.ts
 //      (each exports main()), when present
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -44,7 +44,7 @@ try {
   failures.push(`bench/lang-node.mjs: ${(error as Error).message}`);
 }
 
-for (const name of ["repair", "repair-corpus", "stream-repair", "server", "db-growth", "gateway", "responses", "scale", "streams", "artifacts"]) {
+for (const name of ["repair", "repair-corpus", "stream-repair", "server", "db-growth", "gateway", "responses", "hosted-tools", "scale", "streams", "artifacts"]) {
   const file = `bench/${name}.ts`;
   if (!existsSync(ROOT + file)) continue;
   step(file);

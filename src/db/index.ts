@@ -16,3 +16,4 @@ export * from "./frontend-tokens.ts";
 export * from "./artifacts.ts";
 export { revokeUserTokens, tokenStanding, type TokenStanding } from "./token-revocations.ts";
 export { ownerOf, releaseDeadOwners, releaseOwner, startOwnerLease } from "./owners.ts";
+export * from "./mcp-tool-lists.ts";

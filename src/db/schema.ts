@@ -225,6 +225,15 @@ export interface Database {
   health_probes: HealthProbesTable;
   artifacts: ArtifactsTable;
   artifact_versions: ArtifactVersionsTable;
+  mcp_tool_lists: McpToolListsTable;
+}
+
+/** An mcp_list_tools item a later turn may reuse, with the fingerprint of what it was listed with. */
+export interface McpToolListsTable {
+  item_id: string;
+  organization_id: number;
+  fingerprint: string;
+  created_at: string;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

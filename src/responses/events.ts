@@ -4,30 +4,73 @@
 // `.done` events) by `end()`, before the caller's terminal event. The same machine serves SSE,
 // WebSocket frames and background runs; replays of a finished response come from `replay()`.
 import type { ChatCompletionChunk, FinishReason, Usage } from "../chat/types.ts";
+import type { UrlCitation } from "./citations.ts";
+import { closingEvents, openingEvents } from "./hosted-events.ts";
 import { newId } from "./ids.ts";
 import type { FunctionCallItem, MessageItem, OutputItem, OutputTextPart, ResponseEvent, ResponseObject } from "./types.ts";
 
 export interface BridgeOptions {
   /** Last word on a text-only answer before its `.done` events (managed UI repairs here). */
   finalizeText?: (text: string) => string;
+  /** Whether a tool call is the service's to run (a hosted tool): it is collected, not streamed as a function_call. */
+  isHosted?: (name: string) => boolean;
+  /** The url_citation annotations of a finished text (sources the model cited). */
+  annotate?: (text: string) => UrlCitation[];
 }
+
+/** A call of a hosted tool, as the model made it. */
+export interface HostedCall { callId: string; name: string; arguments: string }
 
 const emptyPart = (): OutputTextPart => ({ type: "output_text", text: "", annotations: [], logprobs: [] });
 
 export class EventBridge {
   readonly output: OutputItem[] = [];
-  usage: Usage | null = null;
   finish: FinishReason | null = null;
   private message: { item: MessageItem; index: number; text: string } | null = null;
   private calls = new Map<number, { item: FunctionCallItem; index: number }>();
   private openCalls: { item: FunctionCallItem; index: number }[] = [];
+  private hosted = new Map<number, HostedCall>();
+  private earlierUsage: Usage | null = null;
+  private roundUsage: Usage | null = null;
 
   constructor(private readonly opts: BridgeOptions = {}) {}
+
+  /** The usage of every model call of the response so far. */
+  get usage(): Usage | null {
+    const [a, b] = [this.earlierUsage, this.roundUsage];
+    if (!a || !b) return a ?? b;
+    return { prompt_tokens: a.prompt_tokens + b.prompt_tokens, completion_tokens: a.completion_tokens + b.completion_tokens, total_tokens: a.total_tokens + b.total_tokens };
+  }
+
+  /** Another model call of the same response (after hosted calls ran): its items follow on. */
+  nextRound(): void {
+    this.earlierUsage = this.usage;
+    this.roundUsage = null;
+    this.finish = null;
+    this.calls.clear();
+    this.hosted.clear();
+  }
+
+  /** Function calls of the application in this round (they end the turn). */
+  get appCalls(): number {
+    return this.calls.size;
+  }
+
+  /** The hosted calls the model made this round, in its order. */
+  hostedCalls(): HostedCall[] {
+    return [...this.hosted.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+  }
+
+  /** Appends an item made by the service (a hosted call's); its events are the caller's to send. */
+  add(item: OutputItem): number {
+    this.output.push(item);
+    return this.output.length - 1;
+  }
 
   /** The events one chunk gives. */
   push(chunk: ChatCompletionChunk): ResponseEvent[] {
     const events: ResponseEvent[] = [];
-    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.usage) this.roundUsage = chunk.usage;
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) return events;
     const text = choice.delta?.content;
@@ -37,7 +80,17 @@ export class EventBridge {
       events.push({ type: "response.output_text.delta", item_id: m.item.id, output_index: m.index, content_index: 0, delta: text, logprobs: [] });
     }
     for (const tc of choice.delta?.tool_calls ?? []) {
+      const hosted = this.hosted.get(tc.index);
+      if (hosted) {
+        hosted.arguments += tc.function?.arguments ?? "";
+        continue;
+      }
       let call = this.calls.get(tc.index);
+      if (!call && tc.function?.name && this.opts.isHosted?.(tc.function.name)) {
+        if (this.message) this.closeMessage(events, "completed", false);
+        this.hosted.set(tc.index, { callId: tc.id || newId("callId"), name: tc.function.name, arguments: tc.function.arguments ?? "" });
+        continue;
+      }
       if (!call) {
         // Text that a tool call follows is finished: its item closes before the call's opens.
         if (this.message) this.closeMessage(events, "completed", false);
@@ -66,7 +119,7 @@ export class EventBridge {
   /** Closes every open item; `incomplete` when the answer was cut off. */
   end(status: "completed" | "incomplete"): ResponseEvent[] {
     const events: ResponseEvent[] = [];
-    if (this.message) this.closeMessage(events, status, this.calls.size === 0);
+    if (this.message) this.closeMessage(events, status, this.calls.size === 0 && this.hosted.size === 0);
     for (const call of this.openCalls) {
       call.item.status = status;
       events.push({ type: "response.function_call_arguments.done", item_id: call.item.id, output_index: call.index, name: call.item.name, arguments: call.item.arguments });
@@ -95,10 +148,12 @@ export class EventBridge {
     const m = this.message!;
     this.message = null;
     const text = finalize && this.opts.finalizeText ? this.opts.finalizeText(m.text) : m.text;
-    const part: OutputTextPart = { ...emptyPart(), text };
+    const annotations = this.opts.annotate?.(text) ?? [];
+    const part: OutputTextPart = { ...emptyPart(), text, annotations };
     m.item.content = [part];
     m.item.status = status;
     const at = { item_id: m.item.id, output_index: m.index, content_index: 0 };
+    annotations.forEach((annotation, annotation_index) => events.push({ type: "response.output_text.annotation.added", ...at, annotation_index, annotation }));
     events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
     events.push({ type: "response.content_part.done", ...at, part: { ...part } });
     events.push({ type: "response.output_item.done", output_index: m.index, item: structuredClone(m.item) });
@@ -127,13 +182,18 @@ export function replay(response: ResponseObject): ResponseEvent[] {
         const at = { item_id: item.id, output_index: index, content_index: ci };
         events.push({ type: "response.content_part.added", ...at, part: emptyPart() });
         if (text) events.push({ type: "response.output_text.delta", ...at, delta: text, logprobs: [] });
+        const annotations = part.type === "output_text" ? part.annotations : [];
+        annotations.forEach((annotation, annotation_index) => events.push({ type: "response.output_text.annotation.added", ...at, annotation_index, annotation }));
         events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
         events.push({ type: "response.content_part.done", ...at, part });
       });
-    } else {
+    } else if (item.type === "function_call") {
       events.push({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
       if (item.arguments) events.push({ type: "response.function_call_arguments.delta", item_id: item.id, output_index: index, delta: item.arguments });
       events.push({ type: "response.function_call_arguments.done", item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    } else {
+      events.push(...openingEvents(item, index), ...closingEvents(item, index));
+      return;
     }
     events.push({ type: "response.output_item.done", output_index: index, item });
   });

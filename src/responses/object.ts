@@ -2,8 +2,8 @@
 // every field the client types and the Open Responses schema require holds a value, never null
 // where a value is due (temperature, top_p, tool_choice, truncation, service_tier, penalties …).
 import type { Usage } from "../chat/types.ts";
-import type { CreateBody } from "./schema.ts";
-import type { FunctionToolOut, OutputItem, ResponseObject, ResponseUsage, TextFormat } from "./types.ts";
+import type { CreateBody, ToolIn } from "./schema.ts";
+import type { FunctionToolOut, HostedToolOut, OutputItem, ResponseObject, ResponseUsage, TextFormat } from "./types.ts";
 
 /** The settings part of a Response: fixed at creation, stored with it. */
 export type ResponseSettings = Omit<ResponseObject, "status" | "output" | "usage" | "error" | "incomplete_details" | "completed_at">;
@@ -16,7 +16,7 @@ export function settingsOf(body: CreateBody, id: string, createdAt: number, conv
     created_at: createdAt,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
-    max_tool_calls: null,
+    max_tool_calls: body.max_tool_calls ?? null,
     model: body.model,
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: body.previous_response_id ?? null,
@@ -32,7 +32,7 @@ export function settingsOf(body: CreateBody, id: string, createdAt: number, conv
     top_logprobs: 0,
     text: { format: format.type === "json_schema" ? { description: null, strict: null, ...format } : format, verbosity: body.text?.verbosity ?? "medium" },
     tool_choice: body.tool_choice ?? "auto",
-    tools: functionTools(body),
+    tools: echoedTools(body),
     truncation: body.truncation ?? "disabled",
     user: body.user ?? null,
     safety_identifier: body.safety_identifier ?? null,
@@ -41,10 +41,34 @@ export function settingsOf(body: CreateBody, id: string, createdAt: number, conv
   };
 }
 
-function functionTools(body: Pick<CreateBody, "tools">): FunctionToolOut[] {
-  return (body.tools ?? []).map((t) => ({
+/** The request as it may be stored: MCP tools without `authorization` and `headers`. */
+export function bodyWithoutCredentials<T extends Pick<CreateBody, "tools">>(body: T): T {
+  if (!body.tools?.some((t) => t.type === "mcp")) return body;
+  return { ...body, tools: body.tools.map((t) => (t.type === "mcp" ? { ...t, authorization: undefined, headers: undefined } : t)) };
+}
+
+/** The application's function tools, as the chat wire's declarations are made from. */
+export function functionTools(body: Pick<CreateBody, "tools">): FunctionToolOut[] {
+  return (body.tools ?? []).filter((t): t is Extract<ToolIn, { type: "function" }> => t.type === "function").map((t) => ({
     type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? null,
   }));
+}
+
+/**
+ * The tools as the Response shows them. An MCP tool's credentials are left out: `authorization`
+ * is dropped and `headers` keeps only the names (values are never stored nor sent back).
+ */
+function echoedTools(body: Pick<CreateBody, "tools">): (FunctionToolOut | HostedToolOut)[] {
+  const fns = functionTools(body);
+  let f = 0;
+  return (body.tools ?? []).map((t) => {
+    if (t.type === "function") return fns[f++]!;
+    if (t.type === "mcp") {
+      const { authorization: _a, headers, ...rest } = t;
+      return { ...rest, headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "[redacted]"])) : null };
+    }
+    return { ...t };
+  });
 }
 
 export interface ResponseState {

@@ -1,5 +1,5 @@
 // The responses.create body (OpenAI's Responses API; docs/responses.md), checked at the edge with valibot.
-// Unknown fields are dropped; what Tessera cannot honour (hosted tools, file ids) is refused by name.
+// Unknown fields are dropped; what Tessera cannot honour (other hosted tools, file ids) is refused by name.
 import * as v from "valibot";
 
 const loose = <T extends v.ObjectEntries>(entries: T) => v.looseObject(entries);
@@ -45,6 +45,18 @@ const FunctionCallOutput = loose({
 });
 const Reasoning = loose({ type: v.literal("reasoning"), id: Id, summary: v.optional(v.array(v.unknown())) });
 const Compaction = loose({ type: v.literal("compaction"), id: Id, encrypted_content: v.string() });
+const McpApprovalResponse = loose({
+  type: v.literal("mcp_approval_response"), id: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(128)))),
+  approval_request_id: v.pipe(v.string(), v.minLength(1)), approve: v.boolean("approve must be true or false"), reason: v.optional(v.nullable(v.string())),
+});
+const McpApprovalRequest = loose({ type: v.literal("mcp_approval_request"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), name: v.string(), arguments: v.string() });
+const McpCall = loose({
+  type: v.literal("mcp_call"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), name: v.string(), arguments: v.string(),
+  output: v.optional(v.nullable(v.string())), error: v.optional(v.nullable(v.unknown())), approval_request_id: v.optional(v.nullable(v.string())),
+});
+const McpListTools = loose({ type: v.literal("mcp_list_tools"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), tools: v.array(loose({ name: v.string() })) });
+const WebSearchCall = loose({ type: v.literal("web_search_call"), id: v.pipe(v.string(), v.minLength(1)), action: v.optional(loose({ type: v.string() })) });
+const ImageSearchCall = loose({ type: v.literal("image_search_call"), id: v.pipe(v.string(), v.minLength(1)), action: v.optional(loose({ type: v.string() })) });
 const ItemReference = v.object({ type: v.optional(v.literal("item_reference")), id: v.pipe(v.string(), v.minLength(1)) });
 
 /** One input item: which schema applies is read off `type` (a message may leave it out). */
@@ -56,7 +68,7 @@ export const InputItem = v.pipe(
     const type = (o.type as string | undefined) ?? (o.role !== undefined ? "message" : "item_reference");
     const schema = ITEM_SCHEMAS[type];
     if (!schema) {
-      addIssue({ message: `input item type "${type}" is not supported: send message, function_call, function_call_output, reasoning, compaction or item_reference items` });
+      addIssue({ message: `input item type "${type}" is not supported: send message, function_call, function_call_output, reasoning, compaction, item_reference, mcp_approval_response or earlier hosted-tool items` });
       return NEVER;
     }
     const r = v.safeParse(schema, o);
@@ -71,6 +83,8 @@ export const InputItem = v.pipe(
 const ITEM_SCHEMAS: Record<string, v.GenericSchema> = {
   message: Message, function_call: FunctionCall, function_call_output: FunctionCallOutput,
   reasoning: Reasoning, compaction: Compaction, item_reference: ItemReference,
+  mcp_approval_response: McpApprovalResponse, mcp_approval_request: McpApprovalRequest, mcp_call: McpCall, mcp_list_tools: McpListTools,
+  web_search_call: WebSearchCall, image_search_call: ImageSearchCall,
 };
 
 export type InputItemIn =
@@ -79,7 +93,8 @@ export type InputItemIn =
   | v.InferOutput<typeof FunctionCallOutput>
   | v.InferOutput<typeof Reasoning>
   | v.InferOutput<typeof Compaction>
-  | v.InferOutput<typeof ItemReference>;
+  | v.InferOutput<typeof ItemReference>
+  | v.InferOutput<typeof McpApprovalResponse>;
 
 const FunctionTool = v.object({
   type: v.literal("function"),
@@ -89,24 +104,83 @@ const FunctionTool = v.object({
   strict: v.optional(v.nullable(v.boolean())),
 });
 
+const ToolFilter = v.object({ read_only: v.optional(v.nullable(v.boolean())), tool_names: v.optional(v.nullable(v.array(v.string()))) });
+const Label = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, "server_label is 1–64 letters, digits, _ or -"));
+
+const McpTool = v.object({
+  type: v.literal("mcp"),
+  server_label: Label,
+  server_url: v.pipe(v.string("server_url is required: connector_id and tunnel_id are not available here"), v.url("server_url must be an absolute URL")),
+  server_description: v.optional(v.nullable(v.string())),
+  authorization: v.optional(v.nullable(v.string())),
+  headers: v.optional(v.nullable(v.record(v.string(), v.string("header values must be strings")))),
+  allowed_tools: v.optional(v.nullable(v.union([v.array(v.string()), ToolFilter], "allowed_tools must be a list of tool names or {read_only, tool_names}"))),
+  require_approval: v.optional(v.nullable(v.union([
+    v.picklist(["always", "never"]),
+    v.object({ always: v.optional(v.nullable(ToolFilter)), never: v.optional(v.nullable(ToolFilter)) }),
+  ], 'require_approval must be "always", "never" or {always, never}'))),
+});
+
+const WEB_SEARCH_TYPES = ["web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11"] as const;
+const WebSearchTool = v.object({
+  type: v.picklist(WEB_SEARCH_TYPES),
+  filters: v.optional(v.nullable(v.object({ allowed_domains: v.optional(v.nullable(v.pipe(v.array(v.string()), v.maxLength(100, "at most 100 allowed_domains")))) }))),
+  search_context_size: v.optional(v.nullable(v.picklist(["low", "medium", "high"]))),
+  user_location: v.optional(v.nullable(v.object({
+    type: v.optional(v.literal("approximate")),
+    city: v.optional(v.nullable(v.string())), country: v.optional(v.nullable(v.string())),
+    region: v.optional(v.nullable(v.string())), timezone: v.optional(v.nullable(v.string())),
+  }))),
+  external_web_access: v.optional(v.nullable(v.boolean())),
+  search_content_types: v.optional(v.nullable(v.array(v.string()))),
+});
+
+const ImageSearchTool = v.object({
+  type: v.literal("image_search"),
+  filters: v.optional(v.nullable(v.object({ allowed_domains: v.optional(v.nullable(v.array(v.string()))) }))),
+  search_context_size: v.optional(v.nullable(v.picklist(["low", "medium", "high"]))),
+});
+
+const TOOL_SCHEMAS: Record<string, v.GenericSchema> = {
+  function: FunctionTool, mcp: McpTool, image_search: ImageSearchTool,
+  ...Object.fromEntries(WEB_SEARCH_TYPES.map((t) => [t, WebSearchTool])),
+};
+
+/** One tool: its schema is read off `type`; a type Tessera has no runner for is refused by name. */
 const Tool = v.pipe(
   loose({ type: v.string() }),
-  v.check(
-    (t) => t.type === "function",
-    (issue) => `tool type "${String((issue.input as { type: unknown }).type)}" is not available yet: only function tools are (hosted tools such as web_search and remote MCP are planned)`,
-  ),
-  FunctionTool,
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const schema = TOOL_SCHEMAS[dataset.value.type];
+    if (!schema) {
+      addIssue({ message: `tool type "${dataset.value.type}" is not available: the tools are function, mcp, web_search (and its dated and preview aliases) and image_search` });
+      return NEVER;
+    }
+    const r = v.safeParse(schema, dataset.value);
+    if (!r.success) {
+      for (const issue of r.issues) addIssue({ message: issue.message, path: issue.path as never });
+      return NEVER;
+    }
+    return r.output as ToolIn;
+  }),
 );
+
+export type FunctionToolIn = v.InferOutput<typeof FunctionTool>;
+export type McpToolIn = v.InferOutput<typeof McpTool>;
+export type WebSearchToolIn = v.InferOutput<typeof WebSearchTool>;
+export type ImageSearchToolIn = v.InferOutput<typeof ImageSearchTool>;
+export type ToolIn = FunctionToolIn | McpToolIn | WebSearchToolIn | ImageSearchToolIn;
 
 const ToolChoice = v.union([
   v.picklist(["none", "auto", "required"]),
   v.object({ type: v.literal("function"), name: v.string() }),
+  v.object({ type: v.literal("mcp"), server_label: v.string(), name: v.optional(v.nullable(v.string())) }),
+  v.object({ type: v.picklist([...WEB_SEARCH_TYPES, "image_search"]) }),
   v.object({
     type: v.literal("allowed_tools"),
     mode: v.picklist(["auto", "required"]),
     tools: v.array(v.object({ type: v.literal("function"), name: v.string() })),
   }),
-], 'tool_choice must be "none", "auto", "required", {type:"function",name} or {type:"allowed_tools",mode,tools}');
+], 'tool_choice must be "none", "auto", "required", {type:"function",name}, {type:"mcp",server_label,name?}, {type:"web_search"}, {type:"image_search"} or {type:"allowed_tools",mode,tools}');
 
 const TextFormat = v.variant("type", [
   v.object({ type: v.literal("text") }),
@@ -153,6 +227,7 @@ const Common = {
   tools: v.optional(v.nullable(v.array(Tool))),
   tool_choice: v.optional(v.nullable(ToolChoice)),
   parallel_tool_calls: v.optional(v.nullable(v.boolean())),
+  max_tool_calls: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1, "max_tool_calls must be at least 1")))),
   text: v.optional(v.nullable(loose({ format: v.optional(TextFormat), verbosity: v.optional(v.picklist(["low", "medium", "high"])) }))),
 };
 

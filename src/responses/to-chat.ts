@@ -2,9 +2,10 @@
 // `previous_response_id` and `conversation` arrive here already resolved into `history`;
 // the order is the Open Responses rule: earlier input, earlier output, then the new input.
 import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../chat/types.ts";
+import { IMAGE_SEARCH_FUNCTION, imageSearchText, mcpFunctionName, mcpResultText, WEB_SEARCH_FUNCTION, webSearchText } from "./hosted.ts";
 import { newId } from "./ids.ts";
 import type { InputItemIn } from "./schema.ts";
-import type { ContentPart, FunctionToolOut, Item, TextFormat } from "./types.ts";
+import type { ContentPart, FunctionToolOut, Item, McpApprovalRequestItem, McpApprovalResponseItem, McpCallItem, TextFormat } from "./types.ts";
 
 /** An input item once it has an id; item references are left for the caller to resolve. */
 export type NormalizedInput = Item | { type: "item_reference"; id: string };
@@ -39,6 +40,18 @@ export function normalizeInput(input: string | InputItemIn[] | undefined): Norma
         return { type: "reasoning", id: (it.id as string | undefined) ?? newId("reasoning"), summary: (it.summary as unknown[] | undefined) ?? [] };
       case "compaction":
         return { type: "compaction", id: (it.id as string | undefined) ?? newId("compaction"), encrypted_content: it.encrypted_content as string };
+      case "mcp_approval_response": {
+        const a = it as unknown as { id?: string | null; approval_request_id: string; approve: boolean; reason?: string | null };
+        return { type: "mcp_approval_response", id: a.id ?? newId("mcpApprovalResponse"), approval_request_id: a.approval_request_id, approve: a.approve, reason: a.reason ?? null };
+      }
+      case "mcp_call":
+        return { output: null, error: null, status: "completed", ...(it as object) } as Item;
+      case "mcp_approval_request": case "mcp_list_tools":
+        return it as unknown as Item;
+      case "web_search_call":
+        return { status: "completed", ...(it as object), action: { type: "search", query: "", ...(it.action as object | undefined) } } as unknown as Item;
+      case "image_search_call":
+        return { status: "completed", results: [], ...(it as object), action: { type: "search", query: "", ...(it.action as object | undefined) } } as unknown as Item;
       default:
         return { type: "item_reference", id: it.id as string };
     }
@@ -58,6 +71,8 @@ export interface ChatOptions {
   user?: string | null;
   /** The text a compaction item stands for (the caller opens its sealed content). */
   summaryOf: (item: Extract<Item, { type: "compaction" }>) => string;
+  /** What the model was told of a hosted call of this turn (fuller than its item keeps), by item id. */
+  resultText?: (id: string) => string | undefined;
 }
 
 /** Every item (history then new input) as chat messages, plus the request's parameters. */
@@ -65,8 +80,34 @@ export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
   const messages: ChatMessage[] = [];
   if (opts.instructions) messages.push({ role: "system", content: opts.instructions });
   const calls = new Set<string>();
+  const hosted = hostedLinks(items);
+  const resultOf = (id: string, fallback: () => string) => opts.resultText?.(id) ?? fallback();
+  /** A hosted call: the model's tool call and, right after it, what came of it (as one exchange). */
+  const exchange = (id: string, name: string, args: string, result: string) => {
+    const call = { id, type: "function" as const, function: { name, arguments: args } };
+    const last = messages[messages.length - 1];
+    // Text the model wrote before the call is the same assistant turn, as on the chat wire.
+    if (last?.role === "assistant") (last.tool_calls ??= []).push(call);
+    else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    messages.push({ role: "tool", tool_call_id: id, content: result });
+  };
   items.forEach((item, i) => {
     switch (item.type) {
+      case "mcp_call":
+        if (item.approval_request_id && hosted.requests.has(item.approval_request_id)) break; // told with its request
+        exchange(item.id, mcpFunctionName(item.server_label, item.name), item.arguments, resultOf(item.id, () => mcpResultText(item)));
+        break;
+      case "mcp_approval_request":
+        exchange(item.id, mcpFunctionName(item.server_label, item.name), item.arguments, approvalOutcome(item, hosted, opts.resultText));
+        break;
+      case "web_search_call":
+        exchange(item.id, WEB_SEARCH_FUNCTION, JSON.stringify({ query: item.action.query }), resultOf(item.id, () => webSearchText(item)));
+        break;
+      case "image_search_call":
+        exchange(item.id, IMAGE_SEARCH_FUNCTION, JSON.stringify({ query: item.action.query }), resultOf(item.id, () => imageSearchText(item)));
+        break;
+      case "mcp_list_tools": case "mcp_approval_response":
+        break; // the tools are declared; an answer to an approval is told with its request
       case "message": {
         if (item.role === "assistant") {
           messages.push({ role: "assistant", content: partsText(item.content) });
@@ -139,16 +180,45 @@ function userPart(p: ContentPart, param: string): ChatPart {
   }
 }
 
+/** Approval requests of these items, and what answered each (a response, the call it allowed). */
+function hostedLinks(items: Item[]) {
+  const requests = new Set<string>();
+  const responses = new Map<string, McpApprovalResponseItem>();
+  const calls = new Map<string, McpCallItem>();
+  for (const item of items) {
+    if (item.type === "mcp_approval_request") requests.add(item.id);
+    else if (item.type === "mcp_approval_response") responses.set(item.approval_request_id, item);
+    else if (item.type === "mcp_call" && item.approval_request_id) calls.set(item.approval_request_id, item);
+  }
+  return { requests, responses, calls };
+}
+
+/**
+ * What the model is told of a call that waited for approval: its result once approved and run,
+ * the refusal (with the user's reason), or that no answer came (the conversation went on).
+ */
+function approvalOutcome(req: McpApprovalRequestItem, links: ReturnType<typeof hostedLinks>, resultText?: (id: string) => string | undefined): string {
+  const call = links.calls.get(req.id);
+  if (call) return resultText?.(call.id) ?? mcpResultText(call);
+  const answer = links.responses.get(req.id);
+  if (answer && !answer.approve) return `The user refused this call${answer.reason ? `: ${answer.reason}` : "."} Do not try it again unless asked.`;
+  if (answer) return "The user approved this call, but it was not run.";
+  return "This call needed the user's approval and none was given: it was not run.";
+}
+
 /** Function tools on the chat wire; allowed_tools narrows the list and keeps its mode. */
 function toolsFor(tools: FunctionToolOut[], choice: unknown): { tools: FunctionTool[]; choice?: ToolChoice } {
   let list = tools;
   let out: ToolChoice | undefined;
   if (typeof choice === "string") out = choice as ToolChoice;
   else if (choice && typeof choice === "object") {
-    const c = choice as { type: string; name?: string; mode?: "auto" | "required"; tools?: { name: string }[] };
+    const c = choice as { type: string; name?: string | null; server_label?: string; mode?: "auto" | "required"; tools?: { name: string }[] };
     if (c.type === "function") out = { type: "function", function: { name: c.name! } };
+    else if (c.type === "mcp") out = c.name ? { type: "function", function: { name: mcpFunctionName(c.server_label!, c.name) } } : "required";
+    else if (c.type === "image_search") out = { type: "function", function: { name: IMAGE_SEARCH_FUNCTION } };
+    else if (c.type.startsWith("web_search")) out = { type: "function", function: { name: WEB_SEARCH_FUNCTION } };
     else if (c.type === "allowed_tools") {
-      const allowed = new Set(c.tools!.map((t) => t.name));
+      const allowed = new Set(c.tools!.map((t) => t.name!));
       list = tools.filter((t) => allowed.has(t.name));
       out = c.mode;
     }

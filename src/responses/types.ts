@@ -39,9 +39,47 @@ export interface FunctionCallOutputItem {
 export interface ReasoningItem { type: "reasoning"; id: string; summary: unknown[]; status?: ItemStatus }
 export interface CompactionItem { type: "compaction"; id: string; encrypted_content: string }
 
+// Hosted tools' items (run by the service, not the application).
+export interface McpToolListed { name: string; input_schema: Record<string, unknown>; description?: string | null; annotations?: unknown }
+export interface McpListToolsItem { type: "mcp_list_tools"; id: string; server_label: string; tools: McpToolListed[]; error?: string | null }
+export type McpCallError =
+  | { type: "mcp_protocol_error"; code: number; message: string }
+  | { type: "mcp_tool_execution_error"; content: unknown }
+  | { type: "http_error"; code: number; message: string };
+export interface McpCallItem {
+  type: "mcp_call";
+  id: string;
+  server_label: string;
+  name: string;
+  arguments: string;
+  output: string | null;
+  error: McpCallError | null;
+  approval_request_id?: string | null;
+  status: "in_progress" | "calling" | "completed" | "incomplete" | "failed";
+}
+export interface McpApprovalRequestItem { type: "mcp_approval_request"; id: string; server_label: string; name: string; arguments: string }
+export interface McpApprovalResponseItem { type: "mcp_approval_response"; id: string; approval_request_id: string; approve: boolean; reason?: string | null }
+export interface WebSearchCallItem {
+  type: "web_search_call";
+  id: string;
+  status: "in_progress" | "searching" | "completed" | "failed";
+  action: { type: "search"; query: string; queries?: string[]; sources?: { type: "url"; url: string }[] };
+  /** Only when `include` asks for web_search_call.results. */
+  results?: { url: string; title: string; snippet: string }[];
+}
+export interface ImageSearchResultOut { image_url: string; title: string; source_url: string | null; thumbnail_url: string | null; width: number | null; height: number | null }
+export interface ImageSearchCallItem {
+  type: "image_search_call";
+  id: string;
+  status: "in_progress" | "searching" | "completed" | "failed";
+  action: { type: "search"; query: string };
+  results: ImageSearchResultOut[];
+}
+export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem | McpApprovalResponseItem | WebSearchCallItem | ImageSearchCallItem;
+
 /** An item as stored: every one has an id. */
-export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem;
-export type OutputItem = MessageItem | FunctionCallItem;
+export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
+export type OutputItem = MessageItem | FunctionCallItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;
@@ -54,6 +92,9 @@ export interface ResponseUsage {
 export type ResponseStatus = "queued" | "in_progress" | "completed" | "failed" | "incomplete" | "cancelled";
 
 export interface FunctionToolOut { type: "function"; name: string; description: string | null; parameters: Record<string, unknown> | null; strict: boolean | null }
+
+/** A hosted tool as the Response echoes it: its settings, never `authorization` or `headers`' values. */
+export type HostedToolOut = { type: string } & Record<string, unknown>;
 
 export type TextFormat =
   | { type: "text" }
@@ -88,7 +129,8 @@ export interface ResponseObject {
   top_logprobs: number;
   text: { format: TextFormat; verbosity: "low" | "medium" | "high" };
   tool_choice: unknown;
-  tools: FunctionToolOut[];
+  /** The request's tools as given, hosted ones without their credentials. */
+  tools: (FunctionToolOut | HostedToolOut)[];
   truncation: "auto" | "disabled";
   usage: ResponseUsage | null;
   user: string | null;

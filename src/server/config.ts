@@ -9,6 +9,7 @@ import { creditAmountProblem } from "../db/credits.ts";
 import { DEFAULT_CALL_LIMITS } from "../providers/call.ts";
 import { offeredModelsProblem } from "../providers/offered.ts";
 import { PROVIDER_VARIABLES, route, target } from "../providers/registry.ts";
+import { hostedToolsFromEnv, type HostedToolsConfig } from "./hosted/config.ts";
 
 export interface FixingModelConfig {
   /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
@@ -111,6 +112,8 @@ export type ServerConfig = { -readonly [K in keyof Settings]: Settings[K]["fallb
   providers: Env;
   /** Autofix attempt 2's model (TESSERA_AUTOFIX_MODEL), or null for none. */
   fixingModel: FixingModelConfig | null;
+  /** Hosted tools of Responses (web/image search, remote MCP): src/server/hosted/config.ts. */
+  hostedTools?: HostedToolsConfig;
 };
 
 /** A bad value, named by its variable. */
@@ -158,7 +161,10 @@ export function configFromEnv(given: Env): ServerConfig {
   const out: Record<string, unknown> = {};
   for (const [field, s] of Object.entries(SETTINGS)) out[field] = read<unknown>(s, env);
   const providers = providersFrom(env);
-  return { ...(out as Omit<ServerConfig, "providers" | "fixingModel">), providers, fixingModel: fixingModelFrom(env.TESSERA_AUTOFIX_MODEL, providers) };
+  return {
+    ...(out as Omit<ServerConfig, "providers" | "fixingModel">), providers, fixingModel: fixingModelFrom(env.TESSERA_AUTOFIX_MODEL, providers),
+    hostedTools: hostedToolsFromEnv(env),
+  };
 }
 
 /** Defaults with the given fields in their place: how tests and the benchmark configure a server. */

@@ -50,7 +50,12 @@ before(() => {
   mkdirSync(home, { recursive: true });
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module", dependencies: { [NAME]: pkg.version } }));
   run("tar", ["-xzf", tarball, "--strip-components=1", "-C", home], dir);
-  for (const dep of Object.keys(pkg.dependencies)) symlinkSync(join(ROOT, "node_modules", dep), join(app, "node_modules", dep));
+  for (const dep of Object.keys(pkg.dependencies)) {
+    // A scoped dependency (@scope/name) is linked inside its scope's folder.
+    const at = join(app, "node_modules", ...dep.split("/"));
+    mkdirSync(dirname(at), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), at);
+  }
   mkdirSync(join(app, "node_modules", ".bin"));
   for (const [bin, target] of Object.entries(pkg.bin)) {
     chmodSync(join(home, target), 0o755);

@@ -74,13 +74,17 @@ test("tools, tool_choice (named and allowed_tools), sampling, limits and formats
   expect(named.tools).toHaveLength(2);
 });
 
-test("the edge refuses hosted tools by name, unknown item types, metadata over its limits", () => {
+test("the edge refuses hosted tools it has no runner for by name, malformed items, metadata over its limits", () => {
   const bad = (body: Record<string, unknown>) => {
     const r = v.safeParse(CreateBody, { model: "openai/x", ...body });
     return r.success ? null : r.issues[0].message;
   };
-  expect(bad({ tools: [{ type: "web_search" }] })).toMatch(/tool type "web_search"/);
-  expect(bad({ input: [{ type: "mcp_approval_response", approve: true }] })).toMatch(/"mcp_approval_response" is not supported/);
+  expect(bad({ tools: [{ type: "file_search" }] })).toMatch(/tool type "file_search" is not available/);
+  expect(bad({ tools: [{ type: "web_search" }] })).toBeNull();
+  expect(bad({ tools: [{ type: "mcp", server_label: "x" }] })).toMatch(/server_url/);
+  expect(bad({ tools: [{ type: "mcp", server_label: "x", server_url: "not a url" }] })).toMatch(/absolute URL/);
+  expect(bad({ input: [{ type: "mcp_approval_response", approve: true }] })).toMatch(/input\[0\]\.approval_request_id/);
+  expect(bad({ input: [{ type: "shell_call" }] })).toMatch(/"shell_call" is not supported/);
   expect(bad({ metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"])) })).toMatch(/16 pairs/);
   expect(bad({ metadata: { ["k".repeat(65)]: "v" } })).toMatch(/64/);
   expect(bad({ metadata: { k: "v".repeat(513) } })).toMatch(/512/);

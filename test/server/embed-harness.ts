@@ -1,6 +1,7 @@
 // The real server plus one stand-in per provider wire, its configuration pointing Tessera at them.
 import OpenAI from "openai";
 import { startFakeAnthropic, startFakeGemini, startFakeOpenAI, type FakeProvider } from "../support/fake-providers.ts";
+import type { ServerConfig } from "../../src/server/config.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
 export interface EmbedHarness {
@@ -17,7 +18,7 @@ export interface EmbedHarness {
 
 export const KEYS = { openai: "sk-server-openai", anthropic: "sk-ant-server", gemini: "gem-server", openrouter: "or-server" };
 
-export async function startEmbedHarness(): Promise<EmbedHarness> {
+export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): Promise<EmbedHarness> {
   const fakes = {
     openai: startFakeOpenAI(), anthropic: startFakeAnthropic(), gemini: startFakeGemini(),
     aggregator: startFakeOpenAI(), local: startFakeOpenAI(),
@@ -30,6 +31,7 @@ export async function startEmbedHarness(): Promise<EmbedHarness> {
       OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
       LOCAL_BASE_URL: fakes.local.url,
     },
+    ...overrides,
   });
   return {
     h, ...fakes,

@@ -4,6 +4,7 @@
 import OpenAI from "openai";
 import { eventually } from "../support/eventually.ts";
 import { agentResponder, type FakeProvider } from "../support/fake-providers.ts";
+import type { ServerConfig } from "../../src/server/config.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 export interface ResponsesHarness {
@@ -30,8 +31,8 @@ export const WEATHER_TOOL = {
   strict: true,
 };
 
-export async function startResponsesHarness(orgName = "clients"): Promise<ResponsesHarness> {
-  const E = await startEmbedHarness();
+export async function startResponsesHarness(orgName = "clients", overrides: Partial<ServerConfig> = {}): Promise<ResponsesHarness> {
+  const E = await startEmbedHarness(overrides);
   for (const f of [E.openai, E.anthropic, E.gemini, E.aggregator, E.local]) f.responder = agentResponder;
   const key = await E.h.org(orgName, 1_000_000);
   const base = E.h.base;

@@ -194,14 +194,18 @@ test("managed UI: a config block as instructions; the broken program is repaired
   expect(rel.models.find((m: any) => m.model === "openai/ui-model")).toMatchObject({ outcomes: { fixed: 1 } });
 });
 
-test("refusals: conversation with previous_response_id, hosted tools by name, a bad model id", async () => {
+test("refusals: conversation with previous_response_id, hosted tools by name or unconfigured, a bad model id", async () => {
   const first = await client.responses.create({ model: "openai/gpt-x", input: "hi" });
   const both = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", previous_response_id: first.id, conversation: "conv_1" }) });
   expect(both.status).toBe(400);
   expect((await both.json()).error).toMatchObject({ type: "invalid_request_error", param: "conversation" });
-  const hosted = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", tools: [{ type: "web_search" }] }) });
+  const hosted = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", tools: [{ type: "file_search" }] }) });
   expect(hosted.status).toBe(400);
-  expect((await hosted.json()).error.message).toContain('"web_search"');
+  expect((await hosted.json()).error.message).toContain('"file_search"');
+  // No search backend configured: web_search is refused, saying how to configure one.
+  const search = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", tools: [{ type: "web_search" }] }) });
+  expect(search.status).toBe(400);
+  expect((await search.json()).error.message).toContain("TESSERA_WEB_SEARCH_PROVIDER");
   const model = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "gpt-4o", input: "x" }) });
   expect(model.status).toBe(400);
 });

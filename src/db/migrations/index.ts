@@ -8,6 +8,7 @@ import * as m0004 from "./0004_log_libraries.ts";
 import * as m0005 from "./0005_owners.ts";
 import * as m0006 from "./0006_frontend_token_spend.ts";
 import * as m0007 from "./0007_artifacts.ts";
+import * as m0008 from "./0008_mcp_tool_lists.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0005_owners": m0005,
   "0006_frontend_token_spend": m0006,
   "0007_artifacts": m0007,
+  "0008_mcp_tool_lists": m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

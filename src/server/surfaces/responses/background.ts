@@ -18,7 +18,8 @@ import type { AppDeps } from "../../context.ts";
 import { PaidCall } from "../../paid.ts";
 import { prepareTurn, type PreparedTurn } from "./prepare.ts";
 import { TURN } from "./price.ts";
-import { ENDPOINT, openTurn, runTurn, type SequencedEvent } from "./run.ts";
+import { ENDPOINT, openFirstRound, runTurn, type SequencedEvent } from "./run.ts";
+import { bodyWithoutCredentials } from "../../../responses/object.ts";
 
 /** This process, as a holder of job leases. */
 const WORKER_ID = crypto.randomUUID();
@@ -41,7 +42,7 @@ const seconds = () => Math.floor(Date.now() / 1000);
 
 /** What a background job's row keeps (`responses.request`) so that any replica can run it. */
 interface StoredJob {
-  /** The create request as checked at the edge. */
+  /** The create request as checked at the edge, without MCP credentials (never stored: a resumed job runs without them). */
   body: CreateBody;
   /** The request that created it: its credit hold and its log are under this id. */
   requestId: string;
@@ -56,7 +57,7 @@ export async function startBackground(deps: AppDeps, t: PreparedTurn, call: Paid
   await insertResponse(deps.db, {
     id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
     previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, userId: t.userId, background: true,
-    body: queued, request: { body: t.body, requestId: call.requestId, held: call.held, userId: t.userId } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held, userId: t.userId } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
   });
   // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
   void deps.background.track(runBackground(deps, t, call).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
@@ -86,7 +87,7 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, call: PaidCall): Pr
   };
   try {
     // A turn that cannot open is stored as a failed response, with the reason.
-    const chunks = await openTurn(t, ac.signal);
+    const chunks = await openFirstRound(deps, t, ac.signal, call.requestId);
     const events = runTurn(deps, t, chunks, {
       call, signal: ac.signal, streamed: true,
       background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },

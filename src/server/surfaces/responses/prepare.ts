@@ -9,15 +9,18 @@ import {
 import type { Library } from "../../../lang/index.ts";
 import { UnsupportedRequestError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
 import { newId } from "../../../responses/ids.ts";
-import { settingsOf, type ResponseSettings } from "../../../responses/object.ts";
+import { functionTools, settingsOf, type ResponseSettings } from "../../../responses/object.ts";
 import type { CreateBody } from "../../../responses/schema.ts";
 import { normalizeInput, toChatRequest } from "../../../responses/to-chat.ts";
-import type { CompactionItem, Item } from "../../../responses/types.ts";
+import type { CompactionItem, FunctionToolOut, Item } from "../../../responses/types.ts";
 import type { Keyring } from "../../crypto/keyring.ts";
 import type { AppDeps } from "../../context.ts";
 import { detectMode } from "../../managed/mode.ts";
 import { HttpError } from "../../errors.ts";
+import { checkApprovals } from "../../hosted/mcp/tool.ts";
+import { hostedConfig, hostedToolsOf, type HostedSetup } from "../../hosted/registry.ts";
 import { providerHttpError, resolveProvider, type ProviderCall } from "../../provider-target.ts";
+import type { ToolLoop } from "./tool-loop.ts";
 
 export interface PreparedTurn {
   org: Organization;
@@ -35,6 +38,22 @@ export interface PreparedTurn {
   conversationId: string | null;
   /** The application's user, when a frontend token asked: only that user's conversations and responses are reached. */
   userId: string | null;
+  /** The request's hosted tools, checked; null when it has none (or they were not asked for). */
+  hosted: HostedSetup | null;
+  /** The chat request of a later model call of the turn: this turn's items so far, the hosted tools' declarations. */
+  chatFor(round: RoundChat): Promise<ChatRequest>;
+  /** The hosted-tool loop, once the turn's first model call is being opened (run.ts). */
+  loop?: ToolLoop;
+}
+
+export interface RoundChat {
+  /** Items this turn has made so far (its output). */
+  output: Item[];
+  /** Hosted tools' function declarations, after the application's own. */
+  hosted: FunctionToolOut[];
+  /** The request's tool_choice (first call), or "auto" / "none" (later calls). */
+  toolChoice: unknown;
+  resultText?: (id: string) => string | undefined;
 }
 
 /** store:false responses a WebSocket may continue: id → the items up to and including its output. */
@@ -69,31 +88,40 @@ export async function prepareTurn(
 
   const input = await resolveReferences(db, org.id, normalizeInput(body.input), history, userId !== null);
   const context = [...history, ...input];
+  checkApprovals(input, context, body.tools);
+  // Hosted tools are checked and set up for a turn that calls a model (not for a token estimate).
+  const hosted = opts.provider !== false ? await hostedToolsOf(body.tools, hostedConfig(deps)) : null;
   const summaries = await openCompactions(deps.keys, org.id, context);
   const id = newId("response");
   const settings = settingsOf(body, id, Math.floor(Date.now() / 1000), conversationId);
-  let chat: ChatRequest;
-  try {
-    chat = toChatRequest(context, {
-      model: body.model,
-      instructions: body.instructions,
-      tools: settings.tools,
-      toolChoice: body.tool_choice ?? undefined,
-      parallelToolCalls: body.parallel_tool_calls,
-      temperature: body.temperature,
-      topP: body.top_p,
-      maxOutputTokens: body.max_output_tokens,
-      format: settings.text.format,
-      user: body.safety_identifier ?? body.user,
-      summaryOf: (item) => summaries.get(item.encrypted_content)!,
-    });
-  } catch (e) {
-    if (e instanceof UnsupportedRequestError) throw new HttpError(400, e.message, { param: e.param, code: "invalid_request" });
-    throw e;
-  }
-  if (chat.messages.length === 0) throw new HttpError(400, "input is empty: send a string or at least one input item", { param: "input" });
-  const mode = await detectMode(chat.messages as ChatMessage[]);
-  chat.messages = mode.messages;
+  const build = async (round: RoundChat) => {
+    let chat: ChatRequest;
+    try {
+      chat = toChatRequest([...context, ...round.output], {
+        model: body.model,
+        instructions: body.instructions,
+        tools: [...functionTools(body), ...round.hosted],
+        toolChoice: round.toolChoice ?? undefined,
+        parallelToolCalls: body.parallel_tool_calls,
+        temperature: body.temperature,
+        topP: body.top_p,
+        maxOutputTokens: body.max_output_tokens,
+        format: settings.text.format,
+        user: body.safety_identifier ?? body.user,
+        summaryOf: (item) => summaries.get(item.encrypted_content)!,
+        resultText: round.resultText,
+      });
+    } catch (e) {
+      if (e instanceof UnsupportedRequestError) throw new HttpError(400, e.message, { param: e.param, code: "invalid_request" });
+      throw e;
+    }
+    if (chat.messages.length === 0) throw new HttpError(400, "input is empty: send a string or at least one input item", { param: "input" });
+    const mode = await detectMode(chat.messages as ChatMessage[]);
+    chat.messages = mode.messages;
+    return { chat, mode };
+  };
+  const chatFor = async (round: RoundChat) => (await build(round)).chat;
+  const { chat, mode } = await build({ output: [], hosted: [], toolChoice: body.tool_choice ?? undefined });
   // What this provider cannot take is refused before a background response is queued, as the
   // foreground's openTurn refuses it (a background run would find it only after "queued").
   if (provider && body.background) {
@@ -103,7 +131,7 @@ export async function prepareTurn(
       throw providerHttpError(e) ?? e;
     }
   }
-  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, userId };
+  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, userId, hosted, chatFor };
 }
 
 async function previousItems(db: Db, org: Organization, id: string, cache: TurnCache | undefined, userId: string | null): Promise<Item[]> {

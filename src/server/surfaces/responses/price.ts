@@ -7,3 +7,9 @@ const logged = (input: unknown) => ({ conversation: JSON.stringify(input ?? null
 
 export const TURN: PaidSpec = { surface: "responses", reason: "responses", price: (c) => c.responsesPrice, logged };
 export const COMPACTION: PaidSpec = { surface: "responses", reason: "responses.compact", price: (c) => c.responsesPrice, logged };
+
+/** A hosted tool call (TESSERA_TOOL_PRICE), on top of its turn: its log names the item type and whether it ran. */
+export const TOOL_CALL: PaidSpec = {
+  surface: "hosted tool calls", reason: "responses.tool", price: (c) => c.hostedTools?.toolPrice ?? 0,
+  logged: () => ({ conversation: "null", library: null }),
+};

@@ -19,7 +19,7 @@ import { holdWithTokenBudget } from "../../token-budget.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
 import { prepareTurn } from "./prepare.ts";
-import { openTurn, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
+import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
 
 type Ctx<P extends string = string> = AuthedContext<P, "key">;
 
@@ -43,7 +43,7 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
   ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
-  const chunks = await openTurn(t, ac.signal);
+  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId);
   if (chunks instanceof HttpError) {
     await settleUnopened(deps, call, chunks.status);
     throw chunks;

@@ -4,7 +4,7 @@
 // answers all consume the same generator, so every transport carries the same events.
 import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
 import { openStream } from "../../../providers/call.ts";
-import { isContextOverflow, ProviderError, type ChatCompletionChunk } from "../../../providers/types.ts";
+import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
@@ -16,6 +16,7 @@ import { HttpError } from "../../errors.ts";
 import type { CallEnd, PaidCall } from "../../paid.ts";
 import { PROVIDER_DEADLINE_MS, providerHttpError } from "../../provider-target.ts";
 import type { PreparedTurn } from "./prepare.ts";
+import { ToolLoop } from "./tool-loop.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
 
@@ -42,9 +43,9 @@ export interface TurnOptions {
  * longer than the model's window, and `truncation: "auto"` was not asked for or could not help
  * (400 context_length_exceeded).
  */
-export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
+export async function openTurn(t: PreparedTurn, signal: AbortSignal, first: ChatRequest = t.chat): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
-  let chat = t.chat;
+  let chat = first;
   for (;;) {
     try {
       return await openStream(t.provider!.adapter, chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
@@ -63,8 +64,27 @@ export async function openTurn(t: PreparedTurn, signal: AbortSignal): Promise<As
   }
 }
 
+/**
+ * The first model call of a turn, as openTurn, with the hosted tools started before it (their tool
+ * lists fetched: an HttpError when a server cannot list them). Null when calls approved in the
+ * input run first: the turn then opens its first model call itself, after them.
+ */
+export async function openFirstRound(deps: AppDeps, t: PreparedTurn, signal: AbortSignal, requestId: string): Promise<AsyncIterable<ChatCompletionChunk> | HttpError | null> {
+  if (!t.hosted) return openTurn(t, signal);
+  const loop = new ToolLoop(deps, t, { requestId }, signal);
+  t.loop = loop;
+  try {
+    await loop.start();
+    if (loop.hasResumed) return null;
+    return await openTurn(t, signal, await loop.nextChat([]));
+  } catch (e) {
+    await loop.close();
+    if (e instanceof HttpError) return e;
+    throw e;
+  }
+}
 
-export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
+export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError | null, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
   const { db } = deps;
   const store = t.settings.store;
   let seq = 0;
@@ -72,16 +92,20 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   let managed: CallEnd["event"] = null;
   // Managed UI: the text is repaired line by line as it streams (src/repair/stream-chunks.ts), so the
   // deltas a client reads add up to the stored answer; the repair's outcome is read at the end.
-  const repaired = t.library && !(chunks instanceof HttpError) ? repairedChunks(chunks, t.library) : null;
+  // Each model call of the turn is repaired as it streams (a hosted-tool turn makes several).
+  let repaired: ReturnType<typeof repairedChunks> | null = null;
   const bridge = new EventBridge({
-    finalizeText: repaired
+    finalizeText: t.library
       ? (text) => {
-          const result = repaired.result();
+          const result = repaired?.result();
           if (result) managed = { outcome: result.outcome, corrected: result.corrected };
           return text;
         }
       : undefined,
+    isHosted: t.loop?.isHosted,
+    annotate: t.loop?.annotate,
   });
+  const loop = t.loop ?? null;
   const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
     responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
 
@@ -97,21 +121,56 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
 
   let final: ResponseObject;
+  // Background runs store progress after every finished item (and stop there when cancelled).
+  const afterEvent = async (e: ResponseEvent) => {
+    if (e.type === "response.output_item.done" && o.background && !(await o.background.onItemDone(snapshot("in_progress")))) {
+      throw new Cancelled();
+    }
+  };
   try {
-    if (chunks instanceof HttpError) throw chunks;
-    for await (const chunk of repaired?.chunks ?? chunks) {
-      for (const e of bridge.push(chunk)) {
+    if (loop) {
+      for (const e of loop.startEvents(bridge)) {
         yield sequenced(e);
-        if (e.type === "response.output_item.done" && o.background && !(await o.background.onItemDone(snapshot("in_progress")))) {
-          throw new Cancelled();
-        }
+        await afterEvent(e);
+      }
+      const resumed = loop.run(bridge, loop.takeResumed());
+      for (let r = await resumed.next(); !r.done; r = await resumed.next()) {
+        yield sequenced(r.value);
+        await afterEvent(r.value);
       }
     }
-    const end = endStatus(bridge.finish);
-    for (const e of bridge.end(end.status)) {
-      yield sequenced(e);
+    let source = chunks;
+    let ended: ReturnType<typeof endStatus>;
+    // One model call per round; hosted calls between rounds (tool-loop.ts).
+    for (;;) {
+      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(structuredClone(bridge.output)));
+      if (source instanceof HttpError) throw source;
+      if (t.library) repaired = repairedChunks(source, t.library);
+      for await (const chunk of repaired?.chunks ?? source) {
+        for (const e of bridge.push(chunk)) {
+          yield sequenced(e);
+          await afterEvent(e);
+        }
+      }
+      ended = endStatus(bridge.finish);
+      for (const e of bridge.end(ended.status)) {
+        yield sequenced(e);
+        await afterEvent(e);
+      }
+      const calls = loop && ended.status === "completed" ? bridge.hostedCalls() : [];
+      if (calls.length === 0) break;
+      const runs = loop!.run(bridge, loop!.runsFor(calls));
+      let r = await runs.next();
+      for (; !r.done; r = await runs.next()) {
+        yield sequenced(r.value);
+        await afterEvent(r.value);
+      }
+      // A call awaiting approval, or one for the application, ends the turn; so does the last round.
+      if (r.value.pause || bridge.appCalls > 0 || loop!.lastRound) break;
+      bridge.nextRound();
+      source = null;
     }
-    final = snapshot(end.status, { incompleteReason: end.reason, completedAt: end.status === "completed" ? Math.floor(Date.now() / 1000) : null });
+    final = snapshot(ended.status, { incompleteReason: ended.reason, completedAt: ended.status === "completed" ? Math.floor(Date.now() / 1000) : null });
   } catch (e) {
     if (e instanceof Cancelled || o.signal.aborted) {
       final = snapshot("cancelled");
@@ -123,6 +182,7 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     }
   }
 
+  await loop?.close();
   // The end is stored and paid for in one transaction: a response never reads as ended unsettled.
   let end: Parameters<typeof endTurn>[1] = null;
   if (store) {

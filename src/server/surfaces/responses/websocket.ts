@@ -13,7 +13,7 @@ import { errorBody, errorResponse, HttpError } from "../../errors.ts";
 import { PaidCall, paidWork } from "../../paid.ts";
 import { TURN } from "./price.ts";
 import { prepareTurn, type PreparedTurn, type TurnCache } from "./prepare.ts";
-import { contextAfter, ENDPOINT, openTurn, runTurn, settleUnopened } from "./run.ts";
+import { contextAfter, ENDPOINT, openFirstRound, runTurn, settleUnopened } from "./run.ts";
 
 /** Responses a socket remembers for continuation; the oldest goes first. */
 const CACHE_LIMIT = 64;
@@ -76,7 +76,7 @@ async function turn(deps: AppDeps, ws: SocketConnection<SocketData>, text: strin
       const t = await prepareTurn(deps, org, body as CreateBody, cache);
       call.input = t.input;
       await call.hold();
-      const chunks = await openTurn(t, ws.data.abort.signal);
+      const chunks = await openFirstRound(deps, t, ws.data.abort.signal, call.requestId);
       if (chunks instanceof HttpError) {
         await settleUnopened(deps, call, chunks.status);
         throw chunks;

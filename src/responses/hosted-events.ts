@@ -1,0 +1,54 @@
+// The stream events of a hosted tool's item (pure), in two parts: what opens it (sent before the
+// service runs the call) and what closes it (sent once it has run). A live run sends the two parts
+// around the call; a replay of a stored response sends them back to back.
+import type { OutputItem, ResponseEvent } from "./types.ts";
+
+type HostedOutput = Exclude<OutputItem, { type: "message" } | { type: "function_call" }>;
+
+/** Image search follows web search's pattern under its own name (an extension of the wire). */
+const SEARCH_EVENTS = { web_search_call: "response.web_search_call", image_search_call: "response.image_search_call" } as const;
+
+export function openingEvents(item: HostedOutput, index: number): ResponseEvent[] {
+  const at = { item_id: item.id, output_index: index };
+  switch (item.type) {
+    case "mcp_call":
+      return [
+        { type: "response.output_item.added", output_index: index, item: { ...item, arguments: "", output: null, error: null, status: "in_progress" } },
+        ...(item.arguments ? [{ type: "response.mcp_call_arguments.delta", ...at, delta: item.arguments }] : []),
+        { type: "response.mcp_call_arguments.done", ...at, arguments: item.arguments },
+        { type: "response.mcp_call.in_progress", ...at },
+      ];
+    case "mcp_list_tools":
+      return [
+        { type: "response.output_item.added", output_index: index, item: { ...item, tools: [], error: null } },
+        { type: "response.mcp_list_tools.in_progress", ...at },
+      ];
+    case "mcp_approval_request":
+      return [{ type: "response.output_item.added", output_index: index, item: { ...item } }];
+    case "web_search_call": case "image_search_call": {
+      const name = SEARCH_EVENTS[item.type];
+      const { results: _r, ...rest } = item as typeof item & { results?: unknown };
+      return [
+        { type: "response.output_item.added", output_index: index, item: { ...rest, status: "in_progress", action: { type: "search", query: item.action.query } } },
+        { type: `${name}.in_progress`, ...at },
+        { type: `${name}.searching`, ...at },
+      ];
+    }
+  }
+}
+
+export function closingEvents(item: HostedOutput, index: number): ResponseEvent[] {
+  const at = { item_id: item.id, output_index: index };
+  const done = { type: "response.output_item.done", output_index: index, item: structuredClone(item) };
+  switch (item.type) {
+    case "mcp_call":
+      return [{ type: item.status === "failed" ? "response.mcp_call.failed" : "response.mcp_call.completed", ...at }, done];
+    case "mcp_list_tools":
+      return [{ type: item.error ? "response.mcp_list_tools.failed" : "response.mcp_list_tools.completed", ...at }, done];
+    case "mcp_approval_request":
+      return [done];
+    case "web_search_call": case "image_search_call":
+      // The wire has no `.failed` search event: a failed search shows in its item's status.
+      return item.status === "failed" ? [done] : [{ type: `${SEARCH_EVENTS[item.type]}.completed`, ...at }, done];
+  }
+}

@@ -1,0 +1,175 @@
+// The hosted-tool loop of one Responses turn: before the first model call, each hosted tool starts
+// (an MCP server's tools listed, or a list an earlier turn made reused) and calls approved in the
+// request's input run; after each model call, the hosted calls it made are run by the service
+// (their items and events in the one stream), their results fed back, and the model called again,
+// until it answers, calls an application tool, or a call waits for approval. max_tool_calls bounds
+// the calls, TESSERA_MAX_TOOL_ROUNDS the model calls (the last one is told to answer).
+import { citationsIn, type UrlCitation } from "../../../responses/citations.ts";
+import type { EventBridge, HostedCall } from "../../../responses/events.ts";
+import { closingEvents, openingEvents } from "../../../responses/hosted-events.ts";
+import type { ChatRequest } from "../../../providers/types.ts";
+import type { FunctionToolOut, ResponseEvent } from "../../../responses/types.ts";
+import type { AppDeps } from "../../context.ts";
+import { HttpError } from "../../errors.ts";
+import { PaidCall } from "../../paid.ts";
+import type { CallOutcome, HostedContext, HostedRun, HostedTool } from "../../hosted/registry.ts";
+import type { PreparedTurn } from "./prepare.ts";
+import { TOOL_CALL } from "./price.ts";
+
+const NOT_RUN_LIMIT = "Not run: this response reached its limit of hosted tool calls (max_tool_calls). Answer with what you have.";
+
+export class ToolLoop {
+  private readonly ctx: HostedContext;
+  private readonly tools: HostedTool[];
+  /** What the model was told of each hosted call of this turn, by item id. */
+  private readonly told = new Map<string, string>();
+  private readonly sources: { url: string; title: string }[] = [];
+  private started: HostedRun["item"][] = [];
+  private resumed: HostedRun[] = [];
+  /** Hosted calls made (max_tool_calls counts them) and model calls opened. */
+  private calls = 0;
+  private rounds = 0;
+  private billed = 0;
+
+  constructor(private readonly deps: AppDeps, private readonly t: PreparedTurn, private readonly billing: { requestId: string }, signal: AbortSignal) {
+    this.tools = t.hosted!.tools;
+    this.ctx = { deps, org: t.org, context: t.context, store: t.settings.store, include: t.body.include ?? [], signal };
+  }
+
+  /** Lists tools (HttpError 424 when a server cannot list them) and finds the approved calls to run. */
+  async start(): Promise<void> {
+    // Several servers list their tools at the same time; their items keep the order of `tools`.
+    this.started = (await Promise.all(this.tools.map((x) => x.start?.(this.ctx) ?? []))).flat();
+    const fnNames = new Set(this.t.body.tools?.filter((x) => x.type === "function").map((x) => (x as { name: string }).name));
+    const seen = new Set<string>();
+    for (const d of this.tools.flatMap((x) => x.declarations())) {
+      if (fnNames.has(d.name) || seen.has(d.name)) throw new HttpError(400, `two tools are offered to the model as ${d.name}: rename the function tool or change a server_label`, { param: "tools" });
+      seen.add(d.name);
+    }
+    this.resumed = this.tools.flatMap((x) => x.resumed?.(this.ctx) ?? []);
+  }
+
+  /** Whether approved calls run before the first model call (which then opens after them). */
+  get hasResumed(): boolean {
+    return this.resumed.length > 0;
+  }
+
+  isHosted = (name: string): boolean => this.tools.some((x) => x.owns(name));
+
+  annotate = (text: string): UrlCitation[] => citationsIn(text, this.sources);
+
+  private get budget(): number {
+    return (this.t.body.max_tool_calls ?? Infinity) - this.calls;
+  }
+
+  /** Whether the last allowed model call has been made. */
+  get lastRound(): boolean {
+    return this.rounds >= this.t.hosted!.config.maxToolRounds;
+  }
+
+  /**
+   * The chat request of the next model call. The first keeps the request's tool_choice; later
+   * ones are "auto", and "none" once the calls or rounds are spent (the model must answer).
+   */
+  async nextChat(output: PreparedTurn["context"]): Promise<ChatRequest> {
+    this.rounds++;
+    const spent = this.budget <= 0 || this.lastRound;
+    const toolChoice = spent ? "none" : this.rounds === 1 ? (this.t.body.tool_choice ?? undefined) : "auto";
+    const hosted: FunctionToolOut[] = this.tools.flatMap((x) => x.declarations());
+    return this.t.chatFor({ output, hosted, toolChoice, resultText: (id) => this.told.get(id) });
+  }
+
+  /** The start's items (tool lists), finished, with their events. */
+  *startEvents(bridge: EventBridge): Generator<ResponseEvent> {
+    for (const item of this.started) {
+      const index = bridge.add(item);
+      yield* openingEvents(item, index);
+      yield* closingEvents(item, index);
+    }
+    this.started = [];
+  }
+
+  takeResumed(): HostedRun[] {
+    const r = this.resumed;
+    this.resumed = [];
+    return r;
+  }
+
+  /** The runs of a model call's hosted calls; past the budget, runs that only say so. */
+  runsFor(calls: HostedCall[]): HostedRun[] {
+    return calls.map((c) => {
+      const run = this.tools.find((x) => x.owns(c.name))!.call(c, this.ctx);
+      if (run.item.type === "mcp_approval_request") return run;
+      if (this.budget <= 0) return this.refused(run, NOT_RUN_LIMIT);
+      this.calls++;
+      return run;
+    });
+  }
+
+  /** A run that does not reach its tool: its item failed, the model told why. */
+  private refused(run: HostedRun, why: string): HostedRun {
+    return {
+      item: run.item,
+      run: async () => {
+        const item = run.item;
+        if (item.type === "mcp_call") {
+          item.error = { type: "mcp_protocol_error", code: -32000, message: why };
+          item.status = "failed";
+        } else if (item.type === "web_search_call" || item.type === "image_search_call") item.status = "failed";
+        return { ran: false, modelText: why };
+      },
+    };
+  }
+
+  /**
+   * Runs calls: their items open in order, run (at the same time when parallel_tool_calls allows)
+   * and close in order. Returns whether the turn stops here (a call awaits approval).
+   */
+  async *run(bridge: EventBridge, runs: HostedRun[]): AsyncGenerator<ResponseEvent, { pause: boolean }> {
+    const parallel = this.t.body.parallel_tool_calls !== false;
+    let pause = false;
+    const at = runs.map((r) => bridge.add(r.item));
+    const finish = async (r: HostedRun, i: number) => {
+      const outcome = await this.paid(r);
+      if (outcome.modelText !== undefined) this.told.set(r.item.id, outcome.modelText);
+      if (outcome.sources) this.sources.push(...outcome.sources);
+      pause ||= outcome.pause === true;
+      return closingEvents(r.item, at[i]!);
+    };
+    if (parallel) {
+      for (const [i, r] of runs.entries()) yield* openingEvents(r.item, at[i]!);
+      const done = runs.map((r, i) => finish(r, i));
+      for (const d of done) yield* await d;
+    } else {
+      for (const [i, r] of runs.entries()) {
+        yield* openingEvents(r.item, at[i]!);
+        yield* await finish(r, i);
+      }
+    }
+    return { pause };
+  }
+
+  /** One run on the paid-call path: its price (TESSERA_TOOL_PRICE) held first, charged only when it ran. */
+  private async paid(r: HostedRun): Promise<CallOutcome> {
+    if (r.item.type === "mcp_approval_request" || TOOL_CALL.price(this.deps.config) <= 0) return r.run();
+    const call = new PaidCall(this.deps, this.t.org, TOOL_CALL, "/v1/embed/responses", `${this.billing.requestId}:tool:${++this.billed}`, performance.now());
+    call.model = this.t.settings.model;
+    try {
+      await call.hold();
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      return this.refused(r, `Not run: ${e.message}.`).run();
+    }
+    let outcome: CallOutcome = { ran: false };
+    try {
+      outcome = await r.run();
+      return outcome;
+    } finally {
+      await call.finish({ charged: outcome.ran, status: outcome.ran ? 200 : 502, outcome: `tool:${r.item.type}:${outcome.ran ? "ran" : "not_run"}` });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.tools.map((x) => x.close?.().catch(() => {})));
+  }
+}
