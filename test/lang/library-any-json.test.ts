@@ -81,7 +81,7 @@ const PROGRAMS = [
 ];
 
 /** Every use the service makes of an accepted library; none may throw. */
-function useEverywhere(lib: Library, source: Record<string, unknown>): void {
+function exerciseEverywhere(lib: Library, source: Record<string, unknown>): void {
   for (const program of PROGRAMS) {
     parse(program, lib);
     const stream = createStreamParser(lib);
@@ -125,7 +125,7 @@ test("schema-like libraries: accepted ones work everywhere downstream; refused o
         return;
       }
       accepted++;
-      useEverywhere(result, config as Record<string, unknown>);
+      exerciseEverywhere(result, config as Record<string, unknown>);
     }),
     { numRuns: 2000 },
   );
