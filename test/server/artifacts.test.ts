@@ -296,3 +296,29 @@ test("a frontend token without the artifact scopes is refused (403), and the sto
     e.h.server.config.corsOrigins = [];
   }
 });
+
+test("frontend tokens with the artifact scopes: a user's artifacts are theirs alone; the API key sees the organization's", async () => {
+  const mint = async (user: string, scopes: string[]) => ((await (await post(e.h.base, "/v1/frontend-tokens", keyA, { user, scopes })).json()) as { token: string }).token;
+  const ada = await mint("ada", ["artifacts:read", "artifacts:write"]);
+  const bob = await mint("bob", ["artifacts:read", "artifacts:write"]);
+  const adaReadOnly = await mint("ada", ["artifacts:read"]);
+  e.openai.queue.push({ text: DECK });
+  const made = await client(ada).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "mine" }], metadata: thesys("ada-deck") } as any);
+  expect((made as any).artifact).toMatchObject({ id: "ada-deck", version: 1 });
+  const as = (token: string, method: string, path: string, body?: unknown) =>
+    fetch(`${e.h.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  expect((await as(ada, "GET", "/v1/artifacts/ada-deck")).status).toBe(200);
+  expect((await as(adaReadOnly, "GET", "/v1/artifacts/ada-deck")).status).toBe(200);
+  expect((await as(adaReadOnly, "POST", "/v1/artifacts/ada-deck", { content: DECK })).status).toBe(403);
+  expect((await as(bob, "GET", "/v1/artifacts/ada-deck")).status).toBe(404);
+  expect((await as(bob, "POST", "/v1/artifacts/ada-deck", { content: DECK })).status).toBe(404);
+  expect((await as(bob, "DELETE", "/v1/artifacts/ada-deck")).status).toBe(404);
+  expect(((await (await as(bob, "GET", "/v1/artifacts")).json()) as any).data).toEqual([]);
+  expect(((await (await as(ada, "GET", "/v1/artifacts")).json()) as any).data.map((a: any) => a.id)).toEqual(["ada-deck"]);
+  expect((await stored(keyA, "ada-deck")).status).toBe(200);
+  // Bob cannot take Ada's id by generating with it.
+  e.openai.queue.push({ text: DECK });
+  const taken = await client(bob).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("ada-deck") } as any).then(() => null, (x) => x);
+  expect(taken?.status).toBe(409);
+  expect((await stored(keyA, "ada-deck")).body.version).toBe(1);
+});

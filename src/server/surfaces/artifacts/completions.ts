@@ -12,7 +12,9 @@ import type { PromptTurn } from "../../../repair/fix-prompt.ts";
 import type { TokenUsage } from "../../../repair/model-fix.ts";
 import { readArtifactMetadata, type ArtifactRequest } from "../../../artifacts/metadata.ts";
 import type { ArtifactTask } from "../../../artifacts/produce.ts";
+import { requireModel, requireScope } from "../../auth.ts";
 import { readBody } from "../../body.ts";
+import { holdWithTokenBudget } from "../../token-budget.ts";
 import type { PaidContext, RequestContext } from "../../context.ts";
 import { EmbedBody } from "../embed/request.ts";
 import { errorBody, HttpError } from "../../errors.ts";
@@ -71,17 +73,20 @@ function params(body: ArtifactBody): Record<string, unknown> {
   return { temperature: body.temperature, top_p: body.top_p, max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens, seed: body.seed };
 }
 
-export async function artifactChatCompletions(ctx: PaidContext<string>): Promise<Response> {
+export async function artifactChatCompletions(ctx: PaidContext<string, "key or token">): Promise<Response> {
   const { deps, call } = ctx;
+  requireScope(ctx.principal, "artifacts:write");
   const body = await readBody(ctx.req, ArtifactBody);
   call.input = body.messages;
   call.model = body.model;
   const meta = readArtifactMetadata(body.metadata);
   if (!meta.ok) throw new HttpError(400, meta.message, { param: meta.param });
+  requireModel(ctx.principal, body.model);
   const provider = await resolveProvider(deps, ctx.org.id, body.model, body.byok);
-  const owner: Owner = { organizationId: ctx.org.id };
+  // A token's artifacts are its user's; the API key's the organization's.
+  const owner: Owner = ctx.principal.kind === "token" ? { organizationId: ctx.org.id, userId: ctx.principal.userId } : { organizationId: ctx.org.id };
   const p = await plan(ctx, owner, body, meta.request);
-  await call.hold();
+  await holdWithTokenBudget(ctx.principal, call);
   const end = (e: Omit<CallEnd, "tokens"> & { usage?: TokenUsage | null }) =>
     call.finish({ ...e, tokens: e.usage ? { input: e.usage.prompt_tokens, output: e.usage.completion_tokens } : null });
 

@@ -11,7 +11,7 @@ const PAID: PaidSpec = { surface: "artifacts", reason: "artifact", price: (c) =>
 export const artifacts: Surface = {
   name: "artifacts",
   routes: [
-    paidRoute("POST", "/v1/artifact/chat/completions", "key", PAID, artifactChatCompletions),
+    paidRoute("POST", "/v1/artifact/chat/completions", "key or token", PAID, artifactChatCompletions),
     route("GET", "/v1/artifacts", "key or token", a.list),
     route("GET", "/v1/artifacts/:id", "key or token", a.retrieve),
     route("POST", "/v1/artifacts/:id", "key or token", a.write),

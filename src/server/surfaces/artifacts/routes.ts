@@ -12,7 +12,6 @@ import { checkArtifact, MAX_ARTIFACT_CHARS } from "../../../artifacts/produce.ts
 import { programTitle } from "../../../artifacts/title.ts";
 import { frame } from "../../../lang/index.ts";
 import { requireScope } from "../../auth.ts";
-import type { Scope } from "../../crypto/frontend-tokens.ts";
 import { readBody } from "../../body.ts";
 import type { AuthedContext } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
@@ -26,7 +25,7 @@ type IdCtx = AuthedContext<"/v1/artifacts/:id", "key or token">;
 function access(ctx: Ctx, scope: "artifacts:read" | "artifacts:write"): { db: Db; owner: Owner } {
   const { principal } = ctx;
   // A token carries the artifact scopes only where tokens can be minted with them.
-  requireScope(principal, scope as Scope);
+  requireScope(principal, scope);
   const owner: Owner = principal.kind === "token" ? { organizationId: principal.org.id, userId: principal.userId } : { organizationId: principal.org.id };
   return { db: ctx.deps.db, owner };
 }
