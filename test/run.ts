@@ -1,5 +1,5 @@
 // `npm test`: every suite, on every runtime the project supports, then one closing line.
-//   First:    the sources' types (tsc --noEmit, tsconfig.json: strict) and lint (Biome, biome.json)
+//   First:    the sources' types (tsc --noEmit, tsconfig.json: strict), lint and format (Biome, biome.json)
 //   Bun:      unit, conformance, integration (real HTTP, real SQLite, the openai client)
 //   Faults:   real server processes under faults (test/faults), when PostgreSQL is present
 //   Bun on PostgreSQL: the database and service suites again, on a throwaway PostgreSQL (the
@@ -44,7 +44,8 @@ const BUN_SUITES = ["test/lang", "test/artifacts", "test/conformance", "test/gra
 const steps: Step[] = [
   // Each error is a failure; a run with any fails.
   { name: "types", cmd: [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], count: (o) => ({ passed: 0, failed: (o.match(/error TS\d+/g) ?? []).length }) },
-  { name: "lint", cmd: [bin("biome"), "lint", "--error-on-warnings"], count: () => ({ passed: 0, failed: 0 }) },
+  // Lint and format (biome.json): a finding, or a file not as `npx biome format --write` writes it, fails the run.
+  { name: "lint and format", cmd: [bin("biome"), "check", "--error-on-warnings"], count: () => ({ passed: 0, failed: 0 }) },
   {
     name: "bun",
     cmd: [bin("bun"), "test", "--timeout", "60000", ...BUN_SUITES],
