@@ -12,7 +12,8 @@ import { mergeProgram } from "../src/artifacts/merge.ts";
 function deck(slides: number): string {
   const names = Array.from({ length: slides }, (_, i) => `s${i}`);
   const lines = [`root = SlideShow("Bench deck", "x = y", [${names.join(", ")}])`];
-  for (const [i, n] of names.entries()) lines.push(`${n} = Slide("${n}", ContentClassic("Slide ${i} = part ${i}", ["first point of ${i}", "second point, with = inside", "third"]))`);
+  for (const [i, n] of names.entries())
+    lines.push(`${n} = Slide("${n}", ContentClassic("Slide ${i} = part ${i}", ["first point of ${i}", "second point, with = inside", "third"]))`);
   return lines.join("\n");
 }
 

@@ -40,22 +40,32 @@ async function pageBytes(db: Db): Promise<number> {
   return count.rows[0]!.page_count * size.rows[0]!.page_size;
 }
 
-interface Kind { name: string; library: typeof SMALL; generation: string; credits: number; status: number }
+interface Kind {
+  name: string;
+  library: typeof SMALL;
+  generation: string;
+  credits: number;
+  status: number;
+}
 
 async function measure(kind: Kind, requests: number, concurrency: number) {
   const dir = mkdtempSync(join(tmpdir(), "tessera-growth-"));
-  const server = await startServer(
-    serverConfig({ port: 0, dbPath: join(dir, "growth.db"), dataDir: dir }),
-    { log: () => {} },
-  );
+  const server = await startServer(serverConfig({ port: 0, dbPath: join(dir, "growth.db"), dataDir: dir }), { log: () => {} });
   try {
     const org = await createOrganization(server.db, "growth", kind.credits);
     const { key } = await createApiKey(server.db, org.id);
     const body = JSON.stringify({
-      messages: [{ role: "system", content: writeConfigBlock({ chatLibrary: kind.library }) }, { role: "assistant", content: kind.generation }],
+      messages: [
+        { role: "system", content: writeConfigBlock({ chatLibrary: kind.library }) },
+        { role: "assistant", content: kind.generation },
+      ],
     });
     const call = async () => {
-      const res = await fetch(`${server.url}/v1/autofix`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+      const res = await fetch(`${server.url}/v1/autofix`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      });
       await res.arrayBuffer();
       if (res.status !== kind.status) throw new Error(`${kind.name}: expected ${kind.status}, got ${res.status}`);
     };
@@ -63,9 +73,11 @@ async function measure(kind: Kind, requests: number, concurrency: number) {
     await server.idle();
     const before = await pageBytes(server.db);
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next++ < requests) await call();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < requests) await call();
+      }),
+    );
     await server.idle();
     const grown = (await pageBytes(server.db)) - before;
     return { bodyChars: body.length, perThousand: (grown / requests) * 1000 };

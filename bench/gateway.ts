@@ -42,9 +42,14 @@ async function timeFirstChunk(url: string, headers: Record<string, string>, body
 async function throughput(n: number, concurrency: number, one: () => Promise<unknown>): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) { next++; await one(); }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        await one();
+      }
+    }),
+  );
   return n / ((performance.now() - t0) / 1000);
 }
 
@@ -66,7 +71,10 @@ export async function main(samples = Number(process.argv[2] ?? 1000)) {
   const viaTessera = `${server.url}/v1/embed/chat/completions`;
   const hDirect = { "content-type": "application/json", authorization: "Bearer sk-bench" };
   const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
-  const messages = [{ role: "system", content: "Answer briefly." }, { role: "user", content: "Say something." }];
+  const messages = [
+    { role: "system", content: "Answer briefly." },
+    { role: "user", content: "Say something." },
+  ];
   const plain = (model: string) => JSON.stringify({ model, messages });
   const streamed = (model: string) => JSON.stringify({ model, messages, stream: true });
 
@@ -75,13 +83,20 @@ export async function main(samples = Number(process.argv[2] ?? 1000)) {
     ["non-streaming (whole answer)", timeWhole, plain("gpt-bench"), plain("openai/gpt-bench")],
     ["streaming (time to first chunk)", timeFirstChunk, streamed("gpt-bench"), streamed("openai/gpt-bench")],
   ] as const) {
-    for (let i = 0; i < 100; i++) { await fn(direct, hDirect, dBody); await fn(viaTessera, hTessera, tBody); } // warm-up
-    const d: number[] = [], t: number[] = [], added: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      await fn(direct, hDirect, dBody);
+      await fn(viaTessera, hTessera, tBody);
+    } // warm-up
+    const d: number[] = [],
+      t: number[] = [],
+      added: number[] = [];
     for (let i = 0; i < samples; i++) {
       // Interleaved, so drift on the machine hits both sides alike.
       const a = await fn(direct, hDirect, dBody);
       const b = await fn(viaTessera, hTessera, tBody);
-      d.push(a); t.push(b); added.push(b - a);
+      d.push(a);
+      t.push(b);
+      added.push(b - a);
     }
     rows.push([label, ms(pct(d, 50)), ms(pct(d, 99)), ms(pct(t, 50)), ms(pct(t, 99)), ms(pct(added, 50)), ms(pct(added, 99))]);
   }

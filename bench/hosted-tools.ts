@@ -43,13 +43,22 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   const searx = startFakeSearch("searxng");
   searx.calls.push = () => 0;
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-hosted-"));
-  const server = await startServer(serverConfig({
-    port: 0, dbPath: join(dir, "bench.db"), dataDir: dir, providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" },
-    hostedTools: {
-      webSearch: { provider: "searxng", url: searx.url, key: null }, privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
-      toolPrice: 0, mcpTimeoutMs: 10_000, maxToolRounds: 4,
-    },
-  }), { log: () => {} });
+  const server = await startServer(
+    serverConfig({
+      port: 0,
+      dbPath: join(dir, "bench.db"),
+      dataDir: dir,
+      providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" },
+      hostedTools: {
+        webSearch: { provider: "searxng", url: searx.url, key: null },
+        privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
+        toolPrice: 0,
+        mcpTimeoutMs: 10_000,
+        maxToolRounds: 4,
+      },
+    }),
+    { log: () => {} },
+  );
   const org = await createOrganization(server.db, "bench", 0);
   const { key } = await createApiKey(server.db, org.id);
   const headers = { "content-type": "application/json", authorization: `Bearer ${key}` };
@@ -61,7 +70,12 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   const responses = `${server.url}/v1/embed/responses`;
   const mcpTool = { type: "mcp", server_label: "bench", server_url: mcp.url, require_approval: "never", allowed_tools: ["echo"] };
 
-  const directModel = () => post(`${fake.url}/chat/completions`, { model: "gpt-bench", messages: [{ role: "user", content: "Say something." }] }, { "content-type": "application/json", authorization: "Bearer sk-bench" });
+  const directModel = () =>
+    post(
+      `${fake.url}/chat/completions`,
+      { model: "gpt-bench", messages: [{ role: "user", content: "Say something." }] },
+      { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    );
   const plainTurn = () => post(responses, { model: "openai/gpt-bench", input: "Say something." });
   const directMcp = async () => {
     const c = new Client({ name: "bench", version: "1" });
@@ -83,7 +97,8 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   const paths = { M: directModel, P: plainTurn, Dm: directMcp, Hm: mcpTurn, Ds: directSearch, Hs: searchTurn } as const;
   const t: Record<keyof typeof paths, number[]> = { M: [], P: [], Dm: [], Hm: [], Ds: [], Hs: [] };
   for (let i = 0; i < 20; i++) for (const fn of Object.values(paths)) await fn();
-  const mcpOver: number[] = [], searchOver: number[] = [];
+  const mcpOver: number[] = [],
+    searchOver: number[] = [];
   for (let i = 0; i < samples; i++) {
     // Interleaved, so drift on the machine hits every path alike.
     const s = {} as Record<keyof typeof paths, number>;
@@ -99,8 +114,12 @@ export async function main(samples = Number(process.argv[2] ?? 200)) {
   console.log("| path | p50 | p99 |");
   console.log("|---|---:|---:|");
   const labels: Record<keyof typeof paths, string> = {
-    M: "M: model call, direct", P: "P: plain turn through the service", Dm: "Dm: MCP connect + list + call, direct (SDK client)",
-    Hm: "Hm: turn with a remote MCP call", Ds: "Ds: search, direct (SearXNG stand-in)", Hs: "Hs: turn with a web search",
+    M: "M: model call, direct",
+    P: "P: plain turn through the service",
+    Dm: "Dm: MCP connect + list + call, direct (SDK client)",
+    Hm: "Hm: turn with a remote MCP call",
+    Ds: "Ds: search, direct (SearXNG stand-in)",
+    Hs: "Hs: turn with a web search",
   };
   for (const k of Object.keys(paths) as (keyof typeof paths)[]) console.log(`| ${labels[k]} | ${f(p50(k))} | ${f(pct(t[k], 99))} |`);
   console.log(`| loop overhead, MCP: Hm − (P + M + Dm) | ${f(pct(mcpOver, 50))} | ${f(pct(mcpOver, 99))} |`);

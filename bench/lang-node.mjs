@@ -19,7 +19,8 @@ function newest(path) {
 if (!existsSync(BUNDLE)) {
   console.log(`language bench (Node) skipped: ${BUNDLE} is missing; build it with \`npm run build\` (or \`npx bun src/build/lang-bundle.ts\`)`);
 } else {
-  if (statSync(BUNDLE).mtimeMs < newest(ROOT + "src/lang")) console.log(`note: ${BUNDLE} is older than src/lang; rebuild it with \`npx bun src/build/lang-bundle.ts\``);
+  if (statSync(BUNDLE).mtimeMs < newest(ROOT + "src/lang"))
+    console.log(`note: ${BUNDLE} is older than src/lang; rebuild it with \`npx bun src/build/lang-bundle.ts\``);
   const lang = await import(pathToFileURL(BUNDLE).href);
   const gc = typeof globalThis.gc === "function" ? () => globalThis.gc() : undefined;
   if (!gc) console.log("note: run node with --expose-gc for heap figures after a full collection");

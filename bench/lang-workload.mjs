@@ -204,7 +204,7 @@ function timeInterleaved(fnA, fnB, { budgetMs = 1500, batchMs = 25 } = {}) {
   const batchOf = (fn) => {
     let n = 0;
     const t = now();
-    while (now() - t < batchMs) (fn(), n++); // warm-up, and calls per batch
+    while (now() - t < batchMs) fn(), n++; // warm-up, and calls per batch
     return Math.max(1, n);
   };
   const sizes = [batchOf(fnA), batchOf(fnB)];
@@ -310,8 +310,12 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
 
   log(`## Language core bench: ${runtime}`);
   log("");
-  log("- ours = `parse(text, library)` + `isValid` (WebAssembly parser and checker; the display tree `root` is built only when read, see the \"ours + root\" column); lang-core = `@openuidev/lang-core` `createParser(schema, \"Stack\").parse(text)`; Ohm = ohm-js interpreting `grammar/ui.ohm`, `grammar.match(text)` (grammar only, no checking).");
-  log(`- Times: median of n runs after warm-up. MB/s = chars/1e6 per second. Heap: ${heapDelta ? "heapUsed growth around one parse after a full collection (garbage included), × the input's chars×2 bytes; \"retained\" is what is left after another collection with the result held." : "heapUsed growth retained after a full collection with the result held, × the input's chars×2 bytes (this runtime's heapUsed does not count allocations between collections)."}`);
+  log(
+    '- ours = `parse(text, library)` + `isValid` (WebAssembly parser and checker; the display tree `root` is built only when read, see the "ours + root" column); lang-core = `@openuidev/lang-core` `createParser(schema, "Stack").parse(text)`; Ohm = ohm-js interpreting `grammar/ui.ohm`, `grammar.match(text)` (grammar only, no checking).',
+  );
+  log(
+    `- Times: median of n runs after warm-up. MB/s = chars/1e6 per second. Heap: ${heapDelta ? 'heapUsed growth around one parse after a full collection (garbage included), × the input\'s chars×2 bytes; "retained" is what is left after another collection with the result held.' : "heapUsed growth retained after a full collection with the result held, × the input's chars×2 bytes (this runtime's heapUsed does not count allocations between collections)."}`,
+  );
   log("");
 
   const valid = samples.filter((s) => lang.isValid(lang.parse(s.text, library)));
@@ -334,18 +338,27 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       sizeLabel(p.target),
       String(p.text.length),
       String(r.statements),
-      p.valid ? "**valid**" : `**INVALID** (${r.errors.length} errors: ${r.errors.slice(0, 3).map((e) => `${e.code} ${e.statementId ?? ""} ${e.message}`).join("; ")})`,
+      p.valid
+        ? "**valid**"
+        : `**INVALID** (${r.errors.length} errors: ${r.errors
+            .slice(0, 3)
+            .map((e) => `${e.code} ${e.statementId ?? ""} ${e.message}`)
+            .join("; ")})`,
       `${lc.meta.errors.length} errors, ${lc.meta.statementCount} statements, root ${lc.root?.typeName ?? "none"}`,
       ohmAccepts ? "matches" : "**fails**",
     ]);
   }
-  log(`### Workloads: copies of the ${valid.length} valid samples (${valid.map((s) => s.name).join(", ")}), statement names renamed apart per copy, one \`root = Stack([...])\` over the copies' roots`);
+  log(
+    `### Workloads: copies of the ${valid.length} valid samples (${valid.map((s) => s.name).join(", ")}), statement names renamed apart per copy, one \`root = Stack([...])\` over the copies' roots`,
+  );
   log("");
   log(table(["program", "chars", "statements", "ours: valid against the real library (root Stack)?", "lang-core sees", "Ohm"], checks));
   log("");
 
   const figures = { runtime, programs: programs.map((p) => ({ target: p.target, chars: p.text.length, valid: p.valid })) };
-  const targets = [["workloads valid against the real library", programs.map((p) => (p.valid ? "valid" : "INVALID")).join(", "), programs.every((p) => p.valid)]];
+  const targets = [
+    ["workloads valid against the real library", programs.map((p) => (p.valid ? "valid" : "INVALID")).join(", "), programs.every((p) => p.valid)],
+  ];
 
   // --- One-shot parse ------------------------------------------------------------------------
   if (sections.includes("oneshot")) {
@@ -389,7 +402,9 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       return heapDelta && c.heap.retained !== null ? `${main}; retained ${fmtMB(c.heap.retained)}` : main;
     };
     const cells = (c, chars, withHeap = true) =>
-      c.error ? [`failed: ${c.error}`, "—", ...(withHeap ? ["—"] : [])] : [`${fmtMs(c.ms)} (n=${c.runs})`, fmt(mbps(chars, c.ms), 2), ...(withHeap ? [heapCell(c, chars)] : [])];
+      c.error
+        ? [`failed: ${c.error}`, "—", ...(withHeap ? ["—"] : [])]
+        : [`${fmtMs(c.ms)} (n=${c.runs})`, fmt(mbps(chars, c.ms), 2), ...(withHeap ? [heapCell(c, chars)] : [])];
     const tableRows = [];
     for (const row of rows) {
       const r = row.ours.error || row["lang-core"].error ? null : ratio(row["lang-core"].ms, row.ours.ms);
@@ -422,7 +437,22 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     log("");
     log(
       table(
-        ["program", "chars", "ours ms", "ours MB/s", "ours heap Δ MB (× input)", "ours + root ms", "lang-core ms", "lang-core MB/s", "lang-core heap Δ MB (× input)", "Ohm ms", "Ohm MB/s", "Ohm heap Δ MB (× input)", "lang-core/ours", "TARGET"],
+        [
+          "program",
+          "chars",
+          "ours ms",
+          "ours MB/s",
+          "ours heap Δ MB (× input)",
+          "ours + root ms",
+          "lang-core ms",
+          "lang-core MB/s",
+          "lang-core heap Δ MB (× input)",
+          "Ohm ms",
+          "Ohm MB/s",
+          "Ohm heap Δ MB (× input)",
+          "lang-core/ours",
+          "TARGET",
+        ],
         tableRows,
       ),
     );
@@ -469,13 +499,25 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       // A full collection first (where offered), so that the garbage earlier sections left behind
       // is not collected during these small timings.
       gc?.();
-      const [a, b] = timeInterleaved(() => ours(s.text), () => peer(s.text));
+      const [a, b] = timeInterleaved(
+        () => ours(s.text),
+        () => peer(s.text),
+      );
       const r = ratio(b.ms, a.ms);
       const ok = r !== null && r >= 1;
       if (ok) faster++;
       const errs = lang.parse(s.text, library).errors.length;
       const lcErrs = peer(s.text).meta.errors.length;
-      rows.push([s.name, String(s.text.length), fmtUs(a.ms * 1000), fmtUs(b.ms * 1000), fmtRatio(r), String(errs), String(lcErrs), `at least as fast: ${met(ok)}`]);
+      rows.push([
+        s.name,
+        String(s.text.length),
+        fmtUs(a.ms * 1000),
+        fmtUs(b.ms * 1000),
+        fmtRatio(r),
+        String(errs),
+        String(lcErrs),
+        `at least as fast: ${met(ok)}`,
+      ]);
     }
     figures.samplesFaster = faster;
     targets.push(["each real sample: ours at least as fast as lang-core", `${faster}/${samples.length}`, faster === samples.length]);
@@ -577,11 +619,26 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       ]);
     }
     figures.stream = fig;
-    log(`### Streaming in ${CHUNK}-character chunks (ours: \`createStreamParser(library)\`, \`push\` per chunk, then \`end()\`; lang-core: \`createStreamingParser(schema, "Stack")\`, \`push\` per chunk)`);
+    log(
+      `### Streaming in ${CHUNK}-character chunks (ours: \`createStreamParser(library)\`, \`push\` per chunk, then \`end()\`; lang-core: \`createStreamingParser(schema, "Stack")\`, \`push\` per chunk)`,
+    );
     log("");
     log(
       table(
-        ["program", "chars", "chunks", "ours total ms", "ours µs/chunk", "ours µs/chunk first → last tenth", "ours end() = parse()", "lang-core total ms", "lang-core µs/chunk", "lang-core µs/chunk first → last tenth", "lang-core/ours", "TARGET"],
+        [
+          "program",
+          "chars",
+          "chunks",
+          "ours total ms",
+          "ours µs/chunk",
+          "ours µs/chunk first → last tenth",
+          "ours end() = parse()",
+          "lang-core total ms",
+          "lang-core µs/chunk",
+          "lang-core µs/chunk first → last tenth",
+          "lang-core/ours",
+          "TARGET",
+        ],
         rows,
       ),
     );
@@ -609,20 +666,43 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
       const agrees = JSON.stringify(stream().end()) === JSON.stringify(whole);
       gc?.();
       const t = timeRuns(stream, { budgetMs: 2000, maxRuns: 50, slowMs: 8000 });
-      fig[size] = { chars: text.length, chunks: chunks.length, ms: t.ms, runs: t.runs, usPerPush: (t.ms * 1000) / chunks.length, agrees, valid: lang.isValid(whole) };
+      fig[size] = {
+        chars: text.length,
+        chunks: chunks.length,
+        ms: t.ms,
+        runs: t.runs,
+        usPerPush: (t.ms * 1000) / chunks.length,
+        agrees,
+        valid: lang.isValid(whole),
+      };
     }
     const linearity = fig[100_000].ms / (10 * fig[10_000].ms);
     figures.long = { ...fig, linearity };
     for (const size of [10_000, 100_000]) {
       const f = fig[size];
       const target = size === 100_000 ? `≤2 µs per push: ${met(f.usPerPush <= 2)}; linear (ratio ≤1.5): ${met(linearity <= 1.5)}` : "—";
-      rows.push([sizeLabel(size), String(f.chars), String(f.chunks), f.valid ? "valid" : "**invalid**", f.agrees ? "yes" : "**no**", `${fmtMs(f.ms)} (n=${f.runs})`, fmtUs(f.usPerPush), size === 100_000 ? fmt(linearity, 2) : "—", target]);
+      rows.push([
+        sizeLabel(size),
+        String(f.chars),
+        String(f.chunks),
+        f.valid ? "valid" : "**invalid**",
+        f.agrees ? "yes" : "**no**",
+        `${fmtMs(f.ms)} (n=${f.runs})`,
+        fmtUs(f.usPerPush),
+        size === 100_000 ? fmt(linearity, 2) : "—",
+        target,
+      ]);
     }
     targets.push(["one long statement, ~100k on one line: µs per push", fmtUs(fig[100_000].usPerPush), fig[100_000].usPerPush <= 2]);
     targets.push(["one long statement: linearity (100k time ÷ 10 × 10k time)", fmt(linearity, 2), linearity <= 1.5]);
     log(`### One statement on one line (\`root = Stack([TextContent("row 0"), …], "column")\`), streamed in ${CHUNK}-character chunks`);
     log("");
-    log(table(["statement", "chars", "chunks", "against the real library", "end() = parse()", "total ms", "µs per push", "linearity (100k ÷ 10 × 10k)", "TARGET"], rows));
+    log(
+      table(
+        ["statement", "chars", "chunks", "against the real library", "end() = parse()", "total ms", "µs per push", "linearity (100k ÷ 10 × 10k)", "TARGET"],
+        rows,
+      ),
+    );
     log("");
   }
 
@@ -655,7 +735,15 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     const overPush = big.rootMs / big.pushMs;
     for (const size of [SIZES[0], 100_000]) {
       const f = fig[size];
-      rows.push([sizeLabel(size), String(f.chars), String(f.chunks), fmtMs(f.pushMs), fmtMs(f.rootMs), fmtUs((f.rootMs * 1000) / f.chunks), fmt(f.rootMs / f.pushMs, 2)]);
+      rows.push([
+        sizeLabel(size),
+        String(f.chars),
+        String(f.chunks),
+        fmtMs(f.pushMs),
+        fmtMs(f.rootMs),
+        fmtUs((f.rootMs * 1000) / f.chunks),
+        fmt(f.rootMs / f.pushMs, 2),
+      ]);
     }
     const levels = Array.from({ length: 30 }, (_, i) => `x${i} = [x${i + 1}, x${i + 1}]`);
     const shared = ["root = Stack([x0])", ...levels, 'x30 = TextContent("leaf")'].join("\n");
@@ -668,14 +756,21 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     log("");
     log(table(["program", "chars", "chunks", "push only ms", "push + root ms", "push + root µs/chunk", "push + root ÷ push only"], rows));
     log("");
-    log(`Linearity (~100k ÷ ~10k, push + root): ${fmt(growth, 2)}× (target ≤ 11×); 30 levels of shared values, parse + root: ${fmtMs(deep.ms)} (target < 1 ms)`);
+    log(
+      `Linearity (~100k ÷ ~10k, push + root): ${fmt(growth, 2)}× (target ≤ 11×); 30 levels of shared values, parse + root: ${fmtMs(deep.ms)} (target < 1 ms)`,
+    );
     log("");
   }
 
   // --- Targets --------------------------------------------------------------------------------------
   log(`### Targets: ${runtime}`);
   log("");
-  log(table(["TARGET", "measured", "status"], targets.map(([t, m, ok]) => [t, m, met(ok)])));
+  log(
+    table(
+      ["TARGET", "measured", "status"],
+      targets.map(([t, m, ok]) => [t, m, met(ok)]),
+    ),
+  );
   log("");
   log(`(language bench: ${((now() - started) / 1000).toFixed(0)} s)`);
   log("");

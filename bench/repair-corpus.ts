@@ -11,7 +11,10 @@ import { figures, score, table } from "../test/repair/corpus/score.ts";
 
 export async function main(showFailures = false): Promise<void> {
   const programs = await corpusPrograms();
-  for (const [label, seeds] of [["tuning seeds", TUNE_SEEDS], ["held-out seeds", HELD_OUT_SEEDS]] as const) {
+  for (const [label, seeds] of [
+    ["tuning seeds", TUNE_SEEDS],
+    ["held-out seeds", HELD_OUT_SEEDS],
+  ] as const) {
     const cases = seeds.map((s) => makeCase(s, programs)).filter((c): c is Case => c !== null);
     // Once untimed first: the times are of the repair, not of the runtime compiling it.
     for (const c of cases) repair(c.broken, c.library);
@@ -22,16 +25,22 @@ export async function main(showFailures = false): Promise<void> {
     const max = s.times[s.times.length - 1] ?? 0;
     const median = s.times[s.times.length >> 1] ?? 0;
     const met = (ok: boolean) => (ok ? "met" : "missed");
-    console.log(`targets: valid >= 98% ${met(f.valid >= 0.98)}, exact >= 90% ${met(f.exact >= 0.9)}, kept >= 97% ${met(f.kept >= 0.97)}, no bad fixed ${met(s.total.badFixed === 0)}, median < 1 ms ${met(median < 1)}, max <= 20 ms ${met(max <= 20)}`);
+    console.log(
+      `targets: valid >= 98% ${met(f.valid >= 0.98)}, exact >= 90% ${met(f.exact >= 0.9)}, kept >= 97% ${met(f.kept >= 0.97)}, no bad fixed ${met(s.total.badFixed === 0)}, median < 1 ms ${met(median < 1)}, max <= 20 ms ${met(max <= 20)}`,
+    );
     if (showFailures && label === "tuning seeds") {
       for (const { c, outcome, kept } of s.failures.slice(0, 400)) {
-        console.log(`\n--- seed ${c.seed} ${c.program} [${c.mistakes.map((m) => m.family).join(", ")}] ${outcome.status} kept ${(100 * kept).toFixed(0)}% restorable ${c.restorable}`);
+        console.log(
+          `\n--- seed ${c.seed} ${c.program} [${c.mistakes.map((m) => m.family).join(", ")}] ${outcome.status} kept ${(100 * kept).toFixed(0)}% restorable ${c.restorable}`,
+        );
         const lines = c.broken.split("\n");
         const orig = c.original.split("\n");
         const out = (outcome.content ?? "").split("\n");
-        for (let i = 0; i < Math.max(lines.length, orig.length); i++) if (lines[i] !== orig[i]) console.log(`  broken: ${lines[i]?.slice(0, 160)}\n  orig:   ${orig[i]?.slice(0, 160)}`);
+        for (let i = 0; i < Math.max(lines.length, orig.length); i++)
+          if (lines[i] !== orig[i]) console.log(`  broken: ${lines[i]?.slice(0, 160)}\n  orig:   ${orig[i]?.slice(0, 160)}`);
         for (const l of out) if (!orig.includes(l)) console.log(`  got:    ${l.slice(0, 160)}`);
-        if (outcome.status !== "fixed") console.log(`  left: ${outcome.unfixed_errors.map((e) => `${e.code} ${e.statementId ?? ""} ${e.message.slice(0, 80)}`).join(" | ")}`);
+        if (outcome.status !== "fixed")
+          console.log(`  left: ${outcome.unfixed_errors.map((e) => `${e.code} ${e.statementId ?? ""} ${e.message.slice(0, 80)}`).join(" | ")}`);
       }
     }
   }

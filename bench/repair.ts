@@ -66,51 +66,72 @@ function statements(program: string, lib: Library): Statement[] {
 
 export const BREAKERS: Record<string, Breaker> = {
   "misspelt component": (p, lib) =>
-    firstInvalid(p, lib, (function* () {
-      for (const s of statements(p, lib).slice(1)) {
-        for (const c of callsOf(s.expr)) {
-          if (!lib.components.has(c.name) || c.name.length < 4) continue;
-          const k = Math.floor(c.name.length / 2);
-          yield splice(p, c.start, c.nameEnd, c.name.slice(0, k) + c.name.slice(k + 1));
-        }
-      }
-    })()),
-  "enum case": (p, lib) =>
-    firstInvalid(p, lib, (function* () {
-      for (const s of statements(p, lib)) {
-        for (const c of callsOf(s.expr)) {
-          const props = lib.components.get(c.name)?.props ?? [];
-          for (const [i, a] of c.args.entries()) {
-            if (a.k === "str" && props[i]?.schema.enum && a.v.length) yield splice(p, a.start + 1, a.start + 2, a.v[0].toUpperCase());
+    firstInvalid(
+      p,
+      lib,
+      (function* () {
+        for (const s of statements(p, lib).slice(1)) {
+          for (const c of callsOf(s.expr)) {
+            if (!lib.components.has(c.name) || c.name.length < 4) continue;
+            const k = Math.floor(c.name.length / 2);
+            yield splice(p, c.start, c.nameEnd, c.name.slice(0, k) + c.name.slice(k + 1));
           }
         }
-      }
-    })()),
-  "excess argument": (p, lib) =>
-    firstInvalid(p, lib, (function* () {
-      for (const s of statements(p, lib)) {
-        for (const c of callsOf(s.expr)) {
-          const n = lib.components.get(c.name)?.props.length;
-          if (n && c.args.length === n) yield splice(p, c.args[n - 1].end, c.args[n - 1].end, ', "extra"');
+      })(),
+    ),
+  "enum case": (p, lib) =>
+    firstInvalid(
+      p,
+      lib,
+      (function* () {
+        for (const s of statements(p, lib)) {
+          for (const c of callsOf(s.expr)) {
+            const props = lib.components.get(c.name)?.props ?? [];
+            for (const [i, a] of c.args.entries()) {
+              if (a.k === "str" && props[i]?.schema.enum && a.v.length) yield splice(p, a.start + 1, a.start + 2, a.v[0].toUpperCase());
+            }
+          }
         }
-      }
-    })()),
+      })(),
+    ),
+  "excess argument": (p, lib) =>
+    firstInvalid(
+      p,
+      lib,
+      (function* () {
+        for (const s of statements(p, lib)) {
+          for (const c of callsOf(s.expr)) {
+            const n = lib.components.get(c.name)?.props.length;
+            if (n && c.args.length === n) yield splice(p, c.args[n - 1].end, c.args[n - 1].end, ', "extra"');
+          }
+        }
+      })(),
+    ),
   "named arguments": (p, lib) =>
-    firstInvalid(p, lib, (function* () {
-      for (const s of statements(p, lib).slice(1)) {
-        const c = s.expr;
-        const props = c.k === "call" ? lib.components.get(c.name)?.props : undefined;
-        if (c.k !== "call" || !props || c.args.length < 2) continue;
-        const named = c.args.map((a, i) => `${props[i].name}: ${p.slice(a.start, a.end)}`).join(", ");
-        yield splice(p, c.start, c.end, `${c.name}(${named})`);
-      }
-    })()),
+    firstInvalid(
+      p,
+      lib,
+      (function* () {
+        for (const s of statements(p, lib).slice(1)) {
+          const c = s.expr;
+          const props = c.k === "call" ? lib.components.get(c.name)?.props : undefined;
+          if (c.k !== "call" || !props || c.args.length < 2) continue;
+          const named = c.args.map((a, i) => `${props[i].name}: ${p.slice(a.start, a.end)}`).join(", ");
+          yield splice(p, c.start, c.end, `${c.name}(${named})`);
+        }
+      })(),
+    ),
   "number as string": (p, lib) =>
-    firstInvalid(p, lib, (function* () {
-      for (const s of statements(p, lib)) {
-        for (const c of callsOf(s.expr)) for (const a of c.args) if (a.k === "num" || a.k === "bool") yield splice(p, a.start, a.end, `"${p.slice(a.start, a.end)}"`);
-      }
-    })()),
+    firstInvalid(
+      p,
+      lib,
+      (function* () {
+        for (const s of statements(p, lib)) {
+          for (const c of callsOf(s.expr))
+            for (const a of c.args) if (a.k === "num" || a.k === "bool") yield splice(p, a.start, a.end, `"${p.slice(a.start, a.end)}"`);
+        }
+      })(),
+    ),
   orphan: (p, lib) => {
     const second = statements(p, lib)[1];
     return second ? splice(p, second.start, second.start, `extraNote = TextContent("Draft note", "small")${br(p)}`) : null;
@@ -174,7 +195,10 @@ export function run(programs: Record<string, string>, lib: Library): { rows: Row
       if (valid) row.valid++;
       // An orphan is kept where it plainly belongs (the list it was written beside), not removed:
       // restored when it is the program with the note listed there.
-      const restored = kind === "orphan" ? valid && out.content!.replace(/, extraNote|extraNote, /, "").replace(/extraNote = .*\r?\n/, "") === program : out.content === expected;
+      const restored =
+        kind === "orphan"
+          ? valid && out.content!.replace(/, extraNote|extraNote, /, "").replace(/extraNote = .*\r?\n/, "") === program
+          : out.content === expected;
       if (restored) row.restored++;
       else row.failures.push(`${name}: ${out.status}${valid ? " (valid, not restored)" : ""}`);
     }
@@ -212,7 +236,11 @@ export async function main(): Promise<void> {
   const started = performance.now();
   const { rows, info } = run(programs, lib);
   const ms = performance.now() - started;
-  const total = rows.reduce((t, r) => ({ cases: t.cases + r.cases, valid: t.valid + r.valid, restored: t.restored + r.restored }), { cases: 0, valid: 0, restored: 0 });
+  const total = rows.reduce((t, r) => ({ cases: t.cases + r.cases, valid: t.valid + r.valid, restored: t.restored + r.restored }), {
+    cases: 0,
+    valid: 0,
+    restored: 0,
+  });
   const line = (a: string, b: string, c: string, d: string) => `| ${a.padEnd(22)} | ${b.padStart(5)} | ${c.padStart(7)} | ${d.padStart(8)} |`;
   console.log(`repair bench: ${Object.keys(programs).length} programs (${Object.keys(OWN_PROGRAMS).length} of our own), sanitizer only, ${ms.toFixed(0)} ms`);
   console.log(line("mistake", "cases", "valid", "restored"));
@@ -220,7 +248,9 @@ export async function main(): Promise<void> {
   for (const r of rows) console.log(line(r.kind, String(r.cases), pct(r.valid, r.cases), pct(r.restored, r.cases)));
   console.log(line("total", String(total.cases), pct(total.valid, total.cases), pct(total.restored, total.cases)));
   console.log(line(info.kind, String(info.cases), pct(info.valid, info.cases), pct(info.restored, info.cases)));
-  console.log(`targets: 100% valid (${total.valid === total.cases ? "met" : "missed"}), >= 95% restored (${total.restored >= 0.95 * total.cases ? "met" : "missed"})`);
+  console.log(
+    `targets: 100% valid (${total.valid === total.cases ? "met" : "missed"}), >= 95% restored (${total.restored >= 0.95 * total.cases ? "met" : "missed"})`,
+  );
   for (const r of [...rows, info]) for (const f of r.failures) console.log(`  not restored [${r.kind}] ${f}`);
   await autofixTiming(programs, lib);
 }
@@ -232,7 +262,10 @@ export async function main(): Promise<void> {
  * Targets: <= 3 ms and at most two passes (reported, never asserted).
  */
 async function autofixTiming(programs: Record<string, string>, lib: Library): Promise<void> {
-  const big: string = buildProgram(Object.values(programs).map((text) => ({ text })), 100_000);
+  const big: string = buildProgram(
+    Object.values(programs).map((text) => ({ text })),
+    100_000,
+  );
   const kinds = ["misspelt component", "enum case", "excess argument", "number as string", "orphan", "dangling reference"];
   // A breaker whose edit falls on the stand-in root line (a dangling reference is added to root's
   // list) is made on the whole program's root instead.
@@ -277,7 +310,9 @@ async function autofixTiming(programs: Record<string, string>, lib: Library): Pr
   console.log("| mistake | chars | outcome | min ms | median ms | parser passes |");
   console.log("|---|---:|---|---:|---:|---:|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
-  console.log(`targets: <= 3 ms (${worst <= 3 ? "met" : "missed"}: worst median ${worst.toFixed(2)} ms), at most 2 parser passes (${worstPasses <= 2.01 ? "met" : "missed"}: ${worstPasses.toFixed(2)})`);
+  console.log(
+    `targets: <= 3 ms (${worst <= 3 ? "met" : "missed"}: worst median ${worst.toFixed(2)} ms), at most 2 parser passes (${worstPasses <= 2.01 ? "met" : "missed"}: ${worstPasses.toFixed(2)})`,
+  );
 }
 
 if (import.meta.main) await main();

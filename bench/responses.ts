@@ -39,26 +39,34 @@ const timeWhole: Timer = async (url, headers, body) => {
 };
 
 /** Time until the stream's first bytes (`pattern` null) or until `pattern` first shows; the rest is drained. */
-const timeFirst = (pattern: RegExp | null): Timer => async (url, headers, body) => {
-  const t0 = performance.now();
-  const res = await send(url, headers, body);
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let seen = "";
-  let first = -1;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    if (first >= 0 || value.byteLength === 0) continue;
-    if (!pattern) { first = performance.now() - t0; continue; }
-    seen += dec.decode(value, { stream: true });
-    if (pattern.test(seen)) first = performance.now() - t0;
-  }
-  if (first < 0) throw new Error(`the stream from ${url} never matched ${pattern}`);
-  return first;
-};
+const timeFirst =
+  (pattern: RegExp | null): Timer =>
+  async (url, headers, body) => {
+    const t0 = performance.now();
+    const res = await send(url, headers, body);
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let seen = "";
+    let first = -1;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (first >= 0 || value.byteLength === 0) continue;
+      if (!pattern) {
+        first = performance.now() - t0;
+        continue;
+      }
+      seen += dec.decode(value, { stream: true });
+      if (pattern.test(seen)) first = performance.now() - t0;
+    }
+    if (first < 0) throw new Error(`the stream from ${url} never matched ${pattern}`);
+    return first;
+  };
 
-interface Stats { p50: number; p99: number }
+interface Stats {
+  p50: number;
+  p99: number;
+}
 const stats = (xs: number[]): Stats => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
 
 export async function main(samples = Number(process.argv[2] ?? 500)) {
@@ -79,7 +87,10 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   const direct = `${fake.url}/chat/completions`;
   const embed = `${server.url}/v1/embed/chat/completions`;
   const responses = `${server.url}/v1/embed/responses`;
-  const messages = [{ role: "system", content: "Answer briefly." }, { role: "user", content: "Say something." }];
+  const messages = [
+    { role: "system", content: "Answer briefly." },
+    { role: "user", content: "Say something." },
+  ];
   const chat = (model: string, stream: boolean) => JSON.stringify({ model, messages, ...(stream ? { stream: true } : {}) });
   const resp = (stream: boolean, extra: Record<string, unknown> = {}) =>
     JSON.stringify({ model: "openai/gpt-bench", instructions: "Answer briefly.", input: "Say something.", ...(stream ? { stream: true } : {}), ...extra });
@@ -94,15 +105,29 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   ];
   const latency: { label: string; d: Stats; e: Stats; r: Stats; eAdded: Stats; rAdded: Stats }[] = [];
   for (const m of modes) {
-    const dBody = chat("gpt-bench", m.stream), eBody = chat("openai/gpt-bench", m.stream), rBody = resp(m.stream);
-    for (let i = 0; i < 50; i++) { await m.direct(direct, hDirect, dBody); await m.embed(embed, hTessera, eBody); await m.responses(responses, hTessera, rBody); }
-    const d: number[] = [], e: number[] = [], r: number[] = [], eAdded: number[] = [], rAdded: number[] = [];
+    const dBody = chat("gpt-bench", m.stream),
+      eBody = chat("openai/gpt-bench", m.stream),
+      rBody = resp(m.stream);
+    for (let i = 0; i < 50; i++) {
+      await m.direct(direct, hDirect, dBody);
+      await m.embed(embed, hTessera, eBody);
+      await m.responses(responses, hTessera, rBody);
+    }
+    const d: number[] = [],
+      e: number[] = [],
+      r: number[] = [],
+      eAdded: number[] = [],
+      rAdded: number[] = [];
     for (let i = 0; i < samples; i++) {
       // Interleaved, so drift on the machine hits every path alike.
       const a = await m.direct(direct, hDirect, dBody);
       const b = await m.embed(embed, hTessera, eBody);
       const c = await m.responses(responses, hTessera, rBody);
-      d.push(a); e.push(b); r.push(c); eAdded.push(b - a); rAdded.push(c - a);
+      d.push(a);
+      e.push(b);
+      r.push(c);
+      eAdded.push(b - a);
+      rAdded.push(c - a);
     }
     latency.push({ label: m.label, d: stats(d), e: stats(e), r: stats(r), eAdded: stats(eAdded), rAdded: stats(rAdded) });
   }
@@ -119,24 +144,40 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   }
   const cont = (id: string) => JSON.stringify({ model: "openai/gpt-bench", input: "Go on.", previous_response_id: id });
   const chainSamples = Math.max(50, Math.floor(samples / 2));
-  for (let i = 0; i < 20; i++) { await timeWhole(responses, hTessera, cont(ids[0]!)); await timeWhole(responses, hTessera, cont(ids[DEPTH - 1]!)); }
+  for (let i = 0; i < 20; i++) {
+    await timeWhole(responses, hTessera, cont(ids[0]!));
+    await timeWhole(responses, hTessera, cont(ids[DEPTH - 1]!));
+  }
   // The same context sent straight to the provider: what a chain costs the model's side alone.
-  const history = (depth: number) => JSON.stringify({
-    model: "gpt-bench",
-    messages: [
-      ...Array.from({ length: depth }, (_, i) => [{ role: "user", content: `Turn ${i}: say something.` }, { role: "assistant", content: fake.fallback.text }]).flat(),
-      { role: "user", content: "Go on." },
-    ],
-  });
-  const shallow: number[] = [], deep: number[] = [], shallowAdded: number[] = [], deepAdded: number[] = [];
+  const history = (depth: number) =>
+    JSON.stringify({
+      model: "gpt-bench",
+      messages: [
+        ...Array.from({ length: depth }, (_, i) => [
+          { role: "user", content: `Turn ${i}: say something.` },
+          { role: "assistant", content: fake.fallback.text },
+        ]).flat(),
+        { role: "user", content: "Go on." },
+      ],
+    });
+  const shallow: number[] = [],
+    deep: number[] = [],
+    shallowAdded: number[] = [],
+    deepAdded: number[] = [];
   for (let i = 0; i < chainSamples; i++) {
     const a = await timeWhole(direct, hDirect, history(1));
     const b = await timeWhole(responses, hTessera, cont(ids[0]!));
     const c = await timeWhole(direct, hDirect, history(DEPTH));
     const d = await timeWhole(responses, hTessera, cont(ids[DEPTH - 1]!));
-    shallow.push(b); deep.push(d); shallowAdded.push(b - a); deepAdded.push(d - c);
+    shallow.push(b);
+    deep.push(d);
+    shallowAdded.push(b - a);
+    deepAdded.push(d - c);
   }
-  const sh = stats(shallow), dp = stats(deep), shA = stats(shallowAdded), dpA = stats(deepAdded);
+  const sh = stats(shallow),
+    dp = stats(deep),
+    shA = stats(shallowAdded),
+    dpA = stats(deepAdded);
 
   // ------------------------------------------------------------ 3. a 10,000-item conversation
   const conversations = `${server.url}/v1/conversations`;
@@ -145,7 +186,10 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   const newConversation = async () => ((await (await send(conversations, hTessera, "{}")).json()) as { id: string }).id;
   const big = await newConversation();
   const small = await newConversation();
-  const batch = (from: number, n: number) => JSON.stringify({ items: Array.from({ length: n }, (_, k) => ({ type: "message", role: (from + k) % 2 ? "assistant" : "user", content: `item ${from + k}` })) });
+  const batch = (from: number, n: number) =>
+    JSON.stringify({
+      items: Array.from({ length: n }, (_, k) => ({ type: "message", role: (from + k) % 2 ? "assistant" : "user", content: `item ${from + k}` })),
+    });
   const tFill = performance.now();
   for (let i = 0; i < ITEMS; i += 20) await send(`${conversations}/${big}/items`, hTessera, batch(i, 20));
   const fillMs = performance.now() - tFill;
@@ -165,21 +209,39 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   const listRows: { label: string; url: string; base: string }[] = [
     { label: "newest 20 (default: desc)", url: `${conversations}/${big}/items`, base: `${conversations}/${small}/items` },
     { label: "oldest 20 (order=asc)", url: `${conversations}/${big}/items?order=asc`, base: `${conversations}/${small}/items?order=asc` },
-    { label: "100 from the middle (after=)", url: `${conversations}/${big}/items?order=asc&limit=100&after=${middle}`, base: `${conversations}/${small}/items?order=asc&limit=100&after=${smallMiddle}` },
+    {
+      label: "100 from the middle (after=)",
+      url: `${conversations}/${big}/items?order=asc&limit=100&after=${middle}`,
+      base: `${conversations}/${small}/items?order=asc&limit=100&after=${smallMiddle}`,
+    },
   ];
   const listed: { label: string; big: Stats; small: Stats }[] = [];
   for (const row of listRows) {
-    for (let i = 0; i < 20; i++) { await timeWhole(row.url, hTessera, null); await timeWhole(row.base, hTessera, null); }
-    const b: number[] = [], s: number[] = [];
-    for (let i = 0; i < samples; i++) { b.push(await timeWhole(row.url, hTessera, null)); s.push(await timeWhole(row.base, hTessera, null)); }
+    for (let i = 0; i < 20; i++) {
+      await timeWhole(row.url, hTessera, null);
+      await timeWhole(row.base, hTessera, null);
+    }
+    const b: number[] = [],
+      s: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      b.push(await timeWhole(row.url, hTessera, null));
+      s.push(await timeWhole(row.base, hTessera, null));
+    }
     listed.push({ label: row.label, big: stats(b), small: stats(s) });
   }
   // Walking all of it, as a client that pages with after=last_id does.
   const tWalk = performance.now();
-  let walked = 0, pages = 0, after = "";
+  let walked = 0,
+    pages = 0,
+    after = "";
   for (;;) {
-    const page = (await (await send(`${conversations}/${big}/items?order=asc&limit=100${after}`, hTessera, null)).json()) as { data: { id: string }[]; has_more: boolean; last_id: string };
-    walked += page.data.length; pages++;
+    const page = (await (await send(`${conversations}/${big}/items?order=asc&limit=100${after}`, hTessera, null)).json()) as {
+      data: { id: string }[];
+      has_more: boolean;
+      last_id: string;
+    };
+    walked += page.data.length;
+    pages++;
     if (!page.has_more || pages > ITEMS) break;
     after = `&after=${page.last_id}`;
   }
@@ -188,10 +250,14 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   // ------------------------------------------------------------ report
   console.log(`responses bench: ${samples} interleaved samples per latency row, loopback, stand-in OpenAI provider, stored responses (store: true)`);
   console.log("\n1. Added latency over a direct call to the provider (ms)\n");
-  console.log("| path | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |");
+  console.log(
+    "| path | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const l of latency) {
-    console.log(`| ${l.label} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`);
+    console.log(
+      `| ${l.label} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`,
+    );
   }
   const chainRatio = dp.p50 / sh.p50;
   console.log(`\n2. Continuing a previous_response_id chain (${chainSamples} interleaved samples each, ms)\n`);
@@ -199,12 +265,17 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   console.log("|---|---|---|---|");
   console.log(`| 1 | ${ms(sh.p50)} | ${ms(sh.p99)} | ${ms(shA.p50)} / ${ms(shA.p99)} |`);
   console.log(`| ${DEPTH} | ${ms(dp.p50)} | ${ms(dp.p99)} | ${ms(dpA.p50)} / ${ms(dpA.p99)} |`);
-  console.log(`\ndeep ÷ shallow: p50 ${ratio(dp.p50, sh.p50)}, p99 ${ratio(dp.p99, sh.p99)}; target ≤ 2× at p50: ${chainRatio <= 2 ? "met" : "NOT met"}; Tessera's own part, deep ÷ shallow: p50 ${ratio(dpA.p50, shA.p50)}`);
+  console.log(
+    `\ndeep ÷ shallow: p50 ${ratio(dp.p50, sh.p50)}, p99 ${ratio(dp.p99, sh.p99)}; target ≤ 2× at p50: ${chainRatio <= 2 ? "met" : "NOT met"}; Tessera's own part, deep ÷ shallow: p50 ${ratio(dpA.p50, shA.p50)}`,
+  );
   console.log(`\n3. Listing one page of a ${ITEMS.toLocaleString("en")}-item conversation beside a ${SMALL}-item one (${samples} samples each, ms)\n`);
   console.log(`| page | ${ITEMS} items p50 | p99 | ${SMALL} items p50 | p99 | ratio (p50) |`);
   console.log("|---|---|---|---|---|---|");
-  for (const l of listed) console.log(`| ${l.label} | ${ms(l.big.p50)} | ${ms(l.big.p99)} | ${ms(l.small.p50)} | ${ms(l.small.p99)} | ${ratio(l.big.p50, l.small.p50)} |`);
-  console.log(`\nfilling it: ${ITEMS / 20} calls of 20 items in ${(fillMs / 1000).toFixed(1)} s (${ms(fillMs / (ITEMS / 20))} ms per call); walking all of it by 100: ${pages} pages, ${walked} items, ${ms(walkMs)} ms${walked === ITEMS ? "" : ` (EXPECTED ${ITEMS} items)`}`);
+  for (const l of listed)
+    console.log(`| ${l.label} | ${ms(l.big.p50)} | ${ms(l.big.p99)} | ${ms(l.small.p50)} | ${ms(l.small.p99)} | ${ratio(l.big.p50, l.small.p50)} |`);
+  console.log(
+    `\nfilling it: ${ITEMS / 20} calls of 20 items in ${(fillMs / 1000).toFixed(1)} s (${ms(fillMs / (ITEMS / 20))} ms per call); walking all of it by 100: ${pages} pages, ${walked} items, ${ms(walkMs)} ms${walked === ITEMS ? "" : ` (EXPECTED ${ITEMS} items)`}`,
+  );
 
   fake.stop();
   await server.stop();

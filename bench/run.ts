@@ -44,7 +44,19 @@ try {
   failures.push(`bench/lang-node.mjs: ${(error as Error).message}`);
 }
 
-for (const name of ["repair", "repair-corpus", "stream-repair", "server", "db-growth", "gateway", "responses", "hosted-tools", "scale", "streams", "artifacts"]) {
+for (const name of [
+  "repair",
+  "repair-corpus",
+  "stream-repair",
+  "server",
+  "db-growth",
+  "gateway",
+  "responses",
+  "hosted-tools",
+  "scale",
+  "streams",
+  "artifacts",
+]) {
   const file = `bench/${name}.ts`;
   if (!existsSync(ROOT + file)) continue;
   step(file);

@@ -19,13 +19,18 @@ import { freePort } from "../test/support/ports.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONCURRENCY = 32;
 
-
 async function replica(env: Record<string, string>): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdout: "ignore", stderr: "inherit" });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, proc };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, proc };
     await Bun.sleep(50);
   }
   proc.kill();
@@ -47,9 +52,11 @@ async function load(urls: string[], path: string, key: string, body: string, n: 
   const latencies: number[] = [];
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) latencies.push(await one(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) latencies.push(await one(next++));
+    }),
+  );
   const rps = n / ((performance.now() - t0) / 1000);
   latencies.sort((a, b) => a - b);
   return { rps, p50: pct(latencies, 50), p99: pct(latencies, 99) };
@@ -77,8 +84,15 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
       const db: TestDatabase = await freshDatabase(setup.kind, "bench");
       const env = {
         ...(process.env as Record<string, string>),
-        TESSERA_DB: db.target, TESSERA_DB_POOL: "10", TESSERA_MASTER_KEY: randomBytes(32).toString("base64"), TESSERA_DATA_DIR: dir,
-        TESSERA_AUTOFIX_PRICE: "1", TESSERA_EMBED_PRICE: "1", TESSERA_RESPONSES_PRICE: "1", OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench",
+        TESSERA_DB: db.target,
+        TESSERA_DB_POOL: "10",
+        TESSERA_MASTER_KEY: randomBytes(32).toString("base64"),
+        TESSERA_DATA_DIR: dir,
+        TESSERA_AUTOFIX_PRICE: "1",
+        TESSERA_EMBED_PRICE: "1",
+        TESSERA_RESPONSES_PRICE: "1",
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_API_KEY: "sk-bench",
       };
       const admin = await openDatabase(db.target);
       const org = await createOrganization(admin, "bench", 1_000_000_000);
@@ -89,13 +103,24 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
       try {
         const urls = procs.map((p) => p.url);
         const autofix = await load(urls, "/v1/autofix", key, JSON.stringify(autofixBody(BROKEN)), n);
-        const embed = await load(urls, "/v1/embed/chat/completions", key,
-          JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }] }), n);
+        const embed = await load(
+          urls,
+          "/v1/embed/chat/completions",
+          key,
+          JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }] }),
+          n,
+        );
         const responses = await load(urls, "/v1/embed/responses", key, JSON.stringify({ model: "openai/gpt-bench", input: "Say something." }), n);
         results[setup.label] = {
-          "Autofix req/s": autofix.rps.toFixed(0), "Autofix p50 ms": autofix.p50.toFixed(1), "Autofix p99 ms": autofix.p99.toFixed(1),
-          "Embed req/s": embed.rps.toFixed(0), "Embed p50 ms": embed.p50.toFixed(1), "Embed p99 ms": embed.p99.toFixed(1),
-          "Responses req/s": responses.rps.toFixed(0), "Responses p50 ms": responses.p50.toFixed(1), "Responses p99 ms": responses.p99.toFixed(1),
+          "Autofix req/s": autofix.rps.toFixed(0),
+          "Autofix p50 ms": autofix.p50.toFixed(1),
+          "Autofix p99 ms": autofix.p99.toFixed(1),
+          "Embed req/s": embed.rps.toFixed(0),
+          "Embed p50 ms": embed.p50.toFixed(1),
+          "Embed p99 ms": embed.p99.toFixed(1),
+          "Responses req/s": responses.rps.toFixed(0),
+          "Responses p50 ms": responses.p50.toFixed(1),
+          "Responses p99 ms": responses.p99.toFixed(1),
         };
       } finally {
         for (const p of procs) p.proc.kill();

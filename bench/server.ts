@@ -45,9 +45,11 @@ export function bigBroken(): string {
 async function throughput(call: () => Promise<unknown>, total: number, concurrency: number): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < total) await call();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) await call();
+    }),
+  );
   return total / ((performance.now() - t0) / 1000);
 }
 
@@ -58,16 +60,18 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
   const concurrent = opts.concurrent ?? 400;
   const concurrency = opts.concurrency ?? 8;
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-"));
-  const server = await startServer(
-    serverConfig({ port: 0, dbPath: join(dir, "bench.db"), dataDir: dir }),
-    { log: () => {} },
-  );
+  const server = await startServer(serverConfig({ port: 0, dbPath: join(dir, "bench.db"), dataDir: dir }), { log: () => {} });
   try {
     // One credit: a call needs credits to be accepted, though already_valid never spends them.
     const org = await createOrganization(server.db, "bench", 1);
     const { key } = await createApiKey(server.db, org.id);
     const generation = bigGeneration();
-    const body = JSON.stringify({ messages: [{ role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) }, { role: "assistant", content: generation }] });
+    const body = JSON.stringify({
+      messages: [
+        { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
+        { role: "assistant", content: generation },
+      ],
+    });
     const call = async () => {
       const res = await fetch(`${server.url}/v1/autofix`, {
         method: "POST",
@@ -75,7 +79,8 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
         body,
       });
       const json = (await res.json()) as { fix_summary?: { status: string } };
-      if (res.status !== 200 || json.fix_summary?.status !== "already_valid") throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+      if (res.status !== 200 || json.fix_summary?.status !== "already_valid")
+        throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
       // The server reports its own parse time: `server-timing: parse;dur=<ms>`.
       return Number(/parse;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
     };
@@ -96,9 +101,11 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
 
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next++ < concurrent) await call();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < concurrent) await call();
+      }),
+    );
     const rps = concurrent / ((performance.now() - t0) / 1000);
 
     // Autofix that fixes (the sanitizer, charged) against a server that only JSON.parses the body.
@@ -118,11 +125,21 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
         ["small sample, one error", SMALL_BROKEN, 2000, 0.25],
         ["~100k program, one error", bigBroken(), 400, 0.2],
       ] as const) {
-        const fixBody = JSON.stringify({ messages: [{ role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) }, { role: "assistant", content: program }] });
+        const fixBody = JSON.stringify({
+          messages: [
+            { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
+            { role: "assistant", content: program },
+          ],
+        });
         const fix = async () => {
-          const res = await fetch(`${server.url}/v1/autofix`, { method: "POST", headers: { authorization: `Bearer ${richKey}`, "content-type": "application/json" }, body: fixBody });
+          const res = await fetch(`${server.url}/v1/autofix`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${richKey}`, "content-type": "application/json" },
+            body: fixBody,
+          });
           const json = (await res.json()) as { fix_summary?: { status: string } };
-          if (res.status !== 200 || json.fix_summary?.status !== "fixed") throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+          if (res.status !== 200 || json.fix_summary?.status !== "fixed")
+            throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
         };
         const parseOnly = async () => {
           const res = await fetch(`http://127.0.0.1:${baseline.port}/`, { method: "POST", headers: { "content-type": "application/json" }, body: fixBody });
@@ -158,10 +175,19 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
     console.log("| workload | chars | Autofix req/s | JSON.parse req/s | ratio | target |");
     console.log("|---|---:|---:|---:|---:|---|");
     for (const r of ratios) {
-      console.log(`| ${r.name} | ${r.chars} | ${r.autofix.toFixed(0)} | ${r.json.toFixed(0)} | ${r.ratio.toFixed(3)}x | >= ${r.target}x: ${r.ratio >= r.target ? "met" : "NOT met"} |`);
+      console.log(
+        `| ${r.name} | ${r.chars} | ${r.autofix.toFixed(0)} | ${r.json.toFixed(0)} | ${r.ratio.toFixed(3)}x | >= ${r.target}x: ${r.ratio >= r.target ? "met" : "NOT met"} |`,
+      );
     }
     return {
-      ratios, p50, p99: percentile(latencies, 99), rps, parseP50, parseShare: share, generationChars: generation.length };
+      ratios,
+      p50,
+      p99: percentile(latencies, 99),
+      rps,
+      parseP50,
+      parseShare: share,
+      generationChars: generation.length,
+    };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -58,15 +58,24 @@ export async function main(): Promise<void> {
         p.end();
       });
       // lang-core re-reads the whole text at each push: measured where that stays bounded.
-      const peer = lines <= 100 ? time(() => {
-        const p = createStreamingParser(schema as never, "Stack");
-        for (const c of chunks) p.push(c);
-      }, 3) : null;
+      const peer =
+        lines <= 100
+          ? time(() => {
+              const p = createStreamingParser(schema as never, "Stack");
+              for (const c of chunks) p.push(c);
+            }, 3)
+          : null;
       const ratio = peer === null ? null : peer / repair;
       if (ratio !== null) worst = Math.min(worst, ratio);
       rows.push([
-        `${lines + 1} lines${mistakes ? ", a mistake every 10th" : ", valid"}`, String(text.length), String(chunks.length),
-        repair.toFixed(1), ((repair * 1000) / (lines + 1)).toFixed(0), ours.toFixed(1), peer === null ? "(not run)" : peer.toFixed(1), ratio === null ? "" : `${ratio.toFixed(1)}×`,
+        `${lines + 1} lines${mistakes ? ", a mistake every 10th" : ", valid"}`,
+        String(text.length),
+        String(chunks.length),
+        repair.toFixed(1),
+        ((repair * 1000) / (lines + 1)).toFixed(0),
+        ours.toFixed(1),
+        peer === null ? "(not run)" : peer.toFixed(1),
+        ratio === null ? "" : `${ratio.toFixed(1)}×`,
       ]);
     }
   }
@@ -74,7 +83,9 @@ export async function main(): Promise<void> {
   console.log("| program | chars | chunks | repair total ms | repair µs/line | our stream parser ms | lang-core stream ms | lang-core/repair |");
   console.log("|---|---|---|---|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
-  console.log(`\nTARGET repairing every line costs less than lang-core's streaming parse of the same chunks (lang-core/repair ≥ 1): ${worst >= 1 ? "met" : "not met"} (${worst.toFixed(1)}×)`);
+  console.log(
+    `\nTARGET repairing every line costs less than lang-core's streaming parse of the same chunks (lang-core/repair ≥ 1): ${worst >= 1 ? "met" : "not met"} (${worst.toFixed(1)}×)`,
+  );
 }
 
 if (import.meta.main) await main();

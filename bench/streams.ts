@@ -22,13 +22,21 @@ function gatedProvider() {
   let round = { expected: 1, arrived: 0, openAt: 0, open: () => {}, gate: Promise.resolve() };
   const arm = (expected: number) => {
     const r = { expected, arrived: 0, openAt: 0, open: () => {}, gate: Promise.resolve() };
-    r.gate = new Promise<void>((resolve) => (r.open = () => { r.openAt ||= performance.timeOrigin + performance.now(); resolve(); }));
+    r.gate = new Promise<void>(
+      (resolve) =>
+        (r.open = () => {
+          r.openAt ||= performance.timeOrigin + performance.now();
+          resolve();
+        }),
+    );
     round = r;
     return r;
   };
   const enc = new TextEncoder();
   const server = Bun.serve({
-    port: 0, hostname: "127.0.0.1", idleTimeout: 0,
+    port: 0,
+    hostname: "127.0.0.1",
+    idleTimeout: 0,
     async fetch(req) {
       const body = await req.json();
       const r = round;
@@ -37,20 +45,23 @@ function gatedProvider() {
       const base = { id: "chatcmpl-bench", object: "chat.completion.chunk", created: 0, model: body.model };
       const frame = (o: unknown) => enc.encode(`data: ${JSON.stringify(o)}\n\n`);
       let sent = 0;
-      return new Response(new ReadableStream<Uint8Array>({
-        async pull(ctrl) {
-          if (sent === 0) await r.gate;
-          else await Bun.sleep(CHUNK_GAP_MS);
-          if (sent <= CHUNKS_AFTER_FIRST) {
-            ctrl.enqueue(frame({ ...base, choices: [{ index: 0, delta: { content: `w${sent} ` }, finish_reason: null }] }));
-            sent++;
-            return;
-          }
-          ctrl.enqueue(frame({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
-          ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
-          ctrl.close();
-        },
-      }), { headers: { "content-type": "text/event-stream" } });
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async pull(ctrl) {
+            if (sent === 0) await r.gate;
+            else await Bun.sleep(CHUNK_GAP_MS);
+            if (sent <= CHUNKS_AFTER_FIRST) {
+              ctrl.enqueue(frame({ ...base, choices: [{ index: 0, delta: { content: `w${sent} ` }, finish_reason: null }] }));
+              sent++;
+              return;
+            }
+            ctrl.enqueue(frame({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+            ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
+            ctrl.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      );
     },
   });
   return { url: `http://127.0.0.1:${server.port}/v1`, arm, stop: () => server.stop(true) };
@@ -65,18 +76,24 @@ function rssMb(pid: number): number {
 /** node:http, not fetch(): the client side must not meet the very limit being measured. */
 function openStream(agent: http.Agent, base: string, key: string, body: string): Promise<{ first: number; ok: boolean }> {
   return new Promise((resolve) => {
-    const req = http.request(`${base}/v1/embed/chat/completions`, {
-      method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    }, (res) => {
-      let first = -1;
-      let text = "";
-      res.on("data", (c: Buffer) => {
-        text += c.toString();
-        if (first < 0 && text.includes('"content"')) first = performance.now() + performance.timeOrigin;
-      });
-      res.on("end", () => resolve({ first, ok: res.statusCode === 200 && text.includes("[DONE]") }));
-      res.on("error", () => resolve({ first, ok: false }));
-    });
+    const req = http.request(
+      `${base}/v1/embed/chat/completions`,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        let first = -1;
+        let text = "";
+        res.on("data", (c: Buffer) => {
+          text += c.toString();
+          if (first < 0 && text.includes('"content"')) first = performance.now() + performance.timeOrigin;
+        });
+        res.on("end", () => resolve({ first, ok: res.statusCode === 200 && text.includes("[DONE]") }));
+        res.on("error", () => resolve({ first, ok: false }));
+      },
+    );
     req.on("error", () => resolve({ first: -1, ok: false }));
     req.end(body);
   });
@@ -96,8 +113,20 @@ async function run(n: number, env: Record<string, string>) {
   const { key } = await createApiKey(db, org.id);
   await db.destroy();
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "inherit",
-    env: { ...process.env, PORT: "0", TESSERA_DB: dbPath, TESSERA_DATA_DIR: dir, OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-bench", TESSERA_EMBED_PRICE: "0", ...env },
+    cwd: ROOT,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+    env: {
+      ...process.env,
+      PORT: "0",
+      TESSERA_DB: dbPath,
+      TESSERA_DATA_DIR: dir,
+      OPENAI_BASE_URL: provider.url,
+      OPENAI_API_KEY: "sk-bench",
+      TESSERA_EMBED_PRICE: "0",
+      ...env,
+    },
   });
   try {
     let out = "";
@@ -109,7 +138,9 @@ async function run(n: number, env: Record<string, string>) {
       out += new TextDecoder().decode(value);
       base = /listening on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
     }
-    void (async () => { while (!(await reader.read()).done); })();
+    void (async () => {
+      while (!(await reader.read()).done);
+    })();
     const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
     const body = JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }], stream: true });
     provider.arm(1);
@@ -120,7 +151,9 @@ async function run(n: number, env: Record<string, string>) {
     void round.gate.then(() => (atGate = round.arrived));
     const arrivedAtGate = () => atGate;
     let peak = idle;
-    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proc.pid)); }, 50);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(proc.pid));
+    }, 50);
     const streams = await Promise.all(Array.from({ length: n }, () => openStream(agent, base, key, body)));
     clearInterval(sampler);
     agent.destroy();
@@ -130,8 +163,11 @@ async function run(n: number, env: Record<string, string>) {
       // Streams that had reached the provider when it sent its first chunks.
       reached: arrivedAtGate(),
       withinSecond: delays.filter((d) => d <= 1000).length,
-      p50: pct(delays, 50), max: Math.max(...delays),
-      idleMb: idle, peakMb: peak, perStreamKb: ((peak - idle) * 1024) / n,
+      p50: pct(delays, 50),
+      max: Math.max(...delays),
+      idleMb: idle,
+      peakMb: peak,
+      perStreamKb: ((peak - idle) * 1024) / n,
     };
   } finally {
     proc.kill();
@@ -146,10 +182,17 @@ export async function main(n = Number(process.argv[2] ?? 1000)) {
   const tessera = await run(n, {});
   console.log(`concurrent streams bench: ${n} streamed Embed calls at once on one process; the stand-in provider sends every first chunk at one moment`);
   console.log(`(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: the delays count this machine's contention too)`);
-  console.log("| server | streams ok | at the provider when it answered | first chunk within 1 s of the provider's | p50 delay ms | max delay ms | RSS idle MB | RSS with streams open MB | RSS per stream KB |");
+  console.log(
+    "| server | streams ok | at the provider when it answered | first chunk within 1 s of the provider's | p50 delay ms | max delay ms | RSS idle MB | RSS with streams open MB | RSS per stream KB |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|");
-  for (const [label, r] of [["anchor: Bun's 256 fetch() calls", anchor], ["tessera (TESSERA_MAX_PROVIDER_CALLS 4096)", tessera]] as const) {
-    console.log(`| ${label} | ${r.ok}/${n} | ${r.reached}/${n} | ${r.withinSecond}/${n} | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.idleMb.toFixed(0)} | ${r.peakMb.toFixed(0)} | ${r.perStreamKb.toFixed(0)} |`);
+  for (const [label, r] of [
+    ["anchor: Bun's 256 fetch() calls", anchor],
+    ["tessera (TESSERA_MAX_PROVIDER_CALLS 4096)", tessera],
+  ] as const) {
+    console.log(
+      `| ${label} | ${r.ok}/${n} | ${r.reached}/${n} | ${r.withinSecond}/${n} | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.idleMb.toFixed(0)} | ${r.peakMb.toFixed(0)} | ${r.perStreamKb.toFixed(0)} |`,
+    );
   }
   const ratio = tessera.withinSecond / Math.max(1, anchor.withinSecond);
   console.log(`\nstreams served on time: ${ratio.toFixed(2)}x the anchor; target (all ${n} within 1 s): ${tessera.withinSecond === n ? "met" : "not met"}`);

@@ -39,7 +39,21 @@ const last = (output: string, re: RegExp) => {
 const DATABASE_SUITES = ["test/server", "test/db", "test/cli"];
 const pgBins = postgresBinaries();
 
-const BUN_SUITES = ["test/lang", "test/artifacts", "test/conformance", "test/grammar", "test/repair", "test/prompt", "test/library", "test/server", "test/db", "test/cli", "test/client", "test/providers", "test/responses"];
+const BUN_SUITES = [
+  "test/lang",
+  "test/artifacts",
+  "test/conformance",
+  "test/grammar",
+  "test/repair",
+  "test/prompt",
+  "test/library",
+  "test/server",
+  "test/db",
+  "test/cli",
+  "test/client",
+  "test/providers",
+  "test/responses",
+];
 
 const steps: Step[] = [
   // Each error is a failure; a run with any fails.
@@ -93,7 +107,9 @@ let failed = 0;
 let skipped = 0;
 const broken: string[] = [];
 for (const step of steps) {
-  const envText = Object.entries(step.env ?? {}).map(([k, v]) => `${k}=${v} `).join("");
+  const envText = Object.entries(step.env ?? {})
+    .map(([k, v]) => `${k}=${v} `)
+    .join("");
   console.log(`\n=== ${step.name}: ${envText}${step.cmd.map((c) => c.replace(root, "")).join(" ")}`);
   if (step.skip) {
     console.log(`skipped: ${step.skip}`);

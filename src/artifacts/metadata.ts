@@ -20,10 +20,12 @@ export const ARTIFACT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const fail = (param: string, message: string): MetadataCheck => ({ ok: false, param, message });
 
 export function readArtifactMetadata(metadata: unknown): MetadataCheck {
-  if (metadata === undefined || metadata === null) return fail("metadata.thesys", 'metadata.thesys is required: a JSON string {"id", "c1_artifact_type": "slides" | "report", "is_edit"?}');
+  if (metadata === undefined || metadata === null)
+    return fail("metadata.thesys", 'metadata.thesys is required: a JSON string {"id", "c1_artifact_type": "slides" | "report", "is_edit"?}');
   if (typeof metadata !== "object" || Array.isArray(metadata)) return fail("metadata", "metadata must be an object of strings");
   const raw = (metadata as Record<string, unknown>).thesys;
-  if (raw === undefined || raw === null) return fail("metadata.thesys", 'metadata.thesys is required: a JSON string {"id", "c1_artifact_type": "slides" | "report", "is_edit"?}');
+  if (raw === undefined || raw === null)
+    return fail("metadata.thesys", 'metadata.thesys is required: a JSON string {"id", "c1_artifact_type": "slides" | "report", "is_edit"?}');
   if (typeof raw !== "string") return fail("metadata.thesys", "metadata.thesys must be a string holding JSON (metadata values are strings)");
   let parsed: unknown;
   try {
@@ -37,11 +39,13 @@ export function readArtifactMetadata(metadata: unknown): MetadataCheck {
   if (typeof t.id !== "string" || !ARTIFACT_ID.test(t.id)) {
     return fail("metadata.thesys.id", "metadata.thesys.id must be 1-128 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit");
   }
-  if (t.c1_artifact_type === undefined || t.c1_artifact_type === null) return fail("metadata.thesys.c1_artifact_type", 'metadata.thesys.c1_artifact_type is required: "slides" or "report"');
+  if (t.c1_artifact_type === undefined || t.c1_artifact_type === null)
+    return fail("metadata.thesys.c1_artifact_type", 'metadata.thesys.c1_artifact_type is required: "slides" or "report"');
   if (!isArtifactKind(t.c1_artifact_type)) {
     return fail("metadata.thesys.c1_artifact_type", `metadata.thesys.c1_artifact_type must be "slides" or "report", got ${JSON.stringify(t.c1_artifact_type)}`);
   }
-  if (t.is_edit !== undefined && t.is_edit !== null && typeof t.is_edit !== "boolean") return fail("metadata.thesys.is_edit", "metadata.thesys.is_edit must be true or false");
+  if (t.is_edit !== undefined && t.is_edit !== null && typeof t.is_edit !== "boolean")
+    return fail("metadata.thesys.is_edit", "metadata.thesys.is_edit must be true or false");
   const base = t.base_version;
   if (base !== undefined && base !== null && !(typeof base === "number" && Number.isSafeInteger(base) && base >= 1)) {
     return fail("metadata.thesys.base_version", "metadata.thesys.base_version must be a whole number >= 1");

@@ -45,7 +45,11 @@ export type Produced =
   | { ok: false; reason: "too_large" | "invalid"; message: string; errors: FixError[]; usage: TokenUsage };
 
 function add(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { prompt_tokens: a.prompt_tokens + b.prompt_tokens, completion_tokens: a.completion_tokens + b.completion_tokens, total_tokens: a.total_tokens + b.total_tokens };
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
 }
 
 /** The messages the artifact model is sent. */
@@ -69,7 +73,10 @@ export async function produceArtifact(input: ProduceInput): Promise<Produced> {
     merge = mergeProgram(task.base, answer.content);
     program = merge.program;
   } else program = frame(answer.content).program.trim();
-  const context: ContextTurn[] = task.kind === "edit" ? [{ role: "user", text: task.instruction }] : task.turns.filter((t) => t.role !== "system").map((t) => ({ role: t.role, text: t.content }));
+  const context: ContextTurn[] =
+    task.kind === "edit"
+      ? [{ role: "user", text: task.instruction }]
+      : task.turns.filter((t) => t.role !== "system").map((t) => ({ role: t.role, text: t.content }));
   const checked = await checkArtifact(lib, program, { context, instructions: input.instructions, fixer: input.fixer });
   usage = add(usage, checked.usage);
   return checked.ok ? { ...checked, usage, merge } : { ...checked, usage };
@@ -83,10 +90,18 @@ const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tok
 
 /** A program checked against the kind's library and, when it has errors, repaired: the sanitizer, then the fixing model (when given). */
 export async function checkArtifact(
-  lib: ArtifactLibrary, program: string, o: { context: ContextTurn[]; instructions: string; fixer: CompleteFn | null },
+  lib: ArtifactLibrary,
+  program: string,
+  o: { context: ContextTurn[]; instructions: string; fixer: CompleteFn | null },
 ): Promise<CheckedArtifact> {
   let usage = NO_USAGE;
-  const tooLarge = (what: string, n: number): CheckedArtifact => ({ ok: false, reason: "too_large", message: `${what} is ${n} characters, over the limit of ${MAX_ARTIFACT_CHARS}`, errors: [], usage });
+  const tooLarge = (what: string, n: number): CheckedArtifact => ({
+    ok: false,
+    reason: "too_large",
+    message: `${what} is ${n} characters, over the limit of ${MAX_ARTIFACT_CHARS}`,
+    errors: [],
+    usage,
+  });
   if (program.length > MAX_ARTIFACT_CHARS) return tooLarge("the program", program.length);
   const checked = checkGeneration(program, lib.library);
   if (checked.valid) return { ok: true, program, outcome: "already_valid", by: "none", corrected: [], usage };
@@ -99,7 +114,14 @@ export async function checkArtifact(
   if (outcome.status === "fixed" && outcome.content !== null) {
     const fixed = outcome.content.trim();
     if (fixed.length > MAX_ARTIFACT_CHARS) return tooLarge("the repaired program", fixed.length);
-    return { ok: true, program: fixed, outcome: "fixed", by: outcome.by === "model" ? "model" : "sanitizer", corrected: checked.result.errors.map((e) => e.code), usage };
+    return {
+      ok: true,
+      program: fixed,
+      outcome: "fixed",
+      by: outcome.by === "model" ? "model" : "sanitizer",
+      corrected: checked.result.errors.map((e) => e.code),
+      usage,
+    };
   }
   return { ok: false, reason: "invalid", message: "the program has errors that could not be repaired", errors: outcome.unfixed_errors, usage };
 }

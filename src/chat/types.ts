@@ -4,8 +4,14 @@
 
 export type Role = "system" | "developer" | "user" | "assistant" | "tool";
 
-export interface TextPart { type: "text"; text: string }
-export interface ImagePart { type: "image_url"; image_url: { url: string; detail?: string } }
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+export interface ImagePart {
+  type: "image_url";
+  image_url: { url: string; detail?: string };
+}
 export type ContentPart = TextPart | ImagePart | ({ type: string } & Record<string, unknown>);
 
 export interface ToolCall {
@@ -27,9 +33,7 @@ export interface FunctionTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean | null };
 }
 
-export type ToolChoice =
-  | "none" | "auto" | "required"
-  | { type: "function"; function: { name: string } };
+export type ToolChoice = "none" | "auto" | "required" | { type: "function"; function: { name: string } };
 
 export type ResponseFormat =
   | { type: "text" }
@@ -55,7 +59,11 @@ export interface ChatRequest {
   stream_options?: { include_usage?: boolean };
 }
 
-export interface Usage { prompt_tokens: number; completion_tokens: number; total_tokens: number }
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter";
 
@@ -97,7 +105,10 @@ export interface ChatCompletionChunk {
 /** The request asks for something this provider (or the chat wire) cannot take: a 400 for the client. */
 export class UnsupportedRequestError extends Error {
   readonly status = 400;
-  constructor(message: string, readonly param: string | null = null) {
+  constructor(
+    message: string,
+    readonly param: string | null = null,
+  ) {
     super(message);
     this.name = "UnsupportedRequestError";
   }

@@ -10,7 +10,8 @@ import { CommandFailed } from "./io.ts";
 
 function builtin(name: string, path: string): Record<string, unknown> {
   const found = getBuiltinLibrary(name);
-  if (!found) throw new CommandFailed(`library ${path} names no built-in library ${JSON.stringify(name)}; built-in: ${Object.keys(builtInLibraries).join(", ")}`);
+  if (!found)
+    throw new CommandFailed(`library ${path} names no built-in library ${JSON.stringify(name)}; built-in: ${Object.keys(builtInLibraries).join(", ")}`);
   return found.chatLibrary;
 }
 

@@ -36,10 +36,7 @@ export function rebuildGeneration(split: Pick<SplitGeneration, "head" | "tail" |
 }
 
 /** Writes a stored assistant turn: header (with attributes), program, optional form context, end. */
-export function wrapEnvelope(
-  program: string,
-  opts: { attributes?: Record<string, string>; context?: unknown; markers?: MarkerFamily } = {},
-): string {
+export function wrapEnvelope(program: string, opts: { attributes?: Record<string, string>; context?: unknown; markers?: MarkerFamily } = {}): string {
   const m = `]]>${opts.markers ?? "service"}:`;
   const query = new URLSearchParams(opts.attributes ?? {}).toString();
   const body = program.endsWith("\n") ? program : program + "\n";

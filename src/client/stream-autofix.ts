@@ -47,13 +47,21 @@ export class StreamAutofixError extends Error {
   }
 }
 
-interface Chunk { id?: string; model?: string; created?: number; choices?: { delta?: { content?: string | null } }[] }
+interface Chunk {
+  id?: string;
+  model?: string;
+  created?: number;
+  choices?: { delta?: { content?: string | null } }[];
+}
 
 /** The last chunk: a chat.completion.chunk with no choices and the corrected generation. */
 function fixChunk(last: Chunk, result: AutofixResult) {
   return {
-    id: last.id ?? result.id, object: "chat.completion.chunk", created: last.created ?? Math.floor(Date.now() / 1000),
-    model: last.model ?? "", choices: [],
+    id: last.id ?? result.id,
+    object: "chat.completion.chunk",
+    created: last.created ?? Math.floor(Date.now() / 1000),
+    model: last.model ?? "",
+    choices: [],
     autofix: { status: result.fix_summary.status, content: result.choices[0]?.message.content ?? null, fixed_errors: result.fix_summary.fixed_errors },
   };
 }
@@ -164,7 +172,11 @@ async function* sseChunks(upstream: ReadableStream<Uint8Array>): AsyncGenerator<
       if (!m && !(final && buf.trim())) return;
       const event = m ? buf.slice(0, m.index) : buf;
       buf = m ? buf.slice(m.index + m[0].length) : "";
-      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+      const data = event
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n");
       if (data === "[DONE]") sawDone = true;
       else if (data) {
         let c: Chunk & { error?: { message?: string } };

@@ -24,21 +24,35 @@ export async function findArtifact(db: Db, owner: Owner, id: string): Promise<Ar
 
 /** One version of an artifact (the latest when `version` is not given). */
 export async function findArtifactVersion(db: Db, row: ArtifactRow, version?: number): Promise<ArtifactVersionRow | undefined> {
-  return db.selectFrom("artifact_versions").selectAll()
-    .where("artifact_seq", "=", row.seq).where("version", "=", version ?? row.latest_version).executeTakeFirst();
+  return db
+    .selectFrom("artifact_versions")
+    .selectAll()
+    .where("artifact_seq", "=", row.seq)
+    .where("version", "=", version ?? row.latest_version)
+    .executeTakeFirst();
 }
 
 /** The newest version whose program is exactly `content`, if any. */
 export async function findArtifactVersionByContent(db: Db, row: ArtifactRow, content: string): Promise<number | undefined> {
-  const found = await db.selectFrom("artifact_versions").select("version")
-    .where("artifact_seq", "=", row.seq).where("content", "=", content).orderBy("version", "desc").limit(1).executeTakeFirst();
+  const found = await db
+    .selectFrom("artifact_versions")
+    .select("version")
+    .where("artifact_seq", "=", row.seq)
+    .where("content", "=", content)
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return found?.version;
 }
 
 /** Every version, oldest first, without their content. */
 export async function listArtifactVersions(db: Db, row: ArtifactRow): Promise<ArtifactVersionSummary[]> {
-  return db.selectFrom("artifact_versions").select(["version", "base_version", "source", "created_at"])
-    .where("artifact_seq", "=", row.seq).orderBy("version").execute();
+  return db
+    .selectFrom("artifact_versions")
+    .select(["version", "base_version", "source", "created_at"])
+    .where("artifact_seq", "=", row.seq)
+    .orderBy("version")
+    .execute();
 }
 
 export interface ArtifactQuery {
@@ -63,7 +77,13 @@ export async function listArtifacts(db: Db, owner: Owner, q: ArtifactQuery): Pro
     if (!at) return null;
     query = query.where("seq", "<", at.seq);
   }
-  return cutPage(await query.orderBy("seq", "desc").limit(q.limit + 1).execute(), q.limit);
+  return cutPage(
+    await query
+      .orderBy("seq", "desc")
+      .limit(q.limit + 1)
+      .execute(),
+    q.limit,
+  );
 }
 
 export async function deleteArtifact(db: Db, owner: Owner, id: string): Promise<boolean> {
@@ -110,29 +130,40 @@ export type SaveOutcome =
 export async function saveArtifactVersion(db: Db, owner: Owner, v: NewVersion): Promise<SaveOutcome> {
   return db.transaction().execute(async (tx) => {
     const now = seconds();
-    let row = await tx.selectFrom("artifacts").selectAll()
-      .where("organization_id", "=", owner.organizationId).where("id", "=", v.id).executeTakeFirst();
+    let row = await tx.selectFrom("artifacts").selectAll().where("organization_id", "=", owner.organizationId).where("id", "=", v.id).executeTakeFirst();
     if (!row) {
       // Concurrent first versions of one id: the unique key lets one insert; the other adds to it.
-      row = await tx.insertInto("artifacts")
+      row = await tx
+        .insertInto("artifacts")
         .values({
-          id: v.id, organization_id: owner.organizationId, user_id: owner.userId ?? v.userId ?? null, kind: v.kind, name: v.name,
-          conversation_id: v.conversationId ?? null, latest_version: 1, created_at: now, updated_at: now,
+          id: v.id,
+          organization_id: owner.organizationId,
+          user_id: owner.userId ?? v.userId ?? null,
+          kind: v.kind,
+          name: v.name,
+          conversation_id: v.conversationId ?? null,
+          latest_version: 1,
+          created_at: now,
+          updated_at: now,
         })
         .onConflict((oc) => oc.columns(["organization_id", "id"]).doNothing())
-        .returningAll().executeTakeFirst();
+        .returningAll()
+        .executeTakeFirst();
       if (row) {
         if (typeof v.base === "number") return { ok: false, reason: "no_version", latest: 0 };
-        await tx.insertInto("artifact_versions").values({ artifact_seq: row.seq, version: 1, base_version: null, source: v.source, content: v.content, created_at: now }).execute();
+        await tx
+          .insertInto("artifact_versions")
+          .values({ artifact_seq: row.seq, version: 1, base_version: null, source: v.source, content: v.content, created_at: now })
+          .execute();
         return { ok: true, artifact: row, version: 1 };
       }
-      row = await tx.selectFrom("artifacts").selectAll()
-        .where("organization_id", "=", owner.organizationId).where("id", "=", v.id).executeTakeFirstOrThrow();
+      row = await tx.selectFrom("artifacts").selectAll().where("organization_id", "=", owner.organizationId).where("id", "=", v.id).executeTakeFirstOrThrow();
     }
     if (owner.userId != null && row.user_id !== owner.userId) return { ok: false, reason: "taken" };
     if (row.kind !== v.kind) return { ok: false, reason: "kind", kind: row.kind };
     if (typeof v.base === "number" && (v.base < 1 || v.base > row.latest_version)) return { ok: false, reason: "no_version", latest: row.latest_version };
-    let update = tx.updateTable("artifacts")
+    let update = tx
+      .updateTable("artifacts")
       .set((eb) => ({ latest_version: eb("latest_version", "+", 1), updated_at: now, ...(v.name !== null ? { name: v.name } : {}) }))
       .where("seq", "=", row.seq);
     // The compare and the increment are one statement: a concurrent edit of the same base waits
@@ -144,7 +175,8 @@ export async function saveArtifactVersion(db: Db, owner: Owner, v: NewVersion): 
       return { ok: false, reason: "conflict", latest: latest.latest_version };
     }
     const base = typeof v.base === "number" ? v.base : bumped.latest_version - 1;
-    await tx.insertInto("artifact_versions")
+    await tx
+      .insertInto("artifact_versions")
       .values({ artifact_seq: row.seq, version: bumped.latest_version, base_version: base, source: v.source, content: v.content, created_at: now })
       .execute();
     return { ok: true, artifact: bumped, version: bumped.latest_version };

@@ -46,50 +46,64 @@ export function canAfford(org: Pick<Organization, "credits" | "suspended">, pric
 }
 
 // The paid path's writes, compiled once (prepared.ts).
-const takeCredits = prepared<{ org: number; amount: number }>((db, v) => db
-  .updateTable("organizations")
-  .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
-  .where("id", "=", v("org"))
-  .where("credits", ">=", v("amount"))
-  .where("suspended", "=", 0));
-const giveCredits = prepared<{ org: number; amount: number }>((db, v) => db
-  .updateTable("organizations")
-  .set((eb) => ({ credits: eb("credits", "+", v("amount")) }))
-  .where("id", "=", v("org")));
-const insertHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
-  .insertInto("credit_holds")
-  .values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at"), owner: v("owner") }));
-/** The decrement and the hold row as one statement, where the database runs an UPDATE inside WITH (PostgreSQL). */
-const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) => db
-  .with("taken", (qb) => qb
+const takeCredits = prepared<{ org: number; amount: number }>((db, v) =>
+  db
     .updateTable("organizations")
     .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
     .where("id", "=", v("org"))
     .where("credits", ">=", v("amount"))
-    .where("suspended", "=", 0)
-    .returning("id"))
-  .insertInto("credit_holds")
-  .columns(["organization_id", "request_id", "amount", "created_at", "owner"])
-  .expression((eb) => eb.selectFrom("taken").select([
-    "taken.id",
-    eb.cast<string>(eb.val(v("request")), "text").as("request_id"),
-    eb.cast<number>(eb.val(v("amount")), "bigint").as("amount"),
-    eb.cast<string>(eb.val(v("at")), "text").as("created_at"),
-    eb.cast<string | null>(eb.val(v("owner")), "text").as("owner"),
-  ])));
-const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) => db
-  .deleteFrom("credit_holds")
-  .where("request_id", "=", v("request"))
-  .where("organization_id", "=", v("org"))
-  .returning("amount"));
-const holdOf = prepared<{ request: string }, { id: number }>((db, v) => db
-  .selectFrom("credit_holds").select("id").where("request_id", "=", v("request")));
-const chargeOf = prepared<{ org: number; request: string; reason: string }, { delta: number }>((db, v) => db
-  .selectFrom("credit_ledger").select("delta")
-  .where("organization_id", "=", v("org")).where("request_id", "=", v("request")).where("reason", "=", v("reason")));
-const insertLedger = prepared<{ org: number; delta: number; reason: string; request: string; at: string }>((db, v) => db
-  .insertInto("credit_ledger")
-  .values({ organization_id: v("org"), delta: v("delta"), reason: v("reason"), request_id: v("request"), created_at: v("at") }));
+    .where("suspended", "=", 0),
+);
+const giveCredits = prepared<{ org: number; amount: number }>((db, v) =>
+  db
+    .updateTable("organizations")
+    .set((eb) => ({ credits: eb("credits", "+", v("amount")) }))
+    .where("id", "=", v("org")),
+);
+const insertHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) =>
+  db.insertInto("credit_holds").values({ organization_id: v("org"), request_id: v("request"), amount: v("amount"), created_at: v("at"), owner: v("owner") }),
+);
+/** The decrement and the hold row as one statement, where the database runs an UPDATE inside WITH (PostgreSQL). */
+const takeIntoHold = prepared<{ org: number; request: string; amount: number; at: string; owner: string | null }>((db, v) =>
+  db
+    .with("taken", (qb) =>
+      qb
+        .updateTable("organizations")
+        .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
+        .where("id", "=", v("org"))
+        .where("credits", ">=", v("amount"))
+        .where("suspended", "=", 0)
+        .returning("id"),
+    )
+    .insertInto("credit_holds")
+    .columns(["organization_id", "request_id", "amount", "created_at", "owner"])
+    .expression((eb) =>
+      eb
+        .selectFrom("taken")
+        .select([
+          "taken.id",
+          eb.cast<string>(eb.val(v("request")), "text").as("request_id"),
+          eb.cast<number>(eb.val(v("amount")), "bigint").as("amount"),
+          eb.cast<string>(eb.val(v("at")), "text").as("created_at"),
+          eb.cast<string | null>(eb.val(v("owner")), "text").as("owner"),
+        ]),
+    ),
+);
+const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) =>
+  db.deleteFrom("credit_holds").where("request_id", "=", v("request")).where("organization_id", "=", v("org")).returning("amount"),
+);
+const holdOf = prepared<{ request: string }, { id: number }>((db, v) => db.selectFrom("credit_holds").select("id").where("request_id", "=", v("request")));
+const chargeOf = prepared<{ org: number; request: string; reason: string }, { delta: number }>((db, v) =>
+  db
+    .selectFrom("credit_ledger")
+    .select("delta")
+    .where("organization_id", "=", v("org"))
+    .where("request_id", "=", v("request"))
+    .where("reason", "=", v("reason")),
+);
+const insertLedger = prepared<{ org: number; delta: number; reason: string; request: string; at: string }>((db, v) =>
+  db.insertInto("credit_ledger").values({ organization_id: v("org"), delta: v("delta"), reason: v("reason"), request_id: v("request"), created_at: v("at") }),
+);
 
 /**
  * Takes `amount` credits for request `requestId` if the organization has them and is not
@@ -191,12 +205,14 @@ export function settled(db: Db, requestId: string): void {
  */
 export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promise<boolean> {
   const at = nowIso();
-  const paid = s.charge <= 0 || await inSharedTransaction(db, async (tx, maybeDone) => {
-    if (maybeDone && (await chargeOf(tx, { org: s.orgId, request: s.requestId, reason: s.reason })).rows.length > 0) return true;
-    if (changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
-    await insertLedger(tx, { org: s.orgId, delta: -s.charge, reason: s.reason, request: s.requestId, at });
-    return true;
-  });
+  const paid =
+    s.charge <= 0 ||
+    (await inSharedTransaction(db, async (tx, maybeDone) => {
+      if (maybeDone && (await chargeOf(tx, { org: s.orgId, request: s.requestId, reason: s.reason })).rows.length > 0) return true;
+      if (changedRows(await takeCredits(tx, { org: s.orgId, amount: s.charge })) !== 1) return false;
+      await insertLedger(tx, { org: s.orgId, delta: -s.charge, reason: s.reason, request: s.requestId, at });
+      return true;
+    }));
   if (paid) queueRecords(db, recordsOf(s, s.charge, at));
   return paid;
 }

@@ -18,12 +18,15 @@ export interface Owner {
 }
 
 export async function createConversation(
-  db: Db, c: { id: string; owner: Owner; userId: string | null; metadata: Record<string, string>; items: { id: string }[] },
+  db: Db,
+  c: { id: string; owner: Owner; userId: string | null; metadata: Record<string, string>; items: { id: string }[] },
 ): Promise<ConversationRow> {
   return db.transaction().execute(async (tx) => {
-    const row = await tx.insertInto("conversations")
+    const row = await tx
+      .insertInto("conversations")
       .values({ id: c.id, organization_id: c.owner.organizationId, user_id: c.userId, metadata: JSON.stringify(c.metadata), created_at: seconds() })
-      .returningAll().executeTakeFirstOrThrow();
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await appendConversationItems(tx, c.id, c.owner.organizationId, c.items);
     return row;
   });
@@ -38,7 +41,11 @@ export async function findConversation(db: Db, owner: Owner, id: string): Promis
 export async function updateConversationMetadata(db: Db, owner: Owner, id: string, metadata: Record<string, string>): Promise<ConversationRow | undefined> {
   const row = await findConversation(db, owner, id);
   if (!row) return undefined;
-  await db.updateTable("conversations").set({ metadata: JSON.stringify(metadata) }).where("seq", "=", row.seq).execute();
+  await db
+    .updateTable("conversations")
+    .set({ metadata: JSON.stringify(metadata) })
+    .where("seq", "=", row.seq)
+    .execute();
   return { ...row, metadata: JSON.stringify(metadata) };
 }
 
@@ -62,9 +69,14 @@ export async function deleteConversation(db: Db, owner: Owner, id: string): Prom
 export async function appendConversationItems(db: Db, conversationId: string, orgId: number, items: { id: string }[]): Promise<void> {
   if (items.length === 0) return;
   if (!db.isTransaction) return db.transaction().execute((tx) => appendConversationItems(tx, conversationId, orgId, items));
-  await db.updateTable("conversations").set((eb) => ({ id: eb.ref("id") })).where("id", "=", conversationId).execute();
+  await db
+    .updateTable("conversations")
+    .set((eb) => ({ id: eb.ref("id") }))
+    .where("id", "=", conversationId)
+    .execute();
   const now = seconds();
-  await db.insertInto("conversation_items")
+  await db
+    .insertInto("conversation_items")
     .values(items.map((item) => ({ id: item.id, conversation_id: conversationId, organization_id: orgId, item: JSON.stringify(item), created_at: now })))
     .execute();
 }
@@ -79,18 +91,32 @@ export async function allConversationItems(db: Db, conversationId: string): Prom
 export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
   let query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
   if (q.after) {
-    const at = await db.selectFrom("conversation_items").select("seq")
-      .where("conversation_id", "=", conversationId).where("id", "=", q.after).executeTakeFirst();
+    const at = await db
+      .selectFrom("conversation_items")
+      .select("seq")
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", q.after)
+      .executeTakeFirst();
     if (!at) return null;
     query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
   }
-  const page = cutPage(await query.orderBy("seq", q.order).limit(q.limit + 1).execute(), q.limit);
+  const page = cutPage(
+    await query
+      .orderBy("seq", q.order)
+      .limit(q.limit + 1)
+      .execute(),
+    q.limit,
+  );
   return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
 export async function findConversationItem(db: Db, conversationId: string, itemId: string): Promise<unknown | undefined> {
-  const row = await db.selectFrom("conversation_items").select("item")
-    .where("conversation_id", "=", conversationId).where("id", "=", itemId).executeTakeFirst();
+  const row = await db
+    .selectFrom("conversation_items")
+    .select("item")
+    .where("conversation_id", "=", conversationId)
+    .where("id", "=", itemId)
+    .executeTakeFirst();
   return row ? JSON.parse(row.item) : undefined;
 }
 
@@ -101,8 +127,7 @@ export async function deleteConversationItem(db: Db, conversationId: string, ite
 
 /** An item of any conversation of the organization, for item_reference. */
 export async function findItemInOrganization(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
-  const row = await db.selectFrom("conversation_items").select("item")
-    .where("organization_id", "=", orgId).where("id", "=", itemId).executeTakeFirst();
+  const row = await db.selectFrom("conversation_items").select("item").where("organization_id", "=", orgId).where("id", "=", itemId).executeTakeFirst();
   return row ? JSON.parse(row.item) : undefined;
 }
 
@@ -115,5 +140,11 @@ export async function listConversations(db: Db, owner: Owner, q: PageQuery): Pro
     if (!at) return null;
     query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
   }
-  return cutPage(await query.orderBy("seq", q.order).limit(q.limit + 1).execute(), q.limit);
+  return cutPage(
+    await query
+      .orderBy("seq", q.order)
+      .limit(q.limit + 1)
+      .execute(),
+    q.limit,
+  );
 }

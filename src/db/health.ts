@@ -26,7 +26,10 @@ async function check(db: Db): Promise<Trouble | null> {
     // to grow and the log to take a commit, or this fails as the next paid call would.
     const id = crypto.randomUUID();
     await db.transaction().execute(async (tx) => {
-      await tx.insertInto("health_probes").values({ id, filler: "x".repeat(PROBE_BYTES) }).execute();
+      await tx
+        .insertInto("health_probes")
+        .values({ id, filler: "x".repeat(PROBE_BYTES) })
+        .execute();
       await tx.deleteFrom("health_probes").where("id", "=", id).execute();
     });
     return null;

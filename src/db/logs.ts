@@ -33,30 +33,47 @@ export async function storeLibrary(tx: Kysely<Database> | Transaction<Database>,
 const LIBRARY_REFRESH_MS = 24 * 60 * 60 * 1000;
 
 // Written with every logged request: compiled once (prepared.ts).
-const refreshLibrary = prepared<{ hash: string; at: string; staleBefore: string }>((db, v) => db
-  .updateTable("log_libraries")
-  .set({ created_at: v("at") })
-  .where("hash", "=", v("hash"))
-  .where("created_at", "<", v("staleBefore")));
-const insertLibrary = prepared<{ hash: string; config: string; at: string }>((db, v) => db
-  .insertInto("log_libraries")
-  .values({ hash: v("hash"), config: v("config"), created_at: v("at") })
-  .onConflict((oc) => oc.column("hash").doNothing()));
+const refreshLibrary = prepared<{ hash: string; at: string; staleBefore: string }>((db, v) =>
+  db
+    .updateTable("log_libraries")
+    .set({ created_at: v("at") })
+    .where("hash", "=", v("hash"))
+    .where("created_at", "<", v("staleBefore")),
+);
+const insertLibrary = prepared<{ hash: string; config: string; at: string }>((db, v) =>
+  db
+    .insertInto("log_libraries")
+    .values({ hash: v("hash"), config: v("config"), created_at: v("at") })
+    .onConflict((oc) => oc.column("hash").doNothing()),
+);
 type LogRow = Required<NewRequestLog>;
-const insertLogRow = prepared<Omit<LogRow, "id">>((db, v) => db
-  .insertInto("request_logs")
-  .values({
-    request_id: v("request_id"), organization_id: v("organization_id"), endpoint: v("endpoint"), model: v("model"),
-    status: v("status"), conversation: v("conversation"), library_hash: v("library_hash"), outcome: v("outcome"),
-    charge: v("charge"), duration_ms: v("duration_ms"), input_tokens: v("input_tokens"), output_tokens: v("output_tokens"),
+const insertLogRow = prepared<Omit<LogRow, "id">>((db, v) =>
+  db.insertInto("request_logs").values({
+    request_id: v("request_id"),
+    organization_id: v("organization_id"),
+    endpoint: v("endpoint"),
+    model: v("model"),
+    status: v("status"),
+    conversation: v("conversation"),
+    library_hash: v("library_hash"),
+    outcome: v("outcome"),
+    charge: v("charge"),
+    duration_ms: v("duration_ms"),
+    input_tokens: v("input_tokens"),
+    output_tokens: v("output_tokens"),
     created_at: v("created_at"),
-  }));
-const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, v) => db
-  .insertInto("reliability_events")
-  .values({
-    organization_id: v("organization_id"), model: v("model"), endpoint: v("endpoint"), outcome: v("outcome"),
-    corrected_codes: v("corrected_codes"), created_at: v("created_at"),
-  }));
+  }),
+);
+const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, v) =>
+  db.insertInto("reliability_events").values({
+    organization_id: v("organization_id"),
+    model: v("model"),
+    endpoint: v("endpoint"),
+    outcome: v("outcome"),
+    corrected_codes: v("corrected_codes"),
+    created_at: v("created_at"),
+  }),
+);
 
 /** What a call leaves besides its ledger row. */
 export interface CallRecords {

@@ -8,11 +8,7 @@ export async function createOrganization(db: Db, name: string, credits = 0): Pro
   assertCreditAmount(credits, "starting credits");
   if (credits < 0) throw new RangeError(`starting credits must not be negative, got ${credits}`);
   return db.transaction().execute(async (tx) => {
-    const org = await tx
-      .insertInto("organizations")
-      .values({ name, credits, suspended: 0, created_at: nowIso() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const org = await tx.insertInto("organizations").values({ name, credits, suspended: 0, created_at: nowIso() }).returningAll().executeTakeFirstOrThrow();
     if (credits !== 0) {
       await tx
         .insertInto("credit_ledger")
@@ -56,14 +52,15 @@ export async function adjustCredits(
       const org = await tx.selectFrom("organizations").select("credits").where("id", "=", orgId).executeTakeFirstOrThrow();
       return { ok: false as const, credits: org.credits };
     }
-    await tx
-      .insertInto("credit_ledger")
-      .values({ organization_id: orgId, delta, reason, request_id: null, created_at: nowIso() })
-      .execute();
+    await tx.insertInto("credit_ledger").values({ organization_id: orgId, delta, reason, request_id: null, created_at: nowIso() }).execute();
     return { ok: true as const, credits: updated.credits };
   });
 }
 
 export async function setSuspended(db: Db, orgId: number, suspended: boolean): Promise<void> {
-  await db.updateTable("organizations").set({ suspended: suspended ? 1 : 0 }).where("id", "=", orgId).execute();
+  await db
+    .updateTable("organizations")
+    .set({ suspended: suspended ? 1 : 0 })
+    .where("id", "=", orgId)
+    .execute();
 }

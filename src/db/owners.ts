@@ -26,7 +26,8 @@ export function ownerOf(db: Kysely<Database>): string | null {
 /** Registers this process as an owner, its lease running `leaseSeconds`; returns its id. */
 export async function registerOwner(db: Db, leaseSeconds: number): Promise<string> {
   const id = crypto.randomUUID();
-  await db.insertInto("server_leases")
+  await db
+    .insertInto("server_leases")
     .values({ id, host: hostname(), pid: process.pid, lease_until: seconds() + leaseSeconds, started_at: nowIso() })
     .execute();
   owners.set(db.getExecutor().adapter, id);
@@ -56,7 +57,8 @@ function running(pid: number): boolean {
 function failedBody(body: string): string {
   const response = JSON.parse(body) as Record<string, unknown>;
   return JSON.stringify({
-    ...response, status: "failed",
+    ...response,
+    status: "failed",
     error: { code: "server_error", message: "the server running this response stopped before it finished; nothing was charged" },
   });
 }
@@ -86,12 +88,20 @@ export async function releaseDeadOwners(db: Db, self: string | null): Promise<{ 
 /** Fails an owner's running responses, returns its holds and deletes its lease (a clean stop does this for itself). */
 export async function releaseOwner(db: Db, id: string, why: string): Promise<{ responses: number; holds: number }> {
   let responses = 0;
-  const rows = await db.selectFrom("responses").select(["id", "body"])
-    .where("worker", "=", id).where("background", "=", 0).where("status", "in", ["queued", "in_progress"]).execute();
+  const rows = await db
+    .selectFrom("responses")
+    .select(["id", "body"])
+    .where("worker", "=", id)
+    .where("background", "=", 0)
+    .where("status", "in", ["queued", "in_progress"])
+    .execute();
   for (const row of rows) {
-    const r = await db.updateTable("responses")
+    const r = await db
+      .updateTable("responses")
       .set({ status: "failed", body: failedBody(row.body), updated_at: seconds(), worker: null, lease_until: null })
-      .where("id", "=", row.id).where("status", "in", ["queued", "in_progress"]).executeTakeFirst();
+      .where("id", "=", row.id)
+      .where("status", "in", ["queued", "in_progress"])
+      .executeTakeFirst();
     responses += Number(r.numUpdatedRows);
   }
   let holds = 0;
@@ -112,10 +122,14 @@ export async function startOwnerLease(db: Db, leaseSeconds: number, log: (line: 
   const id = await registerOwner(db, leaseSeconds);
   const sweep = async () => {
     const r = await releaseDeadOwners(db, id);
-    if (r.responses || r.holds) log(`released what ${r.owners} stopped server(s) left: ${r.responses} running response(s) failed, ${r.holds} credit hold(s) returned`);
+    if (r.responses || r.holds)
+      log(`released what ${r.owners} stopped server(s) left: ${r.responses} running response(s) failed, ${r.holds} credit hold(s) returned`);
   };
   await sweep();
-  const renew = setInterval(() => void renewOwner(db, id, leaseSeconds).catch((e) => log(`server lease not renewed: ${(e as Error).message}`)), (leaseSeconds * 1000) / 3);
+  const renew = setInterval(
+    () => void renewOwner(db, id, leaseSeconds).catch((e) => log(`server lease not renewed: ${(e as Error).message}`)),
+    (leaseSeconds * 1000) / 3,
+  );
   const look = setInterval(() => void sweep().catch((e) => log(`sweep of stopped servers failed: ${(e as Error).message}`)), leaseSeconds * 1000);
   renew.unref();
   look.unref();

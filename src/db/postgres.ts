@@ -41,7 +41,10 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerCapabilities(db, {
-    label: "postgres", skipLocked: true, modifyingCte: true, autoincrement: false,
+    label: "postgres",
+    skipLocked: true,
+    modifyingCte: true,
+    autoincrement: false,
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`e->>${sql.lit(i)} AS ${sql.ref(`c${i}`)}`);
       return sql`(SELECT ${sql.join(columns)}, n FROM json_array_elements(CAST(${json} AS json)) WITH ORDINALITY AS t(e, n))`;

@@ -47,32 +47,67 @@ export async function insertResponse(db: Db, r: NewResponse): Promise<void> {
 
 // Every turn writes these: compiled once (prepared.ts), as the paid path's statements are.
 type ResponseValues = {
-  id: string; org: number; status: string; model: string; previous: string | null; conversation: string | null; user: string | null;
-  background: number; body: string; request: string | null; worker: string | null; lease: number | null; at: number;
+  id: string;
+  org: number;
+  status: string;
+  model: string;
+  previous: string | null;
+  conversation: string | null;
+  user: string | null;
+  background: number;
+  body: string;
+  request: string | null;
+  worker: string | null;
+  lease: number | null;
+  at: number;
 };
-const insertResponseRow = prepared<ResponseValues>((db, v) => db
-  .insertInto("responses")
-  .values({
-    id: v("id"), organization_id: v("org"), status: v("status"), model: v("model"), previous_response_id: v("previous"),
-    conversation_id: v("conversation"), user_id: v("user"), background: v("background"), body: v("body"), request: v("request"),
-    worker: v("worker"), lease_until: v("lease"), created_at: v("at"), updated_at: v("at"),
-  }));
+const insertResponseRow = prepared<ResponseValues>((db, v) =>
+  db.insertInto("responses").values({
+    id: v("id"),
+    organization_id: v("org"),
+    status: v("status"),
+    model: v("model"),
+    previous_response_id: v("previous"),
+    conversation_id: v("conversation"),
+    user_id: v("user"),
+    background: v("background"),
+    body: v("body"),
+    request: v("request"),
+    worker: v("worker"),
+    lease_until: v("lease"),
+    created_at: v("at"),
+    updated_at: v("at"),
+  }),
+);
 /** A response's items, input and output alike, in one statement whatever their number: `rows` is JSON [[id, role, item JSON], …]. */
-const insertItemRows = prepared<{ response: string; org: number; rows: string }>((db, v) => sql`
+const insertItemRows = prepared<{ response: string; org: number; rows: string }>(
+  (db, v) => sql`
   INSERT INTO response_items (id, response_id, organization_id, role, item)
   SELECT c0, CAST(${v("response")} AS text), CAST(${v("org")} AS integer), c1, c2
-  FROM ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`);
+  FROM ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`,
+);
 
 async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
   await insertResponseRow(tx, {
-    id: r.id, org: r.organizationId, status: r.status, model: r.model, previous: r.previousResponseId,
-    conversation: r.conversationId, user: r.userId ?? null, background: r.background ? 1 : 0, body: JSON.stringify(r.body),
+    id: r.id,
+    org: r.organizationId,
+    status: r.status,
+    model: r.model,
+    previous: r.previousResponseId,
+    conversation: r.conversationId,
+    user: r.userId ?? null,
+    background: r.background ? 1 : 0,
+    body: JSON.stringify(r.body),
     request: r.request === null ? null : JSON.stringify(r.request),
     // A running response is its process's (owners.ts): failed, not left running, should it die.
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
-    lease: r.leaseUntil, at: seconds(),
+    lease: r.leaseUntil,
+    at: seconds(),
   });
-  await insertItems(tx, r.id, r.organizationId, [["input", r.input], ["output", r.output ?? []]]);
+  await insertItems(tx, r.id, r.organizationId, [
+    ["input", r.input],
+    ["output", r.output ?? []],
+  ]);
   if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
 }
 
@@ -85,8 +120,12 @@ async function insertItems(db: Db, responseId: string, orgId: number, groups: [r
 
 /** Progress of a running response; false when it is no longer running (cancelled meanwhile). */
 export async function updateResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
-  const r = await db.updateTable("responses").set({ status, body: JSON.stringify(body), updated_at: seconds() })
-    .where("id", "=", id).where("status", "in", ["queued", "in_progress"]).executeTakeFirst();
+  const r = await db
+    .updateTable("responses")
+    .set({ status, body: JSON.stringify(body), updated_at: seconds() })
+    .where("id", "=", id)
+    .where("status", "in", ["queued", "in_progress"])
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -151,15 +190,19 @@ export async function findResponse(db: Db, orgId: number, id: string): Promise<R
 export async function chainItems(db: Db, orgId: number, id: string): Promise<unknown[]> {
   const rows = await db
     .withRecursive("chain(id, previous_response_id, depth)", (qb) =>
-      qb.selectFrom("responses")
+      qb
+        .selectFrom("responses")
         .select(["id", "previous_response_id", sql<number>`0`.as("depth")])
         .where("id", "=", id)
         .where("organization_id", "=", orgId)
         .unionAll((qb2) =>
-          qb2.selectFrom("responses as r")
+          qb2
+            .selectFrom("responses as r")
             .innerJoin("chain", "chain.previous_response_id", "r.id")
             .select(["r.id", "r.previous_response_id", sql<number>`chain.depth + 1`.as("depth")])
-            .where("r.organization_id", "=", orgId)))
+            .where("r.organization_id", "=", orgId),
+        ),
+    )
     .selectFrom("chain")
     .innerJoin("response_items as i", "i.response_id", "chain.id")
     .select(["i.item"])
@@ -170,30 +213,47 @@ export async function chainItems(db: Db, orgId: number, id: string): Promise<unk
 }
 
 export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
-  let query = db.selectFrom("response_items").select(["item", "seq"])
-    .where("response_id", "=", responseId).where("organization_id", "=", orgId).where("role", "=", "input");
+  let query = db
+    .selectFrom("response_items")
+    .select(["item", "seq"])
+    .where("response_id", "=", responseId)
+    .where("organization_id", "=", orgId)
+    .where("role", "=", "input");
   if (q.after) {
-    const at = await db.selectFrom("response_items").select("seq")
-      .where("response_id", "=", responseId).where("role", "=", "input").where("id", "=", q.after).executeTakeFirst();
+    const at = await db
+      .selectFrom("response_items")
+      .select("seq")
+      .where("response_id", "=", responseId)
+      .where("role", "=", "input")
+      .where("id", "=", q.after)
+      .executeTakeFirst();
     if (!at) return null;
     query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
   }
-  const rows = await query.orderBy("seq", q.order).limit(q.limit + 1).execute();
+  const rows = await query
+    .orderBy("seq", q.order)
+    .limit(q.limit + 1)
+    .execute();
   const page = cutPage(rows, q.limit);
   return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
 /** A response's own input items, in their order (a job run by another process starts from them). */
 export async function inputItemsOf(db: Db, responseId: string): Promise<unknown[]> {
-  const rows = await db.selectFrom("response_items").select("item")
-    .where("response_id", "=", responseId).where("role", "=", "input").orderBy("seq").execute();
+  const rows = await db.selectFrom("response_items").select("item").where("response_id", "=", responseId).where("role", "=", "input").orderBy("seq").execute();
   return rows.map((r) => JSON.parse(r.item));
 }
 
 /** An item of any stored response of the organization, for item_reference. */
 export async function findResponseItem(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
-  const row = await db.selectFrom("response_items").select("item")
-    .where("organization_id", "=", orgId).where("id", "=", itemId).orderBy("seq", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("response_items")
+    .select("item")
+    .where("organization_id", "=", orgId)
+    .where("id", "=", itemId)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? JSON.parse(row.item) : undefined;
 }
 
@@ -212,16 +272,19 @@ export async function deleteResponse(db: Db, orgId: number, id: string): Promise
  * releasing its lease; false when it had ended already (cancelled, failed or finished meanwhile).
  */
 export async function endResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
-  const r = await db.updateTable("responses")
+  const r = await db
+    .updateTable("responses")
     .set({ status, body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
-    .where("id", "=", id).where("status", "in", ["queued", "in_progress"])
+    .where("id", "=", id)
+    .where("status", "in", ["queued", "in_progress"])
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
 export async function appendEvents(db: Db, responseId: string, events: { sequence_number: number }[]): Promise<void> {
   if (events.length === 0) return;
-  await db.insertInto("response_events")
+  await db
+    .insertInto("response_events")
     .values(events.map((e) => ({ response_id: responseId, sequence_number: e.sequence_number, event: JSON.stringify(e) })))
     .execute();
 }
@@ -232,9 +295,13 @@ export async function deleteEvents(db: Db, responseId: string): Promise<void> {
 }
 
 export async function eventsAfter(db: Db, responseId: string, after: number): Promise<unknown[]> {
-  const rows = await db.selectFrom("response_events").select("event")
-    .where("response_id", "=", responseId).where("sequence_number", ">", after)
-    .orderBy("sequence_number").execute();
+  const rows = await db
+    .selectFrom("response_events")
+    .select("event")
+    .where("response_id", "=", responseId)
+    .where("sequence_number", ">", after)
+    .orderBy("sequence_number")
+    .execute();
   return rows.map((r) => JSON.parse(r.event));
 }
 
@@ -247,14 +314,22 @@ export async function eventsAfter(db: Db, responseId: string, after: number): Pr
  */
 export async function claimLapsedResponses(db: Db, worker: string, until: number, now = seconds(), limit = 50): Promise<ResponseRow[]> {
   const skipLocked = capabilities(db).skipLocked;
-  return db.updateTable("responses")
+  return db
+    .updateTable("responses")
     .set({ worker, lease_until: until })
-    .where("seq", "in", (eb) => eb.selectFrom("responses").select("seq")
-      .where("background", "=", 1).where("status", "in", ["queued", "in_progress"])
-      .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
-      .orderBy("seq").limit(limit)
-      .$call((q) => (skipLocked ? q.forUpdate().skipLocked() : q)))
-    .where("background", "=", 1).where("status", "in", ["queued", "in_progress"])
+    .where("seq", "in", (eb) =>
+      eb
+        .selectFrom("responses")
+        .select("seq")
+        .where("background", "=", 1)
+        .where("status", "in", ["queued", "in_progress"])
+        .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
+        .orderBy("seq")
+        .limit(limit)
+        .$call((q) => (skipLocked ? q.forUpdate().skipLocked() : q)),
+    )
+    .where("background", "=", 1)
+    .where("status", "in", ["queued", "in_progress"])
     .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
     .returningAll()
     .execute();
@@ -266,8 +341,12 @@ export async function claimLapsedResponses(db: Db, worker: string, until: number
  * by another worker after the lease lapsed.
  */
 export async function renewLease(db: Db, id: string, worker: string, until: number): Promise<boolean> {
-  const r = await db.updateTable("responses").set({ lease_until: until })
-    .where("id", "=", id).where("worker", "=", worker).where("status", "in", ["queued", "in_progress"])
+  const r = await db
+    .updateTable("responses")
+    .set({ lease_until: until })
+    .where("id", "=", id)
+    .where("worker", "=", worker)
+    .where("status", "in", ["queued", "in_progress"])
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

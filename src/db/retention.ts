@@ -12,7 +12,9 @@ export async function purgeOldLogs(db: Db, retentionDays: number, now = Date.now
     await tx
       .deleteFrom("log_libraries")
       .where("created_at", "<", cutoff)
-      .where("hash", "not in", (eb) => eb.selectFrom("request_logs").select("library_hash").where("library_hash", "is not", null).$narrowType<{ library_hash: string }>())
+      .where("hash", "not in", (eb) =>
+        eb.selectFrom("request_logs").select("library_hash").where("library_hash", "is not", null).$narrowType<{ library_hash: string }>(),
+      )
       .execute();
     return Number(result.numDeletedRows);
   });

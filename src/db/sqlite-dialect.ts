@@ -4,8 +4,15 @@
 // connection under them changes. One connection, used by one query or transaction at a time.
 import type { SqliteConnection as SqliteDatabase, SqliteStatement as Statement } from "../runtime/index.ts";
 import {
-  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
-  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
 } from "kysely";
 
 /** Distinct SQL texts kept prepared: every query the service runs, with room for `in (…)` lists of other lengths. */
@@ -61,7 +68,10 @@ class CachedStatementDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
 
-  constructor(private readonly db: SqliteDatabase, private readonly beforeClose?: () => Promise<void>) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly beforeClose?: () => Promise<void>,
+  ) {
     this.connection = new CachedStatementConnection(db);
   }
 
@@ -110,7 +120,10 @@ class CachedStatementDriver implements Driver {
 
 /** `beforeClose`: what must end before the database closes (a checkpointer of its own). */
 export class CachedStatementSqliteDialect implements Dialect {
-  constructor(private readonly db: SqliteDatabase, private readonly beforeClose?: () => Promise<void>) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly beforeClose?: () => Promise<void>,
+  ) {}
   createDriver(): Driver {
     return new CachedStatementDriver(this.db, this.beforeClose);
   }

@@ -23,7 +23,10 @@ export async function openSqlite(path: string, checkpointer = false): Promise<Ky
   const stop = checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
   const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, stop) });
   registerCapabilities(db, {
-    label: "sqlite", skipLocked: false, modifyingCte: false, autoincrement: true,
+    label: "sqlite",
+    skipLocked: false,
+    modifyingCte: false,
+    autoincrement: true,
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.lit(`$[${i}]`)}) AS ${sql.ref(`c${i}`)}`);
       return sql`(SELECT ${sql.join(columns)}, key AS n FROM json_each(${json}))`;

@@ -13,11 +13,22 @@ export interface TokenStanding {
 }
 
 export async function tokenStanding(db: Db, orgId: number, keyId: number | null, userId: string): Promise<TokenStanding | undefined> {
-  const row = await db.selectFrom("organizations")
+  const row = await db
+    .selectFrom("organizations")
     .selectAll("organizations")
     .select((eb) => [
-      eb.selectFrom("api_keys").select("revoked_at").where("id", "=", keyId ?? -1).where("organization_id", "=", orgId).as("key_revoked_at"),
-      eb.selectFrom("api_keys").select("id").where("id", "=", keyId ?? -1).where("organization_id", "=", orgId).as("key_id"),
+      eb
+        .selectFrom("api_keys")
+        .select("revoked_at")
+        .where("id", "=", keyId ?? -1)
+        .where("organization_id", "=", orgId)
+        .as("key_revoked_at"),
+      eb
+        .selectFrom("api_keys")
+        .select("id")
+        .where("id", "=", keyId ?? -1)
+        .where("organization_id", "=", orgId)
+        .as("key_id"),
       eb.selectFrom("token_revocations").select("revoked_before").where("organization_id", "=", orgId).where("user_id", "=", userId).as("revoked_before"),
     ])
     .where("id", "=", orgId)
@@ -33,7 +44,8 @@ export async function tokenStanding(db: Db, orgId: number, keyId: number | null,
 
 /** Every token of `userId` in the organization minted up to now is dead; returns that moment (ms). */
 export async function revokeUserTokens(db: Db, orgId: number, userId: string, now = Date.now()): Promise<number> {
-  await db.insertInto("token_revocations")
+  await db
+    .insertInto("token_revocations")
     .values({ organization_id: orgId, user_id: userId, revoked_before: now })
     .onConflict((oc) => oc.columns(["organization_id", "user_id"]).doUpdateSet({ revoked_before: now }))
     .execute();

@@ -20,7 +20,8 @@ export const RETRY_AFTER_SECONDS: Record<Trouble, number> = { unreachable: 2, bu
 // Node's socket errors, as pg passes them on.
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
 // pg's own words when a connection goes, or none can be had.
-const PG_GONE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Connection ended unexpectedly|server closed the connection/i;
+const PG_GONE =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Connection ended unexpectedly|server closed the connection/i;
 
 /** The database trouble `e` is, or null for any other error. */
 export function troubleOf(e: unknown): Trouble | null {

@@ -208,8 +208,7 @@ export function compileGrammar(grammarSource: string, options: CompileOptions): 
   // memory load on the way) and compare above. `unit`: c is known to be a code unit, so the
   // complement may be tested instead.
   function setTest(rs: Ranges, unit = false): string {
-    const compare = (xs: Ranges) =>
-      xs.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : hi === 0xffff ? `c >= ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
+    const compare = (xs: Ranges) => xs.map(([lo, hi]) => (lo === hi ? `c == ${lo}` : hi === 0xffff ? `c >= ${lo}` : `(c >= ${lo} && c <= ${hi})`)).join(" || ");
     if (rs.length === 0) return "false";
     const not = complement(rs);
     if (rs.length <= 2) return compare(rs);
@@ -254,7 +253,10 @@ export function compileGrammar(grammarSource: string, options: CompileOptions): 
     }
     if (e instanceof pexprs.Apply) {
       if (isSyntactic(e.ruleName) || !grammar.rules[e.ruleName]) return null;
-      return charTest(grammar.rules[e.ruleName].body, e.args.map((a: any) => a.substituteParams(actuals)));
+      return charTest(
+        grammar.rules[e.ruleName].body,
+        e.args.map((a: any) => a.substituteParams(actuals)),
+      );
     }
     if (e instanceof pexprs.Alt) {
       const terms = e.terms.map((t: any) => charTest(t, actuals));
@@ -389,7 +391,7 @@ export function compileGrammar(grammarSource: string, options: CompileOptions): 
     while (stack.length && !known) {
       const next = stack.pop()!;
       if (recursive(next)) known = true;
-      for (const callee of calls.get(next) ?? []) if (!seen.has(callee)) (seen.add(callee), stack.push(callee));
+      for (const callee of calls.get(next) ?? []) if (!seen.has(callee)) seen.add(callee), stack.push(callee);
     }
     reachMemo.set(rule, known);
     return known;
@@ -725,9 +727,7 @@ function ${name}(pos: i32, depth: i32): i32 {
         if (p.past) groups.set(p.past.key, [...(groups.get(p.past.key) ?? []), p.past]);
         else plain.push(p.first);
       }
-      const past = [...groups.values()].map((ws) =>
-        probeFn({ ...ws[0], rest: union(ws.map((w) => w.rest)), enters: Math.max(...ws.map((w) => w.enters)) }),
-      );
+      const past = [...groups.values()].map((ws) => probeFn({ ...ws[0], rest: union(ws.map((w) => w.rest)), enters: Math.max(...ws.map((w) => w.enters)) }));
       const plainTest = plain.length ? firstTest(union(plain)) : "false";
       const ruledOut = past.length ? ` || (!(${plainTest}) && ${past.map((fn) => `${fn}(c, s, depth)`).join(" && ")})` : "";
       // Where a probe ruled the tails out, the next probe (the levels above) is at the same
@@ -858,7 +858,10 @@ function ${name}(pos: i32, depth: i32): i32 {
     if (e instanceof pexprs.Apply) {
       const info = grammar.rules[e.ruleName];
       if (!info || isSyntactic(e.ruleName) || memoRules.includes(e.ruleName) || recursive(e.ruleName)) return null;
-      return unitOf(info.body, e.args.map((a: any) => a.substituteParams(actuals)));
+      return unitOf(
+        info.body,
+        e.args.map((a: any) => a.substituteParams(actuals)),
+      );
     }
     if (!(e instanceof pexprs.Alt)) return null;
     // Each term consumes the unit when the terms before it were skipped and its own unit test
@@ -890,7 +893,10 @@ function ${name}(pos: i32, depth: i32): i32 {
     // Where tokens start: past spaces in a syntactic context.
     const past = (x: string) => (skips(ctx) && !skipped ? `skip(${x}, depth)` : x);
     const at = past("pos");
-    const call = (fn: string): Callee => (x) => `${fn}(${x}, depth)`;
+    const call =
+      (fn: string): Callee =>
+      (x) =>
+        `${fn}(${x}, depth)`;
     const single = plain ? charTest(e, ctx.actuals) : null;
     if (single) {
       out.push(`${INL}function ${name}(pos: i32, depth: i32): i32 {
@@ -915,13 +921,13 @@ function ${name}(pos: i32, depth: i32): i32 {
     } else if (e === pexprs.end) {
       return (x) => `matchEnd(${past(x)})`;
     } else if (e instanceof pexprs.Terminal) {
-      const units = String(e.obj).split("").map((c) => c.charCodeAt(0));
+      const units = String(e.obj)
+        .split("")
+        .map((c) => c.charCodeAt(0));
       if (units.length === 0) return (x) => x;
       else {
         const test = units.map((u, i) => `ch(pos + ${i}) == ${u}`).join(" && ");
-        out.push(
-          `${INL}function ${name}_t(pos: i32): i32 { if (pos + ${units.length} <= len && ${test}) return pos + ${units.length}; return miss(pos); }`,
-        );
+        out.push(`${INL}function ${name}_t(pos: i32): i32 { if (pos + ${units.length} <= len && ${test}) return pos + ${units.length}; return miss(pos); }`);
         return (x) => `${name}_t(${past(x)})`;
       }
     } else if (e instanceof pexprs.Range) {
@@ -1066,7 +1072,8 @@ function ${name}(pos: i32, depth: i32): i32 {
   });
 
   // A counted rule compiled into its callers' tests (a single-unit rule) would count nothing.
-  for (const rule of countRules) if (!countedFns.has(rule)) throw new Error(`${rule} cannot be counted: it is not compiled as a function of its own (a lexical rule that is not memoised)`);
+  for (const rule of countRules)
+    if (!countedFns.has(rule)) throw new Error(`${rule} cannot be counted: it is not compiled as a function of its own (a lexical rule that is not memoised)`);
 
   // A rule function applied from one place only, and not through itself, is inlined there: V8
   // does not inline WebAssembly calls, and Binaryen only small functions.
@@ -1097,10 +1104,18 @@ let memoSpan: i32 = 0; // positions per memo table: capacity + 1
 let generation: u32 = 0; // parses since the memo tables were cleared
 // Applications of each counted rule in the last parse (CompileOptions.countRules).
 const applied = memory.data(${Math.max(4, countRules.length * 4)});
-${recallRules.map((_, k) => `// The last application of ${recallRules[k]}: at Pos (-1: none), Depth; End or -1; Far, its farthest failure; its nodes [From, From + Size).
-let recall${k}Pos: i32 = -1; let recall${k}Depth: i32 = 0; let recall${k}End: i32 = 0; let recall${k}Far: i32 = 0; let recall${k}From: i32 = 0; let recall${k}Size: i32 = 0;`).join("\n")}
-${failSpanRules.map((_, k) => `// The last failed application of ${failSpanRules[k]}: its opening Unit, From where, its farthest failure Far.
-let span${k}Unit: i32 = 0; let span${k}From: i32 = 0; let span${k}Far: i32 = 0;`).join("\n")}
+${recallRules
+  .map(
+    (_, k) => `// The last application of ${recallRules[k]}: at Pos (-1: none), Depth; End or -1; Far, its farthest failure; its nodes [From, From + Size).
+let recall${k}Pos: i32 = -1; let recall${k}Depth: i32 = 0; let recall${k}End: i32 = 0; let recall${k}Far: i32 = 0; let recall${k}From: i32 = 0; let recall${k}Size: i32 = 0;`,
+  )
+  .join("\n")}
+${failSpanRules
+  .map(
+    (_, k) => `// The last failed application of ${failSpanRules[k]}: its opening Unit, From where, its farthest failure Far.
+let span${k}Unit: i32 = 0; let span${k}From: i32 = 0; let span${k}Far: i32 = 0;`,
+  )
+  .join("\n")}
 
 // The input starts at a fixed address, so that reading a unit needs no pointer from a global. The
 // module's static data (the verdict's rule classes) must fit below it (prepare checks).

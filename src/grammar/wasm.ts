@@ -26,11 +26,41 @@ export const COUNT_RULES = ["bracketChar"];
 // and the entry's key on the native stack, and overflowed it before 1,200 levels counted one.
 // The `unclosed…` rules read what `bracketed` at their place has just read (remembered): they count
 // a level, as the bracket does, so that every recursion passes through a counted rule.
-export const NEST_RULES = ["Group", "ArrayLit", "ObjectLit", "Entry", "ActionCall", "BuiltinCall", "ComponentCall", "PostfixOp_index", "Unary_op", "TernaryTail", "bracketed", "unclosedParen", "unclosedSquare", "unclosedCurly"];
+export const NEST_RULES = [
+  "Group",
+  "ArrayLit",
+  "ObjectLit",
+  "Entry",
+  "ActionCall",
+  "BuiltinCall",
+  "ComponentCall",
+  "PostfixOp_index",
+  "Unary_op",
+  "TernaryTail",
+  "bracketed",
+  "unclosedParen",
+  "unclosedSquare",
+  "unclosedCurly",
+];
 // Nodes that are one level of an expression tree: what reads the tree (src/lang/ast.ts, the checker,
 // the display tree) descends one level for each. A binary, postfix or ternary node counts above
 // its first operand, which the nesting count cannot see.
-export const HEIGHT_RULES = ["ArrayLit", "ObjectLit", "ComponentCall", "BuiltinCall", "ActionCall", "Expr", "Unary_op", "Postfix", "Or", "And", "Equality", "Comparison", "Additive", "Multiplicative"];
+export const HEIGHT_RULES = [
+  "ArrayLit",
+  "ObjectLit",
+  "ComponentCall",
+  "BuiltinCall",
+  "ActionCall",
+  "Expr",
+  "Unary_op",
+  "Postfix",
+  "Or",
+  "And",
+  "Equality",
+  "Comparison",
+  "Additive",
+  "Multiplicative",
+];
 // Rules whose tail nests: each right operand of a binary operator counts one level, as each of
 // them keeps the operator's loop and the chain of the rules below it on the native stack (a
 // chain of them through parentheses, `1 + (1 + (...))`, took twice the stack of plain ones).

@@ -21,7 +21,8 @@ export function balance(text: string): Balance {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (quote) {
-      if (c === 92) i++; // a backslash escapes the next unit
+      if (c === 92)
+        i++; // a backslash escapes the next unit
       else if (c === quote || c === 10) quote = 0; // strings hold no raw newline
       continue;
     }

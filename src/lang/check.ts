@@ -183,10 +183,15 @@ export class Checker {
   private call(e: Extract<Expr, { k: "call" }>, stmt: Statement, whole: boolean, scope: Set<string> | null): void {
     if (reserved(e.name)) {
       if (!whole) {
-        this.report("inline-reserved", `${e.name}(...) must be the whole right side of a statement (\`name = ${e.name}(...)\`), got it inside an expression`, e.start, {
-          component: e.name,
-          statementId: stmt.id,
-        });
+        this.report(
+          "inline-reserved",
+          `${e.name}(...) must be the whole right side of a statement (\`name = ${e.name}(...)\`), got it inside an expression`,
+          e.start,
+          {
+            component: e.name,
+            statementId: stmt.id,
+          },
+        );
       }
       return;
     }
@@ -383,16 +388,26 @@ export class Checker {
       const name = this.refNames[i];
       if (this.defs.has(name) || this.brokenNames.has(name)) continue;
       missing.add(name);
-      this.report("unresolved", `\`${name}\` is referenced but never defined: expected a statement \`${name} = ...\`, got none${this.suggestName(name)}`, this.refAts[i], {
-        statementId: this.order[this.refFrom[i]],
-      });
+      this.report(
+        "unresolved",
+        `\`${name}\` is referenced but never defined: expected a statement \`${name} = ...\`, got none${this.suggestName(name)}`,
+        this.refAts[i],
+        {
+          statementId: this.order[this.refFrom[i]],
+        },
+      );
     }
     for (const name of this.cycles()) {
       missing.add(name);
       const stmt = this.defs.get(name)!;
-      this.report("unresolved", `\`${name}\` is defined only through a reference cycle: expected its references to end at a value, got a loop back to \`${name}\``, stmt.start, {
-        statementId: name,
-      });
+      this.report(
+        "unresolved",
+        `\`${name}\` is defined only through a reference cycle: expected its references to end at a value, got a loop back to \`${name}\``,
+        stmt.start,
+        {
+          statementId: name,
+        },
+      );
     }
     return [...missing];
   }
@@ -520,9 +535,14 @@ export class Checker {
 
   /** Reports statement `name` (at `start`) as an orphan: for checks that found it so themselves. */
   orphan(name: string, start: number): void {
-    this.report("orphaned", `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`, start, {
-      statementId: name,
-    });
+    this.report(
+      "orphaned",
+      `\`${name}\` is defined but not reachable from root: expected a reference to it from root or from what root uses, got none`,
+      start,
+      {
+        statementId: name,
+      },
+    );
   }
 
   /** `root` must exist and be an element (of the library's root component, when it names one). */
@@ -534,7 +554,10 @@ export class Checker {
       const got = this.brokenNames.has("root")
         ? "got a `root` line that does not read as a statement"
         : names.length
-          ? `got only ${someOf(names.map((n) => `\`${n}\``), 6)}`
+          ? `got only ${someOf(
+              names.map((n) => `\`${n}\``),
+              6,
+            )}`
           : "got no statement";
       this.report("missing-root", `the program has no \`root\` statement: expected \`root = ${want ?? "Component"}(...)\`, ${got}`, programEnd);
       return;
@@ -543,9 +566,14 @@ export class Checker {
     if (value === null || value.k !== "call") {
       if (stmt.expr.k === "call" && !reserved(stmt.expr.name)) return; // unknown component: reported already
       const got = value === null ? (stmt.expr.k === "call" ? `a ${stmt.expr.name}(...)` : "a value known only at run time") : describe(value);
-      this.report("missing-root", `\`root\` does not produce a component element: expected ${want ? `a ${want}` : "a component call"}, got ${got}`, stmt.start, {
-        statementId: "root",
-      });
+      this.report(
+        "missing-root",
+        `\`root\` does not produce a component element: expected ${want ? `a ${want}` : "a component call"}, got ${got}`,
+        stmt.start,
+        {
+          statementId: "root",
+        },
+      );
       return;
     }
     if (want && value.name !== want) {

@@ -126,7 +126,13 @@ function checkSchema(schema: unknown, at: string[], problems: string[]): void {
   if (schema.oneOf !== undefined) checkBranches(schema.oneOf, "oneOf", at, problems, fail);
 }
 
-function checkBranches(branches: unknown, keyword: string, at: string[], problems: string[], fail: (what: string, value: unknown, ...tail: string[]) => void): void {
+function checkBranches(
+  branches: unknown,
+  keyword: string,
+  at: string[],
+  problems: string[],
+  fail: (what: string, value: unknown, ...tail: string[]) => void,
+): void {
   if (!Array.isArray(branches) || branches.length === 0) {
     fail("must be a non-empty array of schemas", branches, keyword);
     return;
@@ -189,7 +195,8 @@ export function compileLibrary(config: unknown): Library {
         for (const [key, value] of Object.entries(node)) {
           if (key === "$ref") {
             const target = typeof value === "string" ? refTarget(value) : null;
-            if (target === null || !names.has(target) || !isObject(defs[target])) problems.push(`\`${where}\` has $ref ${short(value)}, which is not #/$defs/<a component>`);
+            if (target === null || !names.has(target) || !isObject(defs[target]))
+              problems.push(`\`${where}\` has $ref ${short(value)}, which is not #/$defs/<a component>`);
           } else visit(value, `${where}/${key}`);
         }
       }

@@ -72,7 +72,13 @@ export class TreeCache {
  * The display tree of `defs`. `cache`: values kept from earlier reads of the same program as it
  * grows (its changes given to it since); without one, values are still built once per read.
  */
-export function materializeRoot(getText: () => string, defs: Defs, library: Library, partial: Set<string>, cache: TreeCache = new TreeCache()): ElementNode | null {
+export function materializeRoot(
+  getText: () => string,
+  defs: Defs,
+  library: Library,
+  partial: Set<string>,
+  cache: TreeCache = new TreeCache(),
+): ElementNode | null {
   if (!defs.get("root")) return null;
   let text: string | null = null;
   const source = (e: Expr) => (text ??= getText()).slice(e.start, e.end);
@@ -143,7 +149,8 @@ export function materializeRoot(getText: () => string, defs: Defs, library: Libr
           const value = built === DROPPED ? null : built;
           if (value === undefined || value === null) {
             if (prop.hasDefault) props[prop.name] = prop.schema.default;
-            else if (prop.required) return DROPPED; // missing-required / null-required
+            else if (prop.required)
+              return DROPPED; // missing-required / null-required
             else if (value === null) props[prop.name] = null;
             continue;
           }

@@ -79,7 +79,14 @@ class LazyResult implements ParseResult {
   }
 
   toJSON() {
-    return { root: this.root, errors: this.errors, incomplete: this.incomplete, unresolved: this.unresolved, orphaned: this.orphaned, statements: this.statements };
+    return {
+      root: this.root,
+      errors: this.errors,
+      incomplete: this.incomplete,
+      unresolved: this.unresolved,
+      orphaned: this.orphaned,
+      statements: this.statements,
+    };
   }
 }
 
@@ -170,11 +177,14 @@ function partialResult(generation: string, tree: Tree, library: Library, from: n
   const statements = verdictDetail().statements;
   const partial = partialErrors(generation, tree, library);
   if (partial === null) return null;
-  return lazyResult({ errors: partial.errors.map(publicError), incomplete: false, unresolved: partial.unresolved, orphaned: partial.orphaned, statements }, () => {
-    setInput(generation);
-    const all = definitions(splitProgram(generation, 0, from, to).statements);
-    return materializeRoot(() => generation, all, library, new Set());
-  });
+  return lazyResult(
+    { errors: partial.errors.map(publicError), incomplete: false, unresolved: partial.unresolved, orphaned: partial.orphaned, statements },
+    () => {
+      setInput(generation);
+      const all = definitions(splitProgram(generation, 0, from, to).statements);
+      return materializeRoot(() => generation, all, library, new Set());
+    },
+  );
 }
 
 /** The checker's errors (placed, in order), unresolved names and orphans after a PARTIAL verdict on `tree`, or null (see partialResult). */

@@ -26,7 +26,9 @@ function describeStop(text: string, base: number, line: BrokenLine, stop: number
   const word = at >= text.length || rest[0] === "\n" || rest[0] === "\r" ? "" : (WORD.exec(rest)?.[0] ?? "");
   line.found = word === "" ? "the end of the line" : `\`${word}\``;
   if (!named) {
-    line.expected = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*:/.test(head + rest) ? "`name = value` (a statement), not `name: value`" : "a statement `name = value`";
+    line.expected = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*:/.test(head + rest)
+      ? "`name = value` (a statement), not `name: value`"
+      : "a statement `name = value`";
     return;
   }
   const call = /([A-Za-z_][A-Za-z0-9_]*)[ \t]*$/.exec(head);

@@ -69,7 +69,18 @@ const shapes = new WeakMap<PropSchema, Shape>();
 export function shapeOf(schema: PropSchema): Shape {
   const known = shapes.get(schema);
   if (known) return known;
-  const shape: Shape = { schema, any: false, refs: null, branches: null, enumValues: null, hasConst: "const" in schema, kinds: ANY, integerOnly: false, items: null, properties: null };
+  const shape: Shape = {
+    schema,
+    any: false,
+    refs: null,
+    branches: null,
+    enumValues: null,
+    hasConst: "const" in schema,
+    kinds: ANY,
+    integerOnly: false,
+    items: null,
+    properties: null,
+  };
   shapes.set(schema, shape); // before the parts: a schema that contains itself ends here
   const branches = schema.$ref ? [schema] : (schema.anyOf ?? schema.oneOf);
   if (branches && branches.length && branches.every((b) => (typeof b.$ref === "string" && Object.keys(b).length === 1) || b === schema)) {

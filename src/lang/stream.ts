@@ -337,12 +337,26 @@ export function createStreamParser(library: Library): StreamParser {
       // A statement cut mid-way whose line starts a statement (`name =` and not `==`): no line
       // before it can go on past it, so everything before it has ended and is not read again.
       const cut = parts.broken[parts.broken.length - 1];
-      if (cut !== undefined && cut.incomplete && !cut.tooDeep && cut.start >= openFrom && STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))) openFrom = cut.start;
-      else if (cut !== undefined && parts.statements.length > 0 && cut.start > openFrom && parts.broken.length > 0 && (parts.broken.length === 1 || parts.broken[parts.broken.length - 2].start < openFrom)) {
+      if (
+        cut !== undefined &&
+        cut.incomplete &&
+        !cut.tooDeep &&
+        cut.start >= openFrom &&
+        STARTS_STATEMENT.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 200))
+      )
+        openFrom = cut.start;
+      else if (
+        cut !== undefined &&
+        parts.statements.length > 0 &&
+        cut.start > openFrom &&
+        parts.broken.length > 0 &&
+        (parts.broken.length === 1 || parts.broken[parts.broken.length - 2].start < openFrom)
+      ) {
         // The line right after the last statement's does not start with ? or :, the only way a
         // ternary goes on past its line: that statement has ended too.
         const nl = tail.indexOf("\n", parts.statements[parts.statements.length - 1].end - tailBase);
-        if (nl !== -1 && nl + 1 + tailBase === cut.start && NOT_TERNARY_TAIL.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100))) openFrom = cut.start;
+        if (nl !== -1 && nl + 1 + tailBase === cut.start && NOT_TERNARY_TAIL.test(tail.slice(cut.start - tailBase, cut.start - tailBase + 100)))
+          openFrom = cut.start;
       }
       for (const line of parts.broken) {
         if (line.start >= openFrom) break;
@@ -407,7 +421,16 @@ export function createStreamParser(library: Library): StreamParser {
       // Nothing open: what has ended says it all.
       const pendingNow = pending.snapshot();
       const orphanedNow = unreferenced.snapshot();
-      return { open, ended: endings, openById: NO_STATEMENTS, openCheckErrors: [], endedOpen: NO_NAMES, added: 0, unresolved: () => readNames(pendingNow), orphaned: () => readNames(orphanedNow) };
+      return {
+        open,
+        ended: endings,
+        openById: NO_STATEMENTS,
+        openCheckErrors: [],
+        endedOpen: NO_NAMES,
+        added: 0,
+        unresolved: () => readNames(pendingNow),
+        orphaned: () => readNames(orphanedNow),
+      };
     }
     // The ended statements overlaid with the open ones, without copying either.
     const openById = new Map(open.map((stmt) => [stmt.id, stmt]));
@@ -475,7 +498,9 @@ export function createStreamParser(library: Library): StreamParser {
     return lazyResult(
       {
         errors: () => {
-          const open = [...brokenLineErrors(openBroken, library, { text: textNow, base: textBase }), ...openCheckErrors].sort((a, b) => a.at - b.at).map(publicError);
+          const open = [...brokenLineErrors(openBroken, library, { text: textNow, base: textBase }), ...openCheckErrors]
+            .sort((a, b) => a.at - b.at)
+            .map(publicError);
           return finalErrors.slice(0, errorCount).concat(open);
         },
         incomplete: openBroken.some((b) => b.incomplete),

@@ -51,7 +51,7 @@ function bitDistance(word: string, c: string): number {
   let score = m;
   for (let j = 0; j < c.length; j++) {
     const pm = peq[c.charCodeAt(j)];
-    const tr = (((~d0 & pm) << 1) & pmPrev);
+    const tr = ((~d0 & pm) << 1) & pmPrev;
     d0 = ((((pm & vp) + vp) | 0) ^ vp) | pm | vn | tr;
     const hp = vn | ~(d0 | vp);
     const hn = d0 & vp;
@@ -140,10 +140,15 @@ export function eachWithin(word: string, candidates: Iterable<string>, bound: ()
 export function closest(word: string, candidates: Iterable<string>): string | null {
   let best: string | null = null;
   let bestD = Math.max(1, Math.floor(word.length / 3)) + 1;
-  eachWithin(word, candidates, () => bestD, (c, d) => {
-    best = c;
-    bestD = d;
-  });
+  eachWithin(
+    word,
+    candidates,
+    () => bestD,
+    (c, d) => {
+      best = c;
+      bestD = d;
+    },
+  );
   return best;
 }
 

@@ -25,7 +25,16 @@ export interface BuiltinLibrarySource {
 /** What {"libraryVersion":"0.1.0"} names: @openuidev/thesys's chat library (root Card). */
 export const BUILTIN_VERSION = "0.1.0";
 
-const generated = [thesysChat, thesysPresentation, thesysReport, thesysDashboard, thesysSlideshow, thesysReportView, openuiChat, openui] as unknown as BuiltinLibrarySource[];
+const generated = [
+  thesysChat,
+  thesysPresentation,
+  thesysReport,
+  thesysDashboard,
+  thesysSlideshow,
+  thesysReportView,
+  openuiChat,
+  openui,
+] as unknown as BuiltinLibrarySource[];
 
 /** Every built-in library, by each name a config block may give it. */
 export const builtInLibraries: Readonly<Record<string, BuiltinLibrarySource>> = Object.freeze(

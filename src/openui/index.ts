@@ -9,7 +9,16 @@
 // application's own route, which mints one with its API key): fetched when needed, again before
 // it expires or after a 401, one fetch at a time.
 import {
-  openAIResponsesAdapter, type Artifact, type ArtifactStorage, type ArtifactSummary, type ChatLLM, type ChatStorage, type Message, type Thread, type ThreadStorage, type UserMessage,
+  openAIResponsesAdapter,
+  type Artifact,
+  type ArtifactStorage,
+  type ArtifactSummary,
+  type ChatLLM,
+  type ChatStorage,
+  type Message,
+  type Thread,
+  type ThreadStorage,
+  type UserMessage,
 } from "@openuidev/react-headless";
 import { tokenSource, type TokenAnswer, type TokenSource } from "./tokens.ts";
 
@@ -61,7 +70,10 @@ function connect(c: TesseraConnection): Connected {
     async json<T>(method: string, path: string, body?: unknown) {
       const res = await request(method, path, body);
       if (!res.ok) {
-        const detail = await res.json().then((b: { error?: { message?: string } }) => b?.error?.message, () => undefined);
+        const detail = await res.json().then(
+          (b: { error?: { message?: string } }) => b?.error?.message,
+          () => undefined,
+        );
         throw new Error(`tessera: ${method} ${path} failed: ${res.status}${detail ? ` ${detail}` : ""}`);
       }
       return (await res.json()) as T;
@@ -121,7 +133,16 @@ interface ListJson<T> {
   has_more: boolean;
   last_id: string | null;
 }
-type ItemJson = { id: string; type: string; role?: string; content?: { type: string; text?: string }[]; call_id?: string; name?: string; arguments?: string; output?: unknown };
+type ItemJson = {
+  id: string;
+  type: string;
+  role?: string;
+  content?: { type: string; text?: string }[];
+  call_id?: string;
+  name?: string;
+  arguments?: string;
+  output?: unknown;
+};
 
 const toThread = (c: ConversationJson): Thread => ({ id: c.id, title: c.title ?? c.metadata?.title ?? DEFAULT_TITLE, createdAt: c.created_at * 1000 });
 
@@ -135,10 +156,19 @@ function toMessage(item: ItemJson): Message | null {
     return null;
   }
   if (item.type === "function_call") {
-    return { id: item.id, role: "assistant", toolCalls: [{ id: item.call_id ?? item.id, type: "function", function: { name: item.name ?? "", arguments: item.arguments ?? "" } }] };
+    return {
+      id: item.id,
+      role: "assistant",
+      toolCalls: [{ id: item.call_id ?? item.id, type: "function", function: { name: item.name ?? "", arguments: item.arguments ?? "" } }],
+    };
   }
   if (item.type === "function_call_output") {
-    return { id: item.id, role: "tool", toolCallId: item.call_id ?? "", content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "") };
+    return {
+      id: item.id,
+      role: "tool",
+      toolCallId: item.call_id ?? "",
+      content: typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? ""),
+    };
   }
   return null;
 }
@@ -162,7 +192,10 @@ export function tesseraThreadStorage(c: TesseraConnection): ThreadStorage {
       const out: Message[] = [];
       let after = "";
       for (let i = 0; i < MAX_ITEM_PAGES; i++) {
-        const page = await api.json<ListJson<ItemJson>>("GET", `/v1/conversations/${encodeURIComponent(threadId)}/items?order=asc&limit=100${after ? `&after=${encodeURIComponent(after)}` : ""}`);
+        const page = await api.json<ListJson<ItemJson>>(
+          "GET",
+          `/v1/conversations/${encodeURIComponent(threadId)}/items?order=asc&limit=100${after ? `&after=${encodeURIComponent(after)}` : ""}`,
+        );
         for (const item of page.data) {
           const m = toMessage(item);
           if (m) out.push(m);
@@ -173,7 +206,9 @@ export function tesseraThreadStorage(c: TesseraConnection): ThreadStorage {
       return out;
     },
     async updateThread(thread) {
-      const row = await api.json<ConversationJson>("POST", `/v1/conversations/${encodeURIComponent(thread.id)}`, { metadata: { title: thread.title.slice(0, 512) } });
+      const row = await api.json<ConversationJson>("POST", `/v1/conversations/${encodeURIComponent(thread.id)}`, {
+        metadata: { title: thread.title.slice(0, 512) },
+      });
       return toThread(row);
     },
     async deleteThread(id) {
@@ -193,7 +228,11 @@ interface ArtifactJson {
 }
 
 const toSummary = (a: ArtifactJson): ArtifactSummary => ({
-  id: a.id, title: a.name ?? a.id, type: a.kind, threadId: a.conversation_id ?? "", updatedAt: 1000 * (a.updated_at ?? a.created_at),
+  id: a.id,
+  title: a.name ?? a.id,
+  type: a.kind,
+  threadId: a.conversation_id ?? "",
+  updatedAt: 1000 * (a.updated_at ?? a.created_at),
 });
 
 /** Artifacts over /v1/artifacts: the token's user's slide decks and reports, newest first. */

@@ -27,24 +27,35 @@ const DEFAULT_PREAMBLE =
   "You are an assistant that answers with generative UI: instead of prose, you write a small program that the application renders as interface components.";
 
 /** A group as the library may write it: any JSON in each field (the compiler does not read groups). */
-interface Group { name?: unknown; components?: unknown; notes?: unknown; description?: unknown }
+interface Group {
+  name?: unknown;
+  components?: unknown;
+  notes?: unknown;
+  description?: unknown;
+}
 
 /** A group field as prompt text, whatever JSON it holds: lists joined by `sep`, objects as JSON. */
 function text(value: unknown, sep: string): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map((v) => text(v, sep)).filter((t) => t !== "").join(sep);
+  if (Array.isArray(value))
+    return value
+      .map((v) => text(v, sep))
+      .filter((t) => t !== "")
+      .join(sep);
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
 export function assembleSystemPrompt(input: PromptInput): string {
   const lib = input.library;
-  const defs = ((lib.schema as { $defs?: Record<string, Record<string, unknown>> } | undefined)?.$defs) ?? {};
+  const defs = (lib.schema as { $defs?: Record<string, Record<string, unknown>> } | undefined)?.$defs ?? {};
   const parts: string[] = [input.options?.preamble?.trim() || DEFAULT_PREAMBLE];
   parts.push(`## The UI language\n${SYNTAX_RULES}`);
   const root = typeof lib.root === "string" ? `\nThe \`root\` statement must be a ${lib.root}(...).` : "";
-  parts.push(`## Components\nSignatures list arguments in positional order; \`?\` marks optional ones, \`= x\` a default.${root}\n${signatures(defs).join("\n")}`);
+  parts.push(
+    `## Components\nSignatures list arguments in positional order; \`?\` marks optional ones, \`= x\` a default.${root}\n${signatures(defs).join("\n")}`,
+  );
 
   const groups = (Array.isArray(lib.componentGroups) ? lib.componentGroups : []).filter((g): g is Group => g !== null && typeof g === "object");
   if (groups.length) {

@@ -20,7 +20,9 @@ export function typeOf(s: Schema | undefined, depth = 0): string {
     const props = s.properties as Record<string, Schema> | undefined;
     if (!props) return "object";
     const req = new Set((s.required as string[] | undefined) ?? []);
-    return `{${Object.entries(props).map(([k, v]) => `${k}${req.has(k) ? "" : "?"}: ${typeOf(v, depth + 1)}`).join(", ")}}`;
+    return `{${Object.entries(props)
+      .map(([k, v]) => `${k}${req.has(k) ? "" : "?"}: ${typeOf(v, depth + 1)}`)
+      .join(", ")}}`;
   }
   if (t === "integer") return "integer";
   if (typeof t === "string") return t;

@@ -3,13 +3,18 @@
 // tool messages tool_result blocks in a user turn; neighbouring turns of one role are merged.
 
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
+import { callId, chunkOf, fileData, jsonInstruction, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, usage } from "./translate.ts";
 import {
-  callId, chunkOf, fileData, jsonInstruction, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, usage,
-} from "./translate.ts";
-import {
-  ProviderError, UnsupportedRequestError,
-  type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type FinishReason, type ProviderAdapter,
-  type SseEvent, type StreamOptions, type ToolCall,
+  ProviderError,
+  UnsupportedRequestError,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatRequest,
+  type FinishReason,
+  type ProviderAdapter,
+  type SseEvent,
+  type StreamOptions,
+  type ToolCall,
 } from "./types.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -95,9 +100,7 @@ function toBlock(p: Block): Block {
   if (p.type === "image_url") {
     const url = String((p.image_url as { url: string }).url);
     const data = parseDataUrl(url);
-    return data
-      ? { type: "image", source: { type: "base64", media_type: data.mediaType, data: data.data } }
-      : { type: "image", source: { type: "url", url } };
+    return data ? { type: "image", source: { type: "base64", media_type: data.mediaType, data: data.data } } : { type: "image", source: { type: "url", url } };
   }
   if (p.type === "file") {
     const doc = fileData(p);
@@ -111,17 +114,25 @@ function toBlock(p: Block): Block {
 const DOCUMENT_TYPES = new Set(["application/pdf", "text/plain"]);
 
 const STOP: Record<string, FinishReason> = {
-  end_turn: "stop", stop_sequence: "stop", pause_turn: "stop",
-  max_tokens: "length", model_context_window_exceeded: "length",
-  tool_use: "tool_calls", refusal: "content_filter",
+  end_turn: "stop",
+  stop_sequence: "stop",
+  pause_turn: "stop",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  tool_use: "tool_calls",
+  refusal: "content_filter",
 };
 export function finishReason(r: string | null | undefined): FinishReason | null {
   return r ? (STOP[r] ?? "stop") : null;
 }
 
-interface AnthropicUsage { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number }
-const inputTokens = (u: AnthropicUsage | undefined) =>
-  (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0);
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+const inputTokens = (u: AnthropicUsage | undefined) => (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0);
 
 function fromResponse(body: unknown, model: string): ChatCompletion {
   const b = body as { id?: string; content?: Block[]; stop_reason?: string; usage?: AnthropicUsage };
@@ -140,24 +151,31 @@ function fromResponse(body: unknown, model: string): ChatCompletion {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: "assistant", content: text === "" && calls.length ? null : text, ...(calls.length ? { tool_calls: calls } : {}) },
-      finish_reason: finishReason(b.stop_reason) ?? "stop",
-      logprobs: null,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: text === "" && calls.length ? null : text, ...(calls.length ? { tool_calls: calls } : {}) },
+        finish_reason: finishReason(b.stop_reason) ?? "stop",
+        logprobs: null,
+      },
+    ],
     usage: usage(inputTokens(b.usage), b.usage?.output_tokens ?? 0),
   };
 }
 
 async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions): AsyncGenerator<ChatCompletionChunk> {
-  let prompt = 0, completion = 0;
+  let prompt = 0,
+    completion = 0;
   let nextTool = 0;
   const toolIndex = new Map<number, number>(); // content block index → tool call index
   let stopped = false;
   for await (const ev of events) {
     let data: Block;
-    try { data = JSON.parse(ev.data); } catch { throw new ProviderError("anthropic sent a stream event that is not JSON", 502, null); }
+    try {
+      data = JSON.parse(ev.data);
+    } catch {
+      throw new ProviderError("anthropic sent a stream event that is not JSON", 502, null);
+    }
     switch (data.type) {
       case "message_start": {
         const msg = data.message as { usage?: AnthropicUsage };

@@ -5,10 +5,7 @@
 // nothing for the idle timeout between two chunks.
 
 import { readSse } from "./sse.ts";
-import {
-  ProviderError,
-  type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type ProviderAdapter, type Target,
-} from "./types.ts";
+import { ProviderError, type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type ProviderAdapter, type Target } from "./types.ts";
 
 export interface CallLimits {
   /** A stream's answer must start (status and headers) within this (TESSERA_PROVIDER_CONNECT_TIMEOUT_MS). */
@@ -103,7 +100,11 @@ export async function complete(adapter: ProviderAdapter, req: ChatRequest, targe
  * with a status), errors later are thrown by the iterator.
  */
 export async function openStream(
-  adapter: ProviderAdapter, req: ChatRequest, target: Target, ids: { id: string; created: number }, signal?: AbortSignal,
+  adapter: ProviderAdapter,
+  req: ChatRequest,
+  target: Target,
+  ids: { id: string; created: number },
+  signal?: AbortSignal,
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
   const dog = new Watchdog();
   const res = await send(adapter, req, target, true, dog, signal);

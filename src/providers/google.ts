@@ -5,9 +5,17 @@
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
 import { callId, chunkOf, fileData, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, textOf, usage } from "./translate.ts";
 import {
-  ProviderError, UnsupportedRequestError,
-  type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type FinishReason, type ProviderAdapter,
-  type SseEvent, type StreamOptions, type ToolCall, type Usage,
+  ProviderError,
+  UnsupportedRequestError,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatRequest,
+  type FinishReason,
+  type ProviderAdapter,
+  type SseEvent,
+  type StreamOptions,
+  type ToolCall,
+  type Usage,
 } from "./types.ts";
 
 type Part = Record<string, unknown>;
@@ -22,14 +30,16 @@ export const google: ProviderAdapter = {
     const system = systemText(req.messages);
     if (system) body.systemInstruction = { parts: [{ text: system }] };
     if (req.tools?.length) {
-      body.tools = [{
-        functionDeclarations: req.tools.map((t) => ({
-          name: t.function.name,
-          ...(t.function.description ? { description: t.function.description } : {}),
-          // parametersJsonSchema takes full JSON Schema; `parameters` only an OpenAPI subset.
-          ...(t.function.parameters ? { parametersJsonSchema: t.function.parameters } : {}),
-        })),
-      }];
+      body.tools = [
+        {
+          functionDeclarations: req.tools.map((t) => ({
+            name: t.function.name,
+            ...(t.function.description ? { description: t.function.description } : {}),
+            // parametersJsonSchema takes full JSON Schema; `parameters` only an OpenAPI subset.
+            ...(t.function.parameters ? { parametersJsonSchema: t.function.parameters } : {}),
+          })),
+        },
+      ];
     }
     const toolConfig = toToolConfig(req);
     if (toolConfig) body.toolConfig = toolConfig;
@@ -171,12 +181,14 @@ function fromResponse(body: unknown, model: string): ChatCompletion {
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: "assistant", content: text === "" && (calls.length || blocked) ? null : text, ...(calls.length ? { tool_calls: calls } : {}) },
-      finish_reason: blocked ? "content_filter" : (finishReason(cand?.finishReason, calls.length > 0) ?? "stop"),
-      logprobs: null,
-    }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: text === "" && (calls.length || blocked) ? null : text, ...(calls.length ? { tool_calls: calls } : {}) },
+        finish_reason: blocked ? "content_filter" : (finishReason(cand?.finishReason, calls.length > 0) ?? "stop"),
+        logprobs: null,
+      },
+    ],
     usage: usageOf(b.usageMetadata),
   };
 }
@@ -188,10 +200,17 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
   let last: GeminiAnswer["usageMetadata"];
   for await (const ev of events) {
     let b: GeminiAnswer;
-    try { b = JSON.parse(ev.data); } catch { throw new ProviderError("google sent a stream event that is not JSON", 502, null); }
+    try {
+      b = JSON.parse(ev.data);
+    } catch {
+      throw new ProviderError("google sent a stream event that is not JSON", 502, null);
+    }
     if (b.error) throw new ProviderError(`google stream failed: ${b.error.message ?? "unknown error"}`, 502, null);
     if (b.usageMetadata) last = b.usageMetadata;
-    if (first) { first = false; yield chunkOf(opts, { role: "assistant", content: "" }); }
+    if (first) {
+      first = false;
+      yield chunkOf(opts, { role: "assistant", content: "" });
+    }
     const cand = b.candidates?.[0];
     const { text, calls } = readParts(cand?.content?.parts);
     if (text) yield chunkOf(opts, { content: text });
@@ -200,7 +219,10 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
       yield chunkOf(opts, { tool_calls: calls.map((c) => ({ index: nextTool++, id: c.id, type: "function", function: c.function })) });
     }
     const reason = !cand && b.promptFeedback?.blockReason ? "content_filter" : finishReason(cand?.finishReason, nextTool > 0);
-    if (reason && !finished) { finished = true; yield chunkOf(opts, {}, reason); }
+    if (reason && !finished) {
+      finished = true;
+      yield chunkOf(opts, {}, reason);
+    }
   }
   if (!finished) throw new ProviderError("google stream ended before a finishReason", 502, null);
   yield { id: opts.id, object: "chat.completion.chunk", created: opts.created, model: opts.model, choices: [], usage: usageOf(last) };

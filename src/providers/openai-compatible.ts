@@ -4,8 +4,14 @@
 
 import {
   ProviderError,
-  type ChatCompletion, type ChatCompletionChunk, type ChatRequest, type ProviderAdapter,
-  type ProviderRequest, type SseEvent, type StreamOptions, type Target,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatRequest,
+  type ProviderAdapter,
+  type ProviderRequest,
+  type SseEvent,
+  type StreamOptions,
+  type Target,
 } from "./types.ts";
 
 export interface OpenAICompatibleConfig {
@@ -84,7 +90,9 @@ export function openAIErrorMessage(status: number, text: string): string {
     const j = JSON.parse(text);
     const m = j?.error?.message ?? j?.message ?? (typeof j?.error === "string" ? j.error : undefined);
     if (typeof m === "string" && m) return m;
-  } catch { /* not JSON: fall through */ }
+  } catch {
+    /* not JSON: fall through */
+  }
   return text.trim().slice(0, 500) || `HTTP ${status}`;
 }
 

@@ -41,9 +41,7 @@ export function route(model: string): Route | null {
   return { provider, adapter: aggregator, upstreamModel: model };
 }
 
-export type TargetResult =
-  | { ok: true; target: Target }
-  | { ok: false; message: string; param: string };
+export type TargetResult = { ok: true; target: Target } | { ok: false; message: string; param: string };
 
 type Env = Record<string, string | undefined>;
 

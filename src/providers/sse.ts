@@ -25,7 +25,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
         start = nl + (buf[nl] === "\r" && buf[nl + 1] === "\n" ? 2 : 1);
         if (line === "") {
           if (sawData) yield { event: event || "message", data: data.join("\n") };
-          event = ""; data = []; sawData = false;
+          event = "";
+          data = [];
+          sawData = false;
           continue;
         }
         if (line.charCodeAt(0) === 58 /* : */) continue;
@@ -33,8 +35,10 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
         const field = colon < 0 ? line : line.slice(0, colon);
         let val = colon < 0 ? "" : line.slice(colon + 1);
         if (val.charCodeAt(0) === 32) val = val.slice(1);
-        if (field === "data") { data.push(val); sawData = true; }
-        else if (field === "event") event = val;
+        if (field === "data") {
+          data.push(val);
+          sawData = true;
+        } else if (field === "event") event = val;
       }
       buf = buf.slice(start);
       if (done) break;
@@ -45,7 +49,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       if (colon >= 0 && buf.slice(0, colon) === "data") {
         let val = buf.slice(colon + 1);
         if (val.charCodeAt(0) === 32) val = val.slice(1);
-        data.push(val); sawData = true;
+        data.push(val);
+        sawData = true;
       }
     }
     if (sawData) yield { event: event || "message", data: data.join("\n") };

@@ -36,7 +36,9 @@ export function parseArguments(args: string, name: string): Record<string, unkno
   try {
     const v = JSON.parse(args);
     if (v && typeof v === "object" && !Array.isArray(v)) return v;
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   throw new UnsupportedRequestError(`arguments of tool call "${name}" must be a JSON object`, "messages");
 }
 
@@ -59,13 +61,12 @@ export function callId(): string {
   return `call_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
 
-export function chunkOf(
-  opts: { id: string; created: number; model: string },
-  delta: Record<string, unknown>,
-  finish: FinishReason | null = null,
-) {
+export function chunkOf(opts: { id: string; created: number; model: string }, delta: Record<string, unknown>, finish: FinishReason | null = null) {
   return {
-    id: opts.id, object: "chat.completion.chunk" as const, created: opts.created, model: opts.model,
+    id: opts.id,
+    object: "chat.completion.chunk" as const,
+    created: opts.created,
+    model: opts.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
   };
 }

@@ -6,7 +6,10 @@ export * from "../chat/types.ts";
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from "../chat/types.ts";
 
 /** One server-sent event as read off the wire. */
-export interface SseEvent { event: string; data: string }
+export interface SseEvent {
+  event: string;
+  data: string;
+}
 
 /** Where and how to reach the provider for one call. */
 export interface Target {
@@ -16,7 +19,11 @@ export interface Target {
   apiKey: string | null;
 }
 
-export interface ProviderRequest { url: string; headers: Record<string, string>; body: unknown }
+export interface ProviderRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 export interface StreamOptions {
   /** The id, created and model every chunk of this answer carries. */

@@ -32,9 +32,7 @@ export function unknownComponents(round: Round): Edit[] {
     const given = hit?.e.k === "call" ? hit.e.args.length : 0;
     // Only components the call's arguments can satisfy: a name that fits but then misses a
     // required argument would trade one error for another.
-    const fitting = [...round.library.components.values()]
-      .filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault))
-      .map((c) => c.name);
+    const fitting = [...round.library.components.values()].filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault)).map((c) => c.name);
     const fix = nearest(name, [...fitting, ...RESERVED]);
     // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
     const chosen = fix === null ? undefined : round.library.components.get(fix);
@@ -102,7 +100,9 @@ export function requiredArgs(round: Round): Edit[] {
     }
     if (fills.length !== lastRequired + 1 - call.args.length) continue; // not every gap is safe: leave it
     const lastArg = call.args[call.args.length - 1];
-    edits.push(lastArg ? { start: lastArg.end, end: lastArg.end, text: `, ${fills.join(", ")}` } : { start: call.end - 1, end: call.end - 1, text: fills.join(", ") });
+    edits.push(
+      lastArg ? { start: lastArg.end, end: lastArg.end, text: `, ${fills.join(", ")}` } : { start: call.end - 1, end: call.end - 1, text: fills.join(", ") },
+    );
   }
   return edits;
 }

@@ -117,7 +117,8 @@ export function keepsContent(generation: string, first: Inspection, result: stri
   // the same order; a few statements on either side are looked ahead for a mended one.
   const a = first.statements;
   const b = last.statements;
-  const same = (s: Statement, t: Statement) => s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end);
+  const same = (s: Statement, t: Statement) =>
+    s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end);
   const changedA: Statement[] = [];
   const changedB: Statement[] = [];
   let i = 0;

@@ -11,7 +11,12 @@ export interface Fitter {
 }
 
 function telling(schema: PropSchema): boolean {
-  return schema.enum !== undefined || schema.$ref !== undefined || (schema.items !== undefined && telling(schema.items)) || (schema.anyOf ?? schema.oneOf ?? []).some(telling);
+  return (
+    schema.enum !== undefined ||
+    schema.$ref !== undefined ||
+    (schema.items !== undefined && telling(schema.items)) ||
+    (schema.anyOf ?? schema.oneOf ?? []).some(telling)
+  );
 }
 
 export function fitter(library: Library, defs: Map<string, Statement>): Fitter {
@@ -40,8 +45,7 @@ export function fitter(library: Library, defs: Map<string, Statement>): Fitter {
         if (fits(arg, component, i)) {
           score += arg.k === "null" ? 0 : 1;
           if (arg.k !== "null") strength += telling(prop.schema) ? 2 : 1;
-        }
-        else {
+        } else {
           score -= 1;
           perfect = false;
         }

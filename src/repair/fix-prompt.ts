@@ -64,9 +64,7 @@ export function buildFixPrompt(input: FixPromptInput): PromptTurn[] {
   const context = input.context.length
     ? "The conversation that led to this program:\n" + input.context.map((t) => `[${t.role}] ${t.text}`).join("\n") + "\n\n"
     : "";
-  const errors = input.errors
-    .map((e) => `- ${e.code}${e.statementId ? ` in ${e.statementId}` : ""}${e.path ? ` at ${e.path}` : ""}: ${e.message}`)
-    .join("\n");
+  const errors = input.errors.map((e) => `- ${e.code}${e.statementId ? ` in ${e.statementId}` : ""}${e.path ? ` at ${e.path}` : ""}: ${e.message}`).join("\n");
   const user = `${context}Program to repair:\n${input.program}\n\nErrors found by the checker:\n${errors || "- (none listed)"}`;
   return [
     { role: "system", content: system },

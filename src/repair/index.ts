@@ -36,8 +36,7 @@ function keepsAComponent(result: string, resultIns: Inspection, original: string
  */
 function lostToRename(generation: string, original: Inspection, result: Inspection, library: Library): boolean {
   // Usually the result keeps every statement, in order: then no set of names is needed for them.
-  const aligned =
-    result.statements.length >= original.statements.length && original.statements.every((s, i) => result.statements[i].id === s.id);
+  const aligned = result.statements.length >= original.statements.length && original.statements.every((s, i) => result.statements[i].id === s.id);
   if (aligned && !original.broken.some((line) => line.id !== undefined)) return false;
   const kept = new Set(result.statements.map((s) => s.id));
   const text = generation;

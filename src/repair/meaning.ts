@@ -134,7 +134,8 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
   if (px && listed.filter((v) => SCALE.includes(v)).length >= 3) {
     const size = Number(px[1]) * (n.endsWith("rem") || n.endsWith("em") ? 16 : 1);
     let best = -1;
-    for (let i = 0; i < SCALE.length; i++) if (listed.includes(SCALE[i]) && (best === -1 || Math.abs(SCALE_PX[i] - size) < Math.abs(SCALE_PX[best] - size))) best = i;
+    for (let i = 0; i < SCALE.length; i++)
+      if (listed.includes(SCALE[i]) && (best === -1 || Math.abs(SCALE_PX[i] - size) < Math.abs(SCALE_PX[best] - size))) best = i;
     if (best !== -1) return SCALE[best];
   }
   // A prefix (`col` for `column`, `desc` for `descending`), when one listed value has it.

@@ -6,7 +6,17 @@ import { inspect, type Library } from "../lang/index.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*:=?[ \t]*(?=\S)/;
-export const LITERALS: Record<string, string> = { True: "true", False: "false", TRUE: "true", FALSE: "false", None: "null", undefined: "null", nil: "null", NULL: "null", Null: "null" };
+export const LITERALS: Record<string, string> = {
+  True: "true",
+  False: "false",
+  TRUE: "true",
+  FALSE: "false",
+  None: "null",
+  undefined: "null",
+  nil: "null",
+  NULL: "null",
+  Null: "null",
+};
 const NAME_CHAR = /[A-Za-z0-9_$@.]/;
 
 /** Code and string parts of `line`, in order (a string part keeps its quotes). */

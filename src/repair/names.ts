@@ -82,7 +82,13 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   if (comps.size > MAX_SHAPE_CANDIDATES) return null;
   // A name that means nothing and is spelt like no component has no candidate, wherever it stands.
   const named = `\u0000${call.name}`;
-  if (!round.shapeNames.has(named)) round.shapeNames.set(named, [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0 || distance(call.name, c.name, closeEnough(call.name) + 1) <= closeEnough(call.name)) ? "" : null);
+  if (!round.shapeNames.has(named))
+    round.shapeNames.set(
+      named,
+      [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0 || distance(call.name, c.name, closeEnough(call.name) + 1) <= closeEnough(call.name))
+        ? ""
+        : null,
+    );
   if (round.shapeNames.get(named) === null) return null;
   const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
   const parent = slot ? comps.get(slot.call.name) : undefined;
@@ -129,7 +135,6 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
   }
   return best;
 }
-
 
 const freeText = (schema: Component["props"][number]["schema"]) => schema.type === "string" && schema.enum === undefined;
 

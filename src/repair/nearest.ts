@@ -26,17 +26,22 @@ export function nearest(word: string, candidates: Iterable<string>, limit = clos
   let bestD = Infinity;
   let bestP = -1;
   // Past the limit, or past the best so far, a candidate cannot win: its distance is not needed.
-  eachWithin(word, candidates, () => Math.min(limit, bestD) + 1, (c, d) => {
-    if (c === word) {
-      best = c;
-      return true;
-    }
-    const p = commonPrefix(word, c);
-    if (d < bestD || p > bestP) {
-      best = c;
-      bestD = d;
-      bestP = p;
-    }
-  });
+  eachWithin(
+    word,
+    candidates,
+    () => Math.min(limit, bestD) + 1,
+    (c, d) => {
+      if (c === word) {
+        best = c;
+        return true;
+      }
+      const p = commonPrefix(word, c);
+      if (d < bestD || p > bestP) {
+        best = c;
+        bestD = d;
+        bestP = p;
+      }
+    },
+  );
   return best;
 }

@@ -29,7 +29,9 @@ function fromObject(round: Round, call: CallExpr, component: Component): Candida
   if (!args) return null;
   return {
     args,
-    edit: () => [{ start: call.args[0].start, end: call.args[0].end, text: args.map((a) => (a.start < 0 ? "null" : round.text.slice(a.start, a.end))).join(", ") }],
+    edit: () => [
+      { start: call.args[0].start, end: call.args[0].end, text: args.map((a) => (a.start < 0 ? "null" : round.text.slice(a.start, a.end))).join(", ") },
+    ],
   };
 }
 
@@ -67,7 +69,9 @@ function swaps(round: Round, call: CallExpr): Candidate[] {
       swapped[j] = a;
       out.push({
         args: swapped,
-        edit: () => [{ start: a.start, end: b.end, text: round.text.slice(b.start, b.end) + round.text.slice(a.end, b.start) + round.text.slice(a.start, a.end) }],
+        edit: () => [
+          { start: a.start, end: b.end, text: round.text.slice(b.start, b.end) + round.text.slice(a.end, b.start) + round.text.slice(a.start, a.end) },
+        ],
       });
     }
   }

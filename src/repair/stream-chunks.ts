@@ -22,7 +22,13 @@ export function repairedChunks(source: AsyncIterable<ChatCompletionChunk>, libra
     if (result) return null;
     result = repair.end();
     if (!result.text) return null;
-    return { id: like.id, object: "chat.completion.chunk", created: like.created, model: like.model, choices: [{ index: 0, delta: { content: result.text }, finish_reason: null }] };
+    return {
+      id: like.id,
+      object: "chat.completion.chunk",
+      created: like.created,
+      model: like.model,
+      choices: [{ index: 0, delta: { content: result.text }, finish_reason: null }],
+    };
   };
   let sawText = false;
   async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
@@ -45,7 +51,8 @@ export function repairedChunks(source: AsyncIterable<ChatCompletionChunk>, libra
           const { usage: _usage, ...head } = chunk;
           if (sent) yield { ...head, choices: [{ ...choice, delta: { content: sent }, finish_reason: null }] };
           choice.delta = rest;
-        } else if (sent === "" && !chunk.usage) continue; // held: nothing to send yet
+        } else if (sent === "" && !chunk.usage)
+          continue; // held: nothing to send yet
         else choice.delta = { ...choice.delta, content: sent };
       }
       if (ends && sawText) {

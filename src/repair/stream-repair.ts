@@ -213,7 +213,10 @@ export function createStreamRepair(library: Library): StreamRepair {
     const ins = inspect(probe.text, library);
     if (own.broken.length === 0 && !ins.errors.some((e) => local(e, unitEnd))) {
       // Valid as written: sent as written.
-      sendAsWritten(ins.statements.filter((s) => s.start < unitEnd), probe.text);
+      sendAsWritten(
+        ins.statements.filter((s) => s.start < unitEnd),
+        probe.text,
+      );
       return;
     }
     const fixed = sanitize(probe.text, library, ins);

@@ -1,7 +1,13 @@
 // url_citation annotations for an answer (pure): each place the text cites a source the search
 // gave, as a markdown link to its URL (the whole link is the cited span) or the bare URL.
 
-export interface UrlCitation { type: "url_citation"; url: string; title: string; start_index: number; end_index: number }
+export interface UrlCitation {
+  type: "url_citation";
+  url: string;
+  title: string;
+  start_index: number;
+  end_index: number;
+}
 
 export function citationsIn(text: string, sources: readonly { url: string; title: string }[]): UrlCitation[] {
   const found: UrlCitation[] = [];

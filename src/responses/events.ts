@@ -19,7 +19,11 @@ export interface BridgeOptions {
 }
 
 /** A call of a hosted tool, as the model made it. */
-export interface HostedCall { callId: string; name: string; arguments: string }
+export interface HostedCall {
+  callId: string;
+  name: string;
+  arguments: string;
+}
 
 const emptyPart = (): OutputTextPart => ({ type: "output_text", text: "", annotations: [], logprobs: [] });
 
@@ -39,7 +43,11 @@ export class EventBridge {
   get usage(): Usage | null {
     const [a, b] = [this.earlierUsage, this.roundUsage];
     if (!a || !b) return a ?? b;
-    return { prompt_tokens: a.prompt_tokens + b.prompt_tokens, completion_tokens: a.completion_tokens + b.completion_tokens, total_tokens: a.total_tokens + b.total_tokens };
+    return {
+      prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+      completion_tokens: a.completion_tokens + b.completion_tokens,
+      total_tokens: a.total_tokens + b.total_tokens,
+    };
   }
 
   /** Another model call of the same response (after hosted calls ran): its items follow on. */
@@ -95,8 +103,12 @@ export class EventBridge {
         // Text that a tool call follows is finished: its item closes before the call's opens.
         if (this.message) this.closeMessage(events, "completed", false);
         const item: FunctionCallItem = {
-          type: "function_call", id: newId("functionCall"), call_id: tc.id || newId("callId"),
-          name: tc.function?.name ?? "", arguments: "", status: "in_progress",
+          type: "function_call",
+          id: newId("functionCall"),
+          call_id: tc.id || newId("callId"),
+          name: tc.function?.name ?? "",
+          arguments: "",
+          status: "in_progress",
         };
         call = { item, index: this.output.length };
         this.output.push(item);
@@ -122,7 +134,13 @@ export class EventBridge {
     if (this.message) this.closeMessage(events, status, this.calls.size === 0 && this.hosted.size === 0);
     for (const call of this.openCalls) {
       call.item.status = status;
-      events.push({ type: "response.function_call_arguments.done", item_id: call.item.id, output_index: call.index, name: call.item.name, arguments: call.item.arguments });
+      events.push({
+        type: "response.function_call_arguments.done",
+        item_id: call.item.id,
+        output_index: call.index,
+        name: call.item.name,
+        arguments: call.item.arguments,
+      });
       events.push({ type: "response.output_item.done", output_index: call.index, item: { ...call.item } });
     }
     this.openCalls = [];
@@ -172,8 +190,19 @@ export function endStatus(finish: FinishReason | null): { status: "completed" | 
  * (GET ?stream=true) when its live events were not kept.
  */
 export function replay(response: ResponseObject): ResponseEvent[] {
-  const start = { ...response, status: response.status === "queued" ? "queued" : "in_progress", output: [], usage: null, completed_at: null, error: null, incomplete_details: null };
-  const events: ResponseEvent[] = [{ type: "response.created", response: start }, { type: "response.in_progress", response: start }];
+  const start = {
+    ...response,
+    status: response.status === "queued" ? "queued" : "in_progress",
+    output: [],
+    usage: null,
+    completed_at: null,
+    error: null,
+    incomplete_details: null,
+  };
+  const events: ResponseEvent[] = [
+    { type: "response.created", response: start },
+    { type: "response.in_progress", response: start },
+  ];
   response.output.forEach((item, index) => {
     if (item.type === "message") {
       events.push({ type: "response.output_item.added", output_index: index, item: { ...item, status: "in_progress", content: [] } });
@@ -183,7 +212,9 @@ export function replay(response: ResponseObject): ResponseEvent[] {
         events.push({ type: "response.content_part.added", ...at, part: emptyPart() });
         if (text) events.push({ type: "response.output_text.delta", ...at, delta: text, logprobs: [] });
         const annotations = part.type === "output_text" ? part.annotations : [];
-        annotations.forEach((annotation, annotation_index) => events.push({ type: "response.output_text.annotation.added", ...at, annotation_index, annotation }));
+        annotations.forEach((annotation, annotation_index) =>
+          events.push({ type: "response.output_text.annotation.added", ...at, annotation_index, annotation }),
+        );
         events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
         events.push({ type: "response.content_part.done", ...at, part });
       });
@@ -203,5 +234,8 @@ export function replay(response: ResponseObject): ResponseEvent[] {
 }
 
 export const TERMINAL_EVENT: Partial<Record<ResponseObject["status"], string>> = {
-  completed: "response.completed", failed: "response.failed", incomplete: "response.incomplete", cancelled: "response.failed",
+  completed: "response.completed",
+  failed: "response.failed",
+  incomplete: "response.incomplete",
+  cancelled: "response.failed",
 };

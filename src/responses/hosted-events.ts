@@ -25,11 +25,16 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
       ];
     case "mcp_approval_request":
       return [{ type: "response.output_item.added", output_index: index, item: { ...item } }];
-    case "web_search_call": case "image_search_call": {
+    case "web_search_call":
+    case "image_search_call": {
       const name = SEARCH_EVENTS[item.type];
       const { results: _r, ...rest } = item as typeof item & { results?: unknown };
       return [
-        { type: "response.output_item.added", output_index: index, item: { ...rest, status: "in_progress", action: { type: "search", query: item.action.query } } },
+        {
+          type: "response.output_item.added",
+          output_index: index,
+          item: { ...rest, status: "in_progress", action: { type: "search", query: item.action.query } },
+        },
         { type: `${name}.in_progress`, ...at },
         { type: `${name}.searching`, ...at },
       ];
@@ -47,7 +52,8 @@ export function closingEvents(item: HostedOutput, index: number): ResponseEvent[
       return [{ type: item.error ? "response.mcp_list_tools.failed" : "response.mcp_list_tools.completed", ...at }, done];
     case "mcp_approval_request":
       return [done];
-    case "web_search_call": case "image_search_call":
+    case "web_search_call":
+    case "image_search_call":
       // The wire has no `.failed` search event: a failed search shows in its item's status.
       return item.status === "failed" ? [done] : [{ type: `${SEARCH_EVENTS[item.type]}.completed`, ...at }, done];
   }

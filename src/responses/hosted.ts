@@ -19,7 +19,9 @@ export function mcpFunctionName(serverLabel: string, tool: string): string {
 
 export function mcpErrorText(e: McpCallError): string {
   if (e.type === "mcp_tool_execution_error") {
-    const parts = Array.isArray(e.content) ? e.content.map((p) => (p && typeof p === "object" && "text" in p ? String((p as { text: unknown }).text) : JSON.stringify(p))) : [JSON.stringify(e.content)];
+    const parts = Array.isArray(e.content)
+      ? e.content.map((p) => (p && typeof p === "object" && "text" in p ? String((p as { text: unknown }).text) : JSON.stringify(p)))
+      : [JSON.stringify(e.content)];
     return `The tool failed: ${parts.join("\n")}`;
   }
   return `The call failed (${e.type} ${e.code}): ${e.message}`;
@@ -47,6 +49,12 @@ export function webSearchText(item: WebSearchCallItem): string {
 export function imageSearchText(item: ImageSearchCallItem): string {
   if (item.status === "failed") return "The image search failed.";
   if (item.results.length === 0) return `No images for "${item.action.query}".`;
-  return item.results.map((r, i) => `[${i + 1}] ${r.image_url}${r.title ? ` — ${r.title}` : ""}${r.width && r.height ? ` (${r.width}×${r.height})` : ""}${r.source_url ? `\nfrom ${r.source_url}` : ""}`).join("\n\n")
-    + "\n\nThese are absolute image URLs: they may be used directly, e.g. as the source of an image.";
+  return (
+    item.results
+      .map(
+        (r, i) =>
+          `[${i + 1}] ${r.image_url}${r.title ? ` — ${r.title}` : ""}${r.width && r.height ? ` (${r.width}×${r.height})` : ""}${r.source_url ? `\nfrom ${r.source_url}` : ""}`,
+      )
+      .join("\n\n") + "\n\nThese are absolute image URLs: they may be used directly, e.g. as the source of an image."
+  );
 }

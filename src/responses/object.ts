@@ -49,9 +49,15 @@ export function bodyWithoutCredentials<T extends Pick<CreateBody, "tools">>(body
 
 /** The application's function tools, as the chat wire's declarations are made from. */
 export function functionTools(body: Pick<CreateBody, "tools">): FunctionToolOut[] {
-  return (body.tools ?? []).filter((t): t is Extract<ToolIn, { type: "function" }> => t.type === "function").map((t) => ({
-    type: "function", name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? null,
-  }));
+  return (body.tools ?? [])
+    .filter((t): t is Extract<ToolIn, { type: "function" }> => t.type === "function")
+    .map((t) => ({
+      type: "function",
+      name: t.name,
+      description: t.description ?? null,
+      parameters: t.parameters ?? null,
+      strict: t.strict ?? null,
+    }));
 }
 
 /**

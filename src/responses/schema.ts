@@ -21,8 +21,11 @@ const InputFile = loose({
   file_id: v.optional(v.nullable(v.string())),
   filename: v.optional(v.string()),
 });
-const Part = v.variant("type", [InputText, OutputText, PlainText, Refusal, InputImage, InputFile],
-  "content parts must be input_text, output_text, refusal, input_image or input_file");
+const Part = v.variant(
+  "type",
+  [InputText, OutputText, PlainText, Refusal, InputImage, InputFile],
+  "content parts must be input_text, output_text, refusal, input_image or input_file",
+);
 const Content = v.union([v.string(), v.array(Part)], "content must be a string or an array of content parts");
 
 const Status = v.optional(v.picklist(["in_progress", "completed", "incomplete"]));
@@ -37,26 +40,58 @@ const Message = loose({
   phase: v.optional(v.nullable(v.picklist(["commentary", "final_answer"]))),
 });
 const FunctionCall = loose({
-  type: v.literal("function_call"), id: Id, call_id: v.pipe(v.string(), v.minLength(1)), name: v.string(), arguments: v.string(), status: Status,
+  type: v.literal("function_call"),
+  id: Id,
+  call_id: v.pipe(v.string(), v.minLength(1)),
+  name: v.string(),
+  arguments: v.string(),
+  status: Status,
 });
 const FunctionCallOutput = loose({
-  type: v.literal("function_call_output"), id: Id, call_id: v.pipe(v.string(), v.minLength(1)),
-  output: v.union([v.string(), v.array(Part)]), status: Status,
+  type: v.literal("function_call_output"),
+  id: Id,
+  call_id: v.pipe(v.string(), v.minLength(1)),
+  output: v.union([v.string(), v.array(Part)]),
+  status: Status,
 });
 const Reasoning = loose({ type: v.literal("reasoning"), id: Id, summary: v.optional(v.array(v.unknown())) });
 const Compaction = loose({ type: v.literal("compaction"), id: Id, encrypted_content: v.string() });
 const McpApprovalResponse = loose({
-  type: v.literal("mcp_approval_response"), id: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(128)))),
-  approval_request_id: v.pipe(v.string(), v.minLength(1)), approve: v.boolean("approve must be true or false"), reason: v.optional(v.nullable(v.string())),
+  type: v.literal("mcp_approval_response"),
+  id: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(128)))),
+  approval_request_id: v.pipe(v.string(), v.minLength(1)),
+  approve: v.boolean("approve must be true or false"),
+  reason: v.optional(v.nullable(v.string())),
 });
-const McpApprovalRequest = loose({ type: v.literal("mcp_approval_request"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), name: v.string(), arguments: v.string() });
+const McpApprovalRequest = loose({
+  type: v.literal("mcp_approval_request"),
+  id: v.pipe(v.string(), v.minLength(1)),
+  server_label: v.string(),
+  name: v.string(),
+  arguments: v.string(),
+});
 const McpCall = loose({
-  type: v.literal("mcp_call"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), name: v.string(), arguments: v.string(),
-  output: v.optional(v.nullable(v.string())), error: v.optional(v.nullable(v.unknown())), approval_request_id: v.optional(v.nullable(v.string())),
+  type: v.literal("mcp_call"),
+  id: v.pipe(v.string(), v.minLength(1)),
+  server_label: v.string(),
+  name: v.string(),
+  arguments: v.string(),
+  output: v.optional(v.nullable(v.string())),
+  error: v.optional(v.nullable(v.unknown())),
+  approval_request_id: v.optional(v.nullable(v.string())),
 });
-const McpListTools = loose({ type: v.literal("mcp_list_tools"), id: v.pipe(v.string(), v.minLength(1)), server_label: v.string(), tools: v.array(loose({ name: v.string() })) });
+const McpListTools = loose({
+  type: v.literal("mcp_list_tools"),
+  id: v.pipe(v.string(), v.minLength(1)),
+  server_label: v.string(),
+  tools: v.array(loose({ name: v.string() })),
+});
 const WebSearchCall = loose({ type: v.literal("web_search_call"), id: v.pipe(v.string(), v.minLength(1)), action: v.optional(loose({ type: v.string() })) });
-const ImageSearchCall = loose({ type: v.literal("image_search_call"), id: v.pipe(v.string(), v.minLength(1)), action: v.optional(loose({ type: v.string() })) });
+const ImageSearchCall = loose({
+  type: v.literal("image_search_call"),
+  id: v.pipe(v.string(), v.minLength(1)),
+  action: v.optional(loose({ type: v.string() })),
+});
 const ItemReference = v.object({ type: v.optional(v.literal("item_reference")), id: v.pipe(v.string(), v.minLength(1)) });
 
 /** One input item: which schema applies is read off `type` (a message may leave it out). */
@@ -68,7 +103,9 @@ export const InputItem = v.pipe(
     const type = (o.type as string | undefined) ?? (o.role !== undefined ? "message" : "item_reference");
     const schema = ITEM_SCHEMAS[type];
     if (!schema) {
-      addIssue({ message: `input item type "${type}" is not supported: send message, function_call, function_call_output, reasoning, compaction, item_reference, mcp_approval_response or earlier hosted-tool items` });
+      addIssue({
+        message: `input item type "${type}" is not supported: send message, function_call, function_call_output, reasoning, compaction, item_reference, mcp_approval_response or earlier hosted-tool items`,
+      });
       return NEVER;
     }
     const r = v.safeParse(schema, o);
@@ -81,14 +118,22 @@ export const InputItem = v.pipe(
 );
 
 const ITEM_SCHEMAS: Record<string, v.GenericSchema> = {
-  message: Message, function_call: FunctionCall, function_call_output: FunctionCallOutput,
-  reasoning: Reasoning, compaction: Compaction, item_reference: ItemReference,
-  mcp_approval_response: McpApprovalResponse, mcp_approval_request: McpApprovalRequest, mcp_call: McpCall, mcp_list_tools: McpListTools,
-  web_search_call: WebSearchCall, image_search_call: ImageSearchCall,
+  message: Message,
+  function_call: FunctionCall,
+  function_call_output: FunctionCallOutput,
+  reasoning: Reasoning,
+  compaction: Compaction,
+  item_reference: ItemReference,
+  mcp_approval_response: McpApprovalResponse,
+  mcp_approval_request: McpApprovalRequest,
+  mcp_call: McpCall,
+  mcp_list_tools: McpListTools,
+  web_search_call: WebSearchCall,
+  image_search_call: ImageSearchCall,
 };
 
 export type InputItemIn =
-  | (v.InferOutput<typeof Message>)
+  | v.InferOutput<typeof Message>
   | v.InferOutput<typeof FunctionCall>
   | v.InferOutput<typeof FunctionCallOutput>
   | v.InferOutput<typeof Reasoning>
@@ -115,22 +160,34 @@ const McpTool = v.object({
   authorization: v.optional(v.nullable(v.string())),
   headers: v.optional(v.nullable(v.record(v.string(), v.string("header values must be strings")))),
   allowed_tools: v.optional(v.nullable(v.union([v.array(v.string()), ToolFilter], "allowed_tools must be a list of tool names or {read_only, tool_names}"))),
-  require_approval: v.optional(v.nullable(v.union([
-    v.picklist(["always", "never"]),
-    v.object({ always: v.optional(v.nullable(ToolFilter)), never: v.optional(v.nullable(ToolFilter)) }),
-  ], 'require_approval must be "always", "never" or {always, never}'))),
+  require_approval: v.optional(
+    v.nullable(
+      v.union(
+        [v.picklist(["always", "never"]), v.object({ always: v.optional(v.nullable(ToolFilter)), never: v.optional(v.nullable(ToolFilter)) })],
+        'require_approval must be "always", "never" or {always, never}',
+      ),
+    ),
+  ),
 });
 
 const WEB_SEARCH_TYPES = ["web_search", "web_search_2025_08_26", "web_search_preview", "web_search_preview_2025_03_11"] as const;
 const WebSearchTool = v.object({
   type: v.picklist(WEB_SEARCH_TYPES),
-  filters: v.optional(v.nullable(v.object({ allowed_domains: v.optional(v.nullable(v.pipe(v.array(v.string()), v.maxLength(100, "at most 100 allowed_domains")))) }))),
+  filters: v.optional(
+    v.nullable(v.object({ allowed_domains: v.optional(v.nullable(v.pipe(v.array(v.string()), v.maxLength(100, "at most 100 allowed_domains")))) })),
+  ),
   search_context_size: v.optional(v.nullable(v.picklist(["low", "medium", "high"]))),
-  user_location: v.optional(v.nullable(v.object({
-    type: v.optional(v.literal("approximate")),
-    city: v.optional(v.nullable(v.string())), country: v.optional(v.nullable(v.string())),
-    region: v.optional(v.nullable(v.string())), timezone: v.optional(v.nullable(v.string())),
-  }))),
+  user_location: v.optional(
+    v.nullable(
+      v.object({
+        type: v.optional(v.literal("approximate")),
+        city: v.optional(v.nullable(v.string())),
+        country: v.optional(v.nullable(v.string())),
+        region: v.optional(v.nullable(v.string())),
+        timezone: v.optional(v.nullable(v.string())),
+      }),
+    ),
+  ),
   external_web_access: v.optional(v.nullable(v.boolean())),
   search_content_types: v.optional(v.nullable(v.array(v.string()))),
 });
@@ -142,7 +199,9 @@ const ImageSearchTool = v.object({
 });
 
 const TOOL_SCHEMAS: Record<string, v.GenericSchema> = {
-  function: FunctionTool, mcp: McpTool, image_search: ImageSearchTool,
+  function: FunctionTool,
+  mcp: McpTool,
+  image_search: ImageSearchTool,
   ...Object.fromEntries(WEB_SEARCH_TYPES.map((t) => [t, WebSearchTool])),
 };
 
@@ -152,7 +211,9 @@ const Tool = v.pipe(
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const schema = TOOL_SCHEMAS[dataset.value.type];
     if (!schema) {
-      addIssue({ message: `tool type "${dataset.value.type}" is not available: the tools are function, mcp, web_search (and its dated and preview aliases) and image_search` });
+      addIssue({
+        message: `tool type "${dataset.value.type}" is not available: the tools are function, mcp, web_search (and its dated and preview aliases) and image_search`,
+      });
       return NEVER;
     }
     const r = v.safeParse(schema, dataset.value);
@@ -170,29 +231,36 @@ export type WebSearchToolIn = v.InferOutput<typeof WebSearchTool>;
 export type ImageSearchToolIn = v.InferOutput<typeof ImageSearchTool>;
 export type ToolIn = FunctionToolIn | McpToolIn | WebSearchToolIn | ImageSearchToolIn;
 
-const ToolChoice = v.union([
-  v.picklist(["none", "auto", "required"]),
-  v.object({ type: v.literal("function"), name: v.string() }),
-  v.object({ type: v.literal("mcp"), server_label: v.string(), name: v.optional(v.nullable(v.string())) }),
-  v.object({ type: v.picklist([...WEB_SEARCH_TYPES, "image_search"]) }),
-  v.object({
-    type: v.literal("allowed_tools"),
-    mode: v.picklist(["auto", "required"]),
-    tools: v.array(v.object({ type: v.literal("function"), name: v.string() })),
-  }),
-], 'tool_choice must be "none", "auto", "required", {type:"function",name}, {type:"mcp",server_label,name?}, {type:"web_search"}, {type:"image_search"} or {type:"allowed_tools",mode,tools}');
+const ToolChoice = v.union(
+  [
+    v.picklist(["none", "auto", "required"]),
+    v.object({ type: v.literal("function"), name: v.string() }),
+    v.object({ type: v.literal("mcp"), server_label: v.string(), name: v.optional(v.nullable(v.string())) }),
+    v.object({ type: v.picklist([...WEB_SEARCH_TYPES, "image_search"]) }),
+    v.object({
+      type: v.literal("allowed_tools"),
+      mode: v.picklist(["auto", "required"]),
+      tools: v.array(v.object({ type: v.literal("function"), name: v.string() })),
+    }),
+  ],
+  'tool_choice must be "none", "auto", "required", {type:"function",name}, {type:"mcp",server_label,name?}, {type:"web_search"}, {type:"image_search"} or {type:"allowed_tools",mode,tools}',
+);
 
-const TextFormat = v.variant("type", [
-  v.object({ type: v.literal("text") }),
-  v.object({ type: v.literal("json_object") }),
-  v.object({
-    type: v.literal("json_schema"),
-    name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, "text.format.name is 1–64 letters, digits, _ or -")),
-    schema: v.record(v.string(), v.unknown()),
-    description: v.optional(v.nullable(v.string())),
-    strict: v.optional(v.nullable(v.boolean())),
-  }),
-], "text.format type must be text, json_object or json_schema");
+const TextFormat = v.variant(
+  "type",
+  [
+    v.object({ type: v.literal("text") }),
+    v.object({ type: v.literal("json_object") }),
+    v.object({
+      type: v.literal("json_schema"),
+      name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, "text.format.name is 1–64 letters, digits, _ or -")),
+      schema: v.record(v.string(), v.unknown()),
+      description: v.optional(v.nullable(v.string())),
+      strict: v.optional(v.nullable(v.boolean())),
+    }),
+  ],
+  "text.format type must be text, json_object or json_schema",
+);
 
 export const Metadata = v.pipe(
   // valibot's record takes an array for an object (its indexes as keys): refused first.
@@ -206,13 +274,21 @@ export const Metadata = v.pipe(
 
 /** An end user's id: printable text (a NUL or a line break would reach logs and stored rows). */
 export const UserId = v.pipe(
-  v.string(), v.minLength(1, "user must not be empty"), v.maxLength(256, "user is at most 256 characters"),
+  v.string(),
+  v.minLength(1, "user must not be empty"),
+  v.maxLength(256, "user is at most 256 characters"),
   v.regex(/^[^\p{Cc}]*$/u, "user must not hold control characters"),
 );
 
 const INCLUDABLE = [
-  "file_search_call.results", "web_search_call.results", "web_search_call.action.sources", "message.input_image.image_url",
-  "computer_call_output.output.image_url", "code_interpreter_call.outputs", "reasoning.encrypted_content", "message.output_text.logprobs",
+  "file_search_call.results",
+  "web_search_call.results",
+  "web_search_call.action.sources",
+  "message.input_image.image_url",
+  "computer_call_output.output.image_url",
+  "code_interpreter_call.outputs",
+  "reasoning.encrypted_content",
+  "message.output_text.logprobs",
 ] as const;
 
 const ConversationRef = v.union([v.string(), v.object({ id: v.string() })], "conversation must be an id or {id}");
@@ -235,24 +311,25 @@ const Common = {
  * Input items checked one by one, so that a refusal names the item and what is wrong with it (a
  * union of string and array would only say that neither matched).
  */
-const withItems = <T extends v.GenericSchema<unknown, { input?: string | unknown[] }>>(schema: T) => v.pipe(
-  schema,
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const body = dataset.value;
-    if (!Array.isArray(body.input)) return body as typeof body & { input?: string | InputItemIn[] };
-    const items: InputItemIn[] = [];
-    for (const [i, raw] of body.input.entries()) {
-      const r = v.safeParse(InputItem, raw);
-      if (!r.success) {
-        const where = v.getDotPath(r.issues[0]);
-        addIssue({ message: `input[${i}]${where ? `.${where}` : ""}: ${r.issues[0].message}` });
-        return NEVER;
+const withItems = <T extends v.GenericSchema<unknown, { input?: string | unknown[] }>>(schema: T) =>
+  v.pipe(
+    schema,
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const body = dataset.value;
+      if (!Array.isArray(body.input)) return body as typeof body & { input?: string | InputItemIn[] };
+      const items: InputItemIn[] = [];
+      for (const [i, raw] of body.input.entries()) {
+        const r = v.safeParse(InputItem, raw);
+        if (!r.success) {
+          const where = v.getDotPath(r.issues[0]);
+          addIssue({ message: `input[${i}]${where ? `.${where}` : ""}: ${r.issues[0].message}` });
+          return NEVER;
+        }
+        items.push(r.output);
       }
-      items.push(r.output);
-    }
-    return { ...body, input: items };
-  }),
-);
+      return { ...body, input: items };
+    }),
+  );
 
 const CreateFields = v.object({
   ...Common,

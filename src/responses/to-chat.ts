@@ -1,7 +1,14 @@
 // Responses input → a chat-completions request for the provider adapters (pure).
 // `previous_response_id` and `conversation` arrive here already resolved into `history`;
 // the order is the Open Responses rule: earlier input, earlier output, then the new input.
-import { UnsupportedRequestError, type ChatMessage, type ChatRequest, type ContentPart as ChatPart, type FunctionTool, type ToolChoice } from "../chat/types.ts";
+import {
+  UnsupportedRequestError,
+  type ChatMessage,
+  type ChatRequest,
+  type ContentPart as ChatPart,
+  type FunctionTool,
+  type ToolChoice,
+} from "../chat/types.ts";
 import { IMAGE_SEARCH_FUNCTION, imageSearchText, mcpFunctionName, mcpResultText, WEB_SEARCH_FUNCTION, webSearchText } from "./hosted.ts";
 import { newId } from "./ids.ts";
 import type { InputItemIn } from "./schema.ts";
@@ -21,11 +28,17 @@ export function normalizeInput(input: string | InputItemIn[] | undefined): Norma
     const type = it.type ?? (it.role !== undefined ? "message" : "item_reference");
     switch (type) {
       case "message": {
-        const m = it as { id?: string; role: "user" | "assistant" | "system" | "developer"; content: string | ContentPart[]; phase?: "commentary" | "final_answer" | null };
+        const m = it as {
+          id?: string;
+          role: "user" | "assistant" | "system" | "developer";
+          content: string | ContentPart[];
+          phase?: "commentary" | "final_answer" | null;
+        };
         const textType = m.role === "assistant" ? "output_text" : "input_text";
-        const content: ContentPart[] = typeof m.content === "string"
-          ? [textType === "output_text" ? { type: "output_text", text: m.content, annotations: [], logprobs: [] } : { type: "input_text", text: m.content }]
-          : m.content.map((p) => (p.type === "output_text" ? { annotations: [], logprobs: [], ...(p as object) } : p) as ContentPart);
+        const content: ContentPart[] =
+          typeof m.content === "string"
+            ? [textType === "output_text" ? { type: "output_text", text: m.content, annotations: [], logprobs: [] } : { type: "input_text", text: m.content }]
+            : m.content.map((p) => (p.type === "output_text" ? { annotations: [], logprobs: [], ...(p as object) } : p) as ContentPart);
         return { type: "message", id: m.id ?? newId("message"), role: m.role, status: "completed", content, ...(m.phase ? { phase: m.phase } : {}) };
       }
       case "function_call": {
@@ -42,16 +55,28 @@ export function normalizeInput(input: string | InputItemIn[] | undefined): Norma
         return { type: "compaction", id: (it.id as string | undefined) ?? newId("compaction"), encrypted_content: it.encrypted_content as string };
       case "mcp_approval_response": {
         const a = it as unknown as { id?: string | null; approval_request_id: string; approve: boolean; reason?: string | null };
-        return { type: "mcp_approval_response", id: a.id ?? newId("mcpApprovalResponse"), approval_request_id: a.approval_request_id, approve: a.approve, reason: a.reason ?? null };
+        return {
+          type: "mcp_approval_response",
+          id: a.id ?? newId("mcpApprovalResponse"),
+          approval_request_id: a.approval_request_id,
+          approve: a.approve,
+          reason: a.reason ?? null,
+        };
       }
       case "mcp_call":
         return { output: null, error: null, status: "completed", ...(it as object) } as Item;
-      case "mcp_approval_request": case "mcp_list_tools":
+      case "mcp_approval_request":
+      case "mcp_list_tools":
         return it as unknown as Item;
       case "web_search_call":
         return { status: "completed", ...(it as object), action: { type: "search", query: "", ...(it.action as object | undefined) } } as unknown as Item;
       case "image_search_call":
-        return { status: "completed", results: [], ...(it as object), action: { type: "search", query: "", ...(it.action as object | undefined) } } as unknown as Item;
+        return {
+          status: "completed",
+          results: [],
+          ...(it as object),
+          action: { type: "search", query: "", ...(it.action as object | undefined) },
+        } as unknown as Item;
       default:
         return { type: "item_reference", id: it.id as string };
     }
@@ -95,18 +120,34 @@ export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
     switch (item.type) {
       case "mcp_call":
         if (item.approval_request_id && hosted.requests.has(item.approval_request_id)) break; // told with its request
-        exchange(item.id, mcpFunctionName(item.server_label, item.name), item.arguments, resultOf(item.id, () => mcpResultText(item)));
+        exchange(
+          item.id,
+          mcpFunctionName(item.server_label, item.name),
+          item.arguments,
+          resultOf(item.id, () => mcpResultText(item)),
+        );
         break;
       case "mcp_approval_request":
         exchange(item.id, mcpFunctionName(item.server_label, item.name), item.arguments, approvalOutcome(item, hosted, opts.resultText));
         break;
       case "web_search_call":
-        exchange(item.id, WEB_SEARCH_FUNCTION, JSON.stringify({ query: item.action.query }), resultOf(item.id, () => webSearchText(item)));
+        exchange(
+          item.id,
+          WEB_SEARCH_FUNCTION,
+          JSON.stringify({ query: item.action.query }),
+          resultOf(item.id, () => webSearchText(item)),
+        );
         break;
       case "image_search_call":
-        exchange(item.id, IMAGE_SEARCH_FUNCTION, JSON.stringify({ query: item.action.query }), resultOf(item.id, () => imageSearchText(item)));
+        exchange(
+          item.id,
+          IMAGE_SEARCH_FUNCTION,
+          JSON.stringify({ query: item.action.query }),
+          resultOf(item.id, () => imageSearchText(item)),
+        );
         break;
-      case "mcp_list_tools": case "mcp_approval_response":
+      case "mcp_list_tools":
+      case "mcp_approval_response":
         break; // the tools are declared; an answer to an approval is told with its request
       case "message": {
         if (item.role === "assistant") {
@@ -150,9 +191,18 @@ export function toChatRequest(items: Item[], opts: ChatOptions): ChatRequest {
   if (opts.maxOutputTokens != null) req.max_completion_tokens = opts.maxOutputTokens;
   if (opts.user) req.user = opts.user;
   if (opts.format && opts.format.type !== "text") {
-    req.response_format = opts.format.type === "json_object"
-      ? { type: "json_object" }
-      : { type: "json_schema", json_schema: { name: opts.format.name, schema: opts.format.schema, ...(opts.format.description ? { description: opts.format.description } : {}), strict: opts.format.strict ?? null } };
+    req.response_format =
+      opts.format.type === "json_object"
+        ? { type: "json_object" }
+        : {
+            type: "json_schema",
+            json_schema: {
+              name: opts.format.name,
+              schema: opts.format.schema,
+              ...(opts.format.description ? { description: opts.format.description } : {}),
+              strict: opts.format.strict ?? null,
+            },
+          };
   }
   return req;
 }
@@ -163,12 +213,15 @@ function partsText(parts: ContentPart[]): string {
 
 function userPart(p: ContentPart, param: string): ChatPart {
   switch (p.type) {
-    case "input_text": case "output_text": case "text":
+    case "input_text":
+    case "output_text":
+    case "text":
       return { type: "text", text: p.text };
     case "refusal":
       return { type: "text", text: p.refusal };
     case "input_image":
-      if (!p.image_url) throw new UnsupportedRequestError("input_image needs image_url (a data: or http(s) URL): there is no file store to take a file_id from", param);
+      if (!p.image_url)
+        throw new UnsupportedRequestError("input_image needs image_url (a data: or http(s) URL): there is no file store to take a file_id from", param);
       return { type: "image_url", image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } };
     case "input_file": {
       if (p.file_data) {

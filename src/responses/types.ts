@@ -3,11 +3,33 @@
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
-export interface InputTextPart { type: "input_text"; text: string }
-export interface OutputTextPart { type: "output_text"; text: string; annotations: unknown[]; logprobs: unknown[] }
-export interface InputImagePart { type: "input_image"; image_url?: string | null; file_id?: string | null; detail?: string }
-export interface InputFilePart { type: "input_file"; file_data?: string; file_url?: string; file_id?: string; filename?: string }
-export interface RefusalPart { type: "refusal"; refusal: string }
+export interface InputTextPart {
+  type: "input_text";
+  text: string;
+}
+export interface OutputTextPart {
+  type: "output_text";
+  text: string;
+  annotations: unknown[];
+  logprobs: unknown[];
+}
+export interface InputImagePart {
+  type: "input_image";
+  image_url?: string | null;
+  file_id?: string | null;
+  detail?: string;
+}
+export interface InputFilePart {
+  type: "input_file";
+  file_data?: string;
+  file_url?: string;
+  file_id?: string;
+  filename?: string;
+}
+export interface RefusalPart {
+  type: "refusal";
+  refusal: string;
+}
 export type ContentPart = InputTextPart | OutputTextPart | InputImagePart | InputFilePart | RefusalPart | { type: "text"; text: string };
 
 export interface MessageItem {
@@ -36,12 +58,32 @@ export interface FunctionCallOutputItem {
   status: ItemStatus;
 }
 
-export interface ReasoningItem { type: "reasoning"; id: string; summary: unknown[]; status?: ItemStatus }
-export interface CompactionItem { type: "compaction"; id: string; encrypted_content: string }
+export interface ReasoningItem {
+  type: "reasoning";
+  id: string;
+  summary: unknown[];
+  status?: ItemStatus;
+}
+export interface CompactionItem {
+  type: "compaction";
+  id: string;
+  encrypted_content: string;
+}
 
 // Hosted tools' items (run by the service, not the application).
-export interface McpToolListed { name: string; input_schema: Record<string, unknown>; description?: string | null; annotations?: unknown }
-export interface McpListToolsItem { type: "mcp_list_tools"; id: string; server_label: string; tools: McpToolListed[]; error?: string | null }
+export interface McpToolListed {
+  name: string;
+  input_schema: Record<string, unknown>;
+  description?: string | null;
+  annotations?: unknown;
+}
+export interface McpListToolsItem {
+  type: "mcp_list_tools";
+  id: string;
+  server_label: string;
+  tools: McpToolListed[];
+  error?: string | null;
+}
 export type McpCallError =
   | { type: "mcp_protocol_error"; code: number; message: string }
   | { type: "mcp_tool_execution_error"; content: unknown }
@@ -57,8 +99,20 @@ export interface McpCallItem {
   approval_request_id?: string | null;
   status: "in_progress" | "calling" | "completed" | "incomplete" | "failed";
 }
-export interface McpApprovalRequestItem { type: "mcp_approval_request"; id: string; server_label: string; name: string; arguments: string }
-export interface McpApprovalResponseItem { type: "mcp_approval_response"; id: string; approval_request_id: string; approve: boolean; reason?: string | null }
+export interface McpApprovalRequestItem {
+  type: "mcp_approval_request";
+  id: string;
+  server_label: string;
+  name: string;
+  arguments: string;
+}
+export interface McpApprovalResponseItem {
+  type: "mcp_approval_response";
+  id: string;
+  approval_request_id: string;
+  approve: boolean;
+  reason?: string | null;
+}
 export interface WebSearchCallItem {
   type: "web_search_call";
   id: string;
@@ -67,7 +121,14 @@ export interface WebSearchCallItem {
   /** Only when `include` asks for web_search_call.results. */
   results?: { url: string; title: string; snippet: string }[];
 }
-export interface ImageSearchResultOut { image_url: string; title: string; source_url: string | null; thumbnail_url: string | null; width: number | null; height: number | null }
+export interface ImageSearchResultOut {
+  image_url: string;
+  title: string;
+  source_url: string | null;
+  thumbnail_url: string | null;
+  width: number | null;
+  height: number | null;
+}
 export interface ImageSearchCallItem {
   type: "image_search_call";
   id: string;
@@ -91,7 +152,13 @@ export interface ResponseUsage {
 
 export type ResponseStatus = "queued" | "in_progress" | "completed" | "failed" | "incomplete" | "cancelled";
 
-export interface FunctionToolOut { type: "function"; name: string; description: string | null; parameters: Record<string, unknown> | null; strict: boolean | null }
+export interface FunctionToolOut {
+  type: "function";
+  name: string;
+  description: string | null;
+  parameters: Record<string, unknown> | null;
+  strict: boolean | null;
+}
 
 /** A hosted tool as the Response echoes it: its settings, never `authorization` or `headers`' values. */
 export type HostedToolOut = { type: string } & Record<string, unknown>;

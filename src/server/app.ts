@@ -104,7 +104,11 @@ export function createApp(deps: AppDeps, surfaces: readonly Surface[] = SURFACES
     const method = req.method === "HEAD" ? "GET" : req.method;
     const hit = matches.find((m) => m.route.method === method);
     if (req.method === "OPTIONS" && cors !== null && matches.length) {
-      res = preflight(req, cors, matches.map((m) => m.route.method));
+      res = preflight(
+        req,
+        cors,
+        matches.map((m) => m.route.method),
+      );
     } else if (!hit) {
       res = matches.length
         ? errorResponse(405, `method ${req.method} is not allowed on ${path}`, {
@@ -155,8 +159,7 @@ async function run(route: Route, ctx: Ctx): Promise<Response> {
     if (route.auth !== "none") {
       const { db } = ctx.deps;
       const { keys } = ctx.deps;
-      ctx.principal =
-        route.auth === "key" ? { kind: "key", ...(await authenticateKey(db, keys, ctx.req)) } : await authenticatePrincipal(db, keys, ctx.req);
+      ctx.principal = route.auth === "key" ? { kind: "key", ...(await authenticateKey(db, keys, ctx.req)) } : await authenticatePrincipal(db, keys, ctx.req);
       ctx.org = ctx.principal.org;
     }
     if (!route.paid || !ctx.org) return await handler(ctx);

@@ -32,7 +32,11 @@ export async function authenticate(db: Db, keys: Keyring, req: Request): Promise
 export async function authenticateKey(db: Db, keys: Keyring, req: Request): Promise<{ org: Organization; keyId: number }> {
   const principal = await authenticatePrincipal(db, keys, req);
   if (principal.kind === "token") {
-    throw new HttpError(403, "a frontend token reaches only the Conversations routes and, with the scopes for them, model turns; this route needs the API key (server side)", { code: "token_not_allowed" });
+    throw new HttpError(
+      403,
+      "a frontend token reaches only the Conversations routes and, with the scopes for them, model turns; this route needs the API key (server side)",
+      { code: "token_not_allowed" },
+    );
   }
   return principal;
 }
@@ -43,7 +47,9 @@ export async function authenticatePrincipal(db: Db, keys: Keyring, req: Request)
   if (secret.startsWith(TOKEN_PREFIX)) {
     const check = await verifyToken(keys, secret);
     if (!check.ok) {
-      throw new HttpError(401, check.reason === "expired" ? "the frontend token has expired: mint a new one" : "invalid frontend token", { code: check.reason === "expired" ? "token_expired" : "invalid_token" });
+      throw new HttpError(401, check.reason === "expired" ? "the frontend token has expired: mint a new one" : "invalid frontend token", {
+        code: check.reason === "expired" ? "token_expired" : "invalid_token",
+      });
     }
     // Checked on every use, so that revocation is immediate on every replica.
     const { claims } = check;
@@ -57,7 +63,15 @@ export async function authenticatePrincipal(db: Db, keys: Keyring, req: Request)
           ? "its user's tokens were revoked"
           : null;
     if (revoked) throw new HttpError(401, `the frontend token is no longer valid: ${revoked}`, { code: "token_revoked" });
-    return { kind: "token", org: standing.org, userId: claims.userId, scopes: claims.scopes, tokenId: claims.id ?? "", models: claims.models ?? null, maxCredits: claims.maxCredits ?? null };
+    return {
+      kind: "token",
+      org: standing.org,
+      userId: claims.userId,
+      scopes: claims.scopes,
+      tokenId: claims.id ?? "",
+      models: claims.models ?? null,
+      maxCredits: claims.maxCredits ?? null,
+    };
   }
   const owner = await findKeyOwner(db, secret);
   if (!owner) throw new HttpError(401, "invalid or revoked API key", { code: "invalid_api_key" });
@@ -74,6 +88,9 @@ export function requireScope(p: Principal, scope: Scope): void {
 /** A token limited to some models may call only those. */
 export function requireModel(p: Principal, model: string): void {
   if (p.kind === "token" && p.models !== null && !p.models.includes(model)) {
-    throw new HttpError(403, `this frontend token may not call ${model}: it is limited to ${p.models.join(", ")}`, { code: "model_not_allowed", param: "model" });
+    throw new HttpError(403, `this frontend token may not call ${model}: it is limited to ${p.models.join(", ")}`, {
+      code: "model_not_allowed",
+      param: "model",
+    });
   }
 }

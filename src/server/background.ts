@@ -20,7 +20,12 @@ export class Background {
 
   /** Tracks a task that has already started (e.g. a stream's settlement). */
   track<T>(task: Promise<T>): Promise<T> {
-    const run = task.then(() => {}, () => {}).finally(() => this.pending.delete(run));
+    const run = task
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => this.pending.delete(run));
     this.pending.add(run);
     return task;
   }

@@ -33,18 +33,32 @@ const price = v.pipe(
   v.string(),
   v.regex(/^\d+$/, "must be a whole number of credits"),
   v.transform(Number),
-  v.check((n: number) => creditAmountProblem(n) === null, (issue) => creditAmountProblem(issue.input as number) ?? ""),
+  v.check(
+    (n: number) => creditAmountProblem(n) === null,
+    (issue) => creditAmountProblem(issue.input as number) ?? "",
+  ),
 );
 /** At least 1: 0 would mean "never" where a period or a pool size is asked for. */
-const atLeastOne = v.pipe(wholeNumber, v.transform((n) => Math.max(1, n)));
+const atLeastOne = v.pipe(
+  wholeNumber,
+  v.transform((n) => Math.max(1, n)),
+);
 const text = v.string();
 const list = v.pipe(
   v.string(),
-  v.transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)),
+  v.transform((s) =>
+    s
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean),
+  ),
 );
 const modelIds = v.pipe(
   list,
-  v.check((ids: string[]) => offeredModelsProblem(ids) === null, (issue) => offeredModelsProblem(issue.input as string[]) ?? ""),
+  v.check(
+    (ids: string[]) => offeredModelsProblem(ids) === null,
+    (issue) => offeredModelsProblem(issue.input as string[]) ?? "",
+  ),
   v.transform((ids: string[]) => (ids.length ? [...new Set(ids)] : null)),
 );
 const httpUrl = v.pipe(v.string(), v.url("must be a URL"), v.regex(/^https?:\/\//i, "must be an http:// or https:// URL"));
@@ -87,7 +101,14 @@ export const SETTINGS = {
    * Provider calls one process runs at once (else Bun's own BUN_CONFIG_MAX_HTTP_REQUESTS, else
    * 4096: four times the 1,000 streams the bench holds); more wait for a free slot. See fetch-limit.ts.
    */
-  maxProviderCalls: setting("TESSERA_MAX_PROVIDER_CALLS", v.pipe(atLeastOne, v.transform((n) => Math.min(65_535, n))), 4096),
+  maxProviderCalls: setting(
+    "TESSERA_MAX_PROVIDER_CALLS",
+    v.pipe(
+      atLeastOne,
+      v.transform((n) => Math.min(65_535, n)),
+    ),
+    4096,
+  ),
   /** How long a background job's claim holds without renewal. */
   leaseSeconds: setting("TESSERA_LEASE_SECONDS", atLeastOne, 30),
   /**
@@ -162,7 +183,9 @@ export function configFromEnv(given: Env): ServerConfig {
   for (const [field, s] of Object.entries(SETTINGS)) out[field] = read<unknown>(s, env);
   const providers = providersFrom(env);
   return {
-    ...(out as Omit<ServerConfig, "providers" | "fixingModel">), providers, fixingModel: fixingModelFrom(env.TESSERA_AUTOFIX_MODEL, providers),
+    ...(out as Omit<ServerConfig, "providers" | "fixingModel">),
+    providers,
+    fixingModel: fixingModelFrom(env.TESSERA_AUTOFIX_MODEL, providers),
     hostedTools: hostedToolsFromEnv(env),
   };
 }

@@ -23,7 +23,13 @@ type Message = { role?: unknown; content?: unknown };
 function text(content: unknown): string | null {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return null;
-  return content.map((p) => (p && typeof p === "object" && (p as { type?: unknown }).type === "text" && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : "")).join("");
+  return content
+    .map((p) =>
+      p && typeof p === "object" && (p as { type?: unknown }).type === "text" && typeof (p as { text?: unknown }).text === "string"
+        ? (p as { text: string }).text
+        : "",
+    )
+    .join("");
 }
 
 /** The conversation of an accepted request: its first config block (a system or developer turn) by hash. */
@@ -47,6 +53,9 @@ export function rejectedExcerpt(messages: unknown): string {
   const marker = `… [excerpt: ${whole.length} characters in all]`;
   const room = REJECTED_EXCERPT_BYTES - Buffer.byteLength(marker, "utf8");
   // Cut at a byte bound, then drop a character the cut split in two.
-  const head = Buffer.from(whole, "utf8").subarray(0, room).toString("utf8").replace(/\uFFFD$/, "");
+  const head = Buffer.from(whole, "utf8")
+    .subarray(0, room)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return head + marker;
 }

@@ -43,10 +43,7 @@ function urlFor(hostname: string, port: number): string {
   return `http://${host}:${port}`;
 }
 
-export async function startServer(
-  config: ServerConfig,
-  opts: { log?: (line: string) => void; surfaces?: readonly Surface[] } = {},
-): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, opts: { log?: (line: string) => void; surfaces?: readonly Surface[] } = {}): Promise<RunningServer> {
   const surfaces = opts.surfaces ?? SURFACES;
   await loadLanguage();
   setCallLimits({ connectMs: config.providerConnectTimeoutMs, idleMs: config.providerIdleTimeoutMs });

@@ -6,7 +6,15 @@ import { HttpError } from "./errors.ts";
 
 const Query = v.object({
   after: v.optional(v.pipe(v.string(), v.minLength(1))),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, "limit must be a whole number from 1 to 100"), v.transform(Number), v.minValue(1, "limit must be at least 1"), v.maxValue(100, "limit must be at most 100"))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "limit must be a whole number from 1 to 100"),
+      v.transform(Number),
+      v.minValue(1, "limit must be at least 1"),
+      v.maxValue(100, "limit must be at most 100"),
+    ),
+  ),
   order: v.optional(v.picklist(["asc", "desc"], "order must be asc or desc")),
 });
 

@@ -6,7 +6,15 @@
 // it was accepted, a log with a bounded excerpt of what was sent. app.ts runs every paid route
 // through `paidWork`, so a handler only says how its call ended; whatever escapes it ends the call.
 import {
-  canAfford, chargeOutright, findOrganizationById, handBackLater, holdCredits, settle, writeRequestLog, type Organization, type Settlement,
+  canAfford,
+  chargeOutright,
+  findOrganizationById,
+  handBackLater,
+  holdCredits,
+  settle,
+  writeRequestLog,
+  type Organization,
+  type Settlement,
 } from "../db/index.ts";
 import type { ServerConfig } from "./config.ts";
 import type { AppDeps } from "./context.ts";

@@ -12,15 +12,25 @@ import { HttpError } from "./errors.ts";
  */
 export const PROVIDER_DEADLINE_MS = 30 * 60 * 1000;
 
-export interface ProviderCall { adapter: ProviderAdapter; target: Target; provider: string }
+export interface ProviderCall {
+  adapter: ProviderAdapter;
+  target: Target;
+  provider: string;
+}
 
 export async function resolveProvider(
-  deps: Pick<AppDeps, "config" | "keys">, orgId: number, model: string, byok: { provider: string; encryptedApiKey: string } | undefined,
+  deps: Pick<AppDeps, "config" | "keys">,
+  orgId: number,
+  model: string,
+  byok: { provider: string; encryptedApiKey: string } | undefined,
 ): Promise<ProviderCall> {
   const r = route(model);
   if (!r) throw new HttpError(400, "model must look like {provider}/{model}, e.g. openai/gpt-4o", { param: "model" });
   if (!isOffered(model, deps.config.models)) {
-    throw new HttpError(404, `the model ${JSON.stringify(model)} is not offered by this server; GET /v1/models lists those it offers`, { param: "model", code: "model_not_found" });
+    throw new HttpError(404, `the model ${JSON.stringify(model)} is not offered by this server; GET /v1/models lists those it offers`, {
+      param: "model",
+      code: "model_not_found",
+    });
   }
   let byokKey: string | null = null;
   if (byok) {
@@ -30,7 +40,9 @@ export async function resolveProvider(
     }
     byokKey = await deps.keys.open(orgId, p, byok.encryptedApiKey);
     if (byokKey === null) {
-      throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", { param: "byok.encryptedApiKey" });
+      throw new HttpError(400, "byok.encryptedApiKey cannot be opened: it was made for another organization or provider, or it was altered", {
+        param: "byok.encryptedApiKey",
+      });
     }
   }
   const t = target(r, deps.config.providers, byokKey);

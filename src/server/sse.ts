@@ -5,7 +5,10 @@ const enc = new TextEncoder();
 
 export function sseFrame(event: string | null, data: string): Uint8Array {
   if (event !== null && /[\r\n]/.test(event)) throw new Error("an SSE event name cannot hold a line break");
-  const lines = data.split(/\r\n|\r|\n/).map((l) => `data: ${l}\n`).join("");
+  const lines = data
+    .split(/\r\n|\r|\n/)
+    .map((l) => `data: ${l}\n`)
+    .join("");
   return enc.encode(`${event === null ? "" : `event: ${event}\n`}${lines}\n`);
 }
 
@@ -18,7 +21,12 @@ export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8",
  * `onCancel` runs when the client goes away first.
  */
 export function sseEvents(events: AsyncIterable<{ type: string }> | Iterable<{ type: string }>, onCancel: () => void = () => {}): Response {
-  const it = Symbol.asyncIterator in events ? events[Symbol.asyncIterator]() : (async function* () { yield* events; })();
+  const it =
+    Symbol.asyncIterator in events
+      ? events[Symbol.asyncIterator]()
+      : (async function* () {
+          yield* events;
+        })();
   const body = new ReadableStream<Uint8Array>({
     async pull(ctrl) {
       const { value, done } = await it.next();

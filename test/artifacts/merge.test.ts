@@ -29,7 +29,12 @@ const refTo = (names: string[]) => fc.constantFrom(...names).map((n) => ({ text:
 
 function exprArb(names: string[]): fc.Arbitrary<Printed> {
   const { expr } = fc.letrec<{ expr: Printed; leaf: Printed }>((tie) => ({
-    leaf: fc.oneof(stringLit, fc.integer({ min: -50, max: 50 }).map((n) => ({ text: String(n), refs: [] })), refTo(names), refTo(STATES)),
+    leaf: fc.oneof(
+      stringLit,
+      fc.integer({ min: -50, max: 50 }).map((n) => ({ text: String(n), refs: [] })),
+      refTo(names),
+      refTo(STATES),
+    ),
     expr: fc.oneof(
       { depthSize: "small", withCrossShrink: true },
       tie("leaf"),
@@ -59,7 +64,7 @@ const programArb = fc
   .tuple(fc.subarray(NAMES.slice(1), { minLength: 1 }), fc.subarray(STATES))
   .chain(([names, states]) =>
     fc.tuple(
-      fc.tuple(...[ "root", ...names].map((id) => exprArb(names).map((e) => ({ id, ...e })))),
+      fc.tuple(...["root", ...names].map((id) => exprArb(names).map((e) => ({ id, ...e })))),
       fc.tuple(...states.map((id) => stringLit.map((e) => ({ id, ...e })))),
     ),
   )
@@ -67,18 +72,10 @@ const programArb = fc
 
 /** A patch over a program: changed statements (old and new names), deletions, and a wrapping. */
 const patchArb = (names: string[]) =>
-  fc.tuple(
-    fc.subarray(NAMES),
-    fc.subarray(NAMES),
-    fc.constantFrom("bare", "fenced", "prose", "envelope"),
-  ).chain(([changed, deleted, wrap]) => {
+  fc.tuple(fc.subarray(NAMES), fc.subarray(NAMES), fc.constantFrom("bare", "fenced", "prose", "envelope")).chain(([changed, deleted, wrap]) => {
     const removed = deleted.filter((d) => !changed.includes(d));
     const pool = [...new Set([...names, ...changed])];
-    return fc.tuple(
-      fc.tuple(...changed.map((id) => exprArb(pool).map((e) => ({ id, ...e })))),
-      fc.constant(removed),
-      fc.constant(wrap),
-    );
+    return fc.tuple(fc.tuple(...changed.map((id) => exprArb(pool).map((e) => ({ id, ...e })))), fc.constant(removed), fc.constant(wrap));
   });
 
 const print = (stmts: Stmt[]) => stmts.map((s) => `${s.id} = ${s.text}`).join("\n");
@@ -100,7 +97,7 @@ function modelMerge(base: Stmt[], changed: Stmt[], deleted: string[]): Stmt[] {
   const queue = [...m.keys()].filter((id) => id === "root" || id.startsWith("$"));
   for (const id of queue) reached.add(id);
   while (queue.length) {
-    for (const r of m.get(queue.pop()!)!.refs) if (m.has(r) && !reached.has(r)) (reached.add(r), queue.push(r));
+    for (const r of m.get(queue.pop()!)!.refs) if (m.has(r) && !reached.has(r)) reached.add(r), queue.push(r);
   }
   return [...m.values()].filter((s) => reached.has(s.id));
 }
@@ -159,7 +156,9 @@ test("a rename: the parent re-declared with the new name, the old statement coll
 test("a multi-line ternary the patch does not touch survives whole (OpenUI's own merge cuts it at the first line)", () => {
   const base = 'root = Stack([body, footer])\nbody = $open\n  ? Card("Open: x = 1")\n  : Text("closed\\nfor now")\nfooter = Text("f")\n$open = false';
   const result = mergeProgram(base, 'footer = Text("changed = yes")');
-  expect(result.program).toBe('root = Stack([body, footer])\nbody = $open\n  ? Card("Open: x = 1")\n  : Text("closed\\nfor now")\nfooter = Text("changed = yes")\n$open = false');
+  expect(result.program).toBe(
+    'root = Stack([body, footer])\nbody = $open\n  ? Card("Open: x = 1")\n  : Text("closed\\nfor now")\nfooter = Text("changed = yes")\n$open = false',
+  );
 });
 
 test("`name = null` deletes; deleting what root still references leaves the reference for the check to report", () => {

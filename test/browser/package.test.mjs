@@ -29,10 +29,15 @@ async function scenario({ clientUrl, langUrl }) {
   await lang.loadLanguage();
   const library = {
     root: "Stack",
-    schema: { $defs: { Stack: { properties: { children: { type: "array" } }, required: ["children"] }, Text: { properties: { text: { type: "string" } }, required: ["text"] } } },
+    schema: {
+      $defs: {
+        Stack: { properties: { children: { type: "array" } }, required: ["children"] },
+        Text: { properties: { text: { type: "string" } }, required: ["text"] },
+      },
+    },
   };
   const compiled = lang.compileLibrary(library);
-  const broken = lang.parse('root = Stack([t])\nt = Text(42)', compiled);
+  const broken = lang.parse("root = Stack([t])\nt = Text(42)", compiled);
   return JSON.stringify({
     client: Object.keys(client).sort(),
     lang: Object.keys(lang).sort(),
@@ -47,7 +52,9 @@ function serve() {
   const server = createServer((req, res) => {
     const path = normalize(new URL(req.url, "http://x").pathname);
     if (path === "/") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end('<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>tessera package</title>');
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end('<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>tessera package</title>');
       return;
     }
     const file = join(DIST, path);
@@ -60,14 +67,20 @@ function serve() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-test("@tessera-ui/tessera/client and @tessera-ui/tessera/lang import in headless Chromium and answer as in Node", { skip: skip ?? false, timeout: 120_000 }, async () => {
+test("@tessera-ui/tessera/client and @tessera-ui/tessera/lang import in headless Chromium and answer as in Node", {
+  skip: skip ?? false,
+  timeout: 120_000,
+}, async () => {
   assert.ok("path" in browserFound, browserFound.missing);
   const CHROMIUM = browserFound.path;
   const { chromium } = await import("playwright-core");
   const inNode = await scenario({ clientUrl: pathToFileURL(join(DIST, "client/index.js")).href, langUrl: pathToFileURL(join(DIST, "lang/index.js")).href });
   const server = await serve();
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
   const pageErrors = [];
   let inBrowser;
   try {

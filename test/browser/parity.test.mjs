@@ -100,10 +100,11 @@ function inputs() {
   const samples = realSamples();
   const programs = { ...samples, ...BROKEN };
   const generations = {
-    "three fenced blocks": "Page:\n```ui\nroot = Stack([t, more])\n```\nThe title:\n```\nt = TextContent(\"Hi\")\n```\nand\n```ui\nmore = TextContent(42)\n```\nDone.",
+    "three fenced blocks":
+      'Page:\n```ui\nroot = Stack([t, more])\n```\nThe title:\n```\nt = TextContent("Hi")\n```\nand\n```ui\nmore = TextContent(42)\n```\nDone.',
     "fenced pricing-page": "Here is the pricing page you asked for:\n\n```openui\n" + samples["pricing-page.oui"] + "\n```\n\nLet me know if you want changes.",
     "fenced settings-panel": "```\n" + samples["settings-panel.oui"] + "\n```",
-    "enveloped dashboard": "]]>service:content\n" + samples["dashboard.oui"] + "\n]]>service:meta\n{\"model\":\"m\"}\n",
+    "enveloped dashboard": "]]>service:content\n" + samples["dashboard.oui"] + '\n]]>service:meta\n{"model":"m"}\n',
     "enveloped broken": "]]>service:content\n" + BROKEN["missing-required+null-required"] + "\n",
   };
   const streams = [
@@ -182,7 +183,17 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
     });
     await page.goto(`${origin}/index.html`);
     const exported = await page.waitForFunction(() => window.__tessera, null, { timeout: 30_000 }).then((h) => h.jsonValue());
-    assert.deepEqual(exported, ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse", "parseAndInspect"]);
+    assert.deepEqual(exported, [
+      "LibraryError",
+      "compileLibrary",
+      "createStreamParser",
+      "frame",
+      "inspect",
+      "isValid",
+      "loadLanguage",
+      "parse",
+      "parseAndInspect",
+    ]);
     userAgent = await page.evaluate(() => navigator.userAgent);
     inBrowser = await page.evaluate(scenario, { bundleUrl: `${origin}/index.js`, ...args });
   } finally {
@@ -201,11 +212,26 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
     Array(5).fill("type-mismatch"),
   );
   const codes = new Set(Object.values(node.parses).flatMap((p) => p.result.errors.map((e) => e.code)));
-  for (const code of ["unknown-component", "missing-required", "null-required", "type-mismatch", "excess-args", "inline-reserved", "incomplete", "unresolved", "orphaned", "missing-root", "syntax"]) {
+  for (const code of [
+    "unknown-component",
+    "missing-required",
+    "null-required",
+    "type-mismatch",
+    "excess-args",
+    "inline-reserved",
+    "incomplete",
+    "unresolved",
+    "orphaned",
+    "missing-root",
+    "syntax",
+  ]) {
     assert.ok(codes.has(code), `no program produced ${code}`);
   }
   for (const [name, s] of Object.entries(node.streams)) assert.ok(s.endEqualsParse, `stream ${name}: end() differs from parse()`);
-  assert.ok(node.libraryErrors.every((e) => e.threw && e.name === "LibraryError"), JSON.stringify(node.libraryErrors));
+  assert.ok(
+    node.libraryErrors.every((e) => e.threw && e.name === "LibraryError"),
+    JSON.stringify(node.libraryErrors),
+  );
   // The deepest programs the parser allows parse in every tier (whatever else the library says of them).
   for (const [name, codes] of Object.entries(node.repeats)) assert.ok(!codes.includes("syntax"), `${name}: ${codes}`);
   assert.match(node.parses["too deep"].result.errors[0].message, /^nested too deep: expected at most 1200 levels/);

@@ -35,7 +35,16 @@ function tessera(...args: string[]) {
 }
 
 test("--help everywhere, exit 0; no command is a usage error", () => {
-  for (const args of [["--help"], ["init", "--help"], ["org", "--help"], ["org", "create", "--help"], ["key", "--help"], ["key", "create", "--help"], ["validate", "--help"], ["fix", "--help"]]) {
+  for (const args of [
+    ["--help"],
+    ["init", "--help"],
+    ["org", "--help"],
+    ["org", "create", "--help"],
+    ["key", "--help"],
+    ["key", "create", "--help"],
+    ["validate", "--help"],
+    ["fix", "--help"],
+  ]) {
     const r = tessera(...args);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage: tessera/);
@@ -45,7 +54,11 @@ test("--help everywhere, exit 0; no command is a usage error", () => {
 
 test("a SQLite path whose folder does not exist is refused, creating nothing; init creates it, and again changes nothing", () => {
   const missing = join(dir, "no", "such", "folder", "x.db");
-  for (const args of [["org", "show", "acme"], ["org", "create", "acme"], ["key", "list", "--org", "acme"]]) {
+  for (const args of [
+    ["org", "show", "acme"],
+    ["org", "create", "acme"],
+    ["key", "list", "--org", "acme"],
+  ]) {
     const r = Bun.spawnSync(["node", BIN, ...args], { env: { ...env, TESSERA_DB: missing }, cwd: dir });
     expect([args.join(" "), r.exitCode]).toEqual([args.join(" "), 1]);
     expect(r.stderr.toString()).toContain(`no database at ${missing}: its folder ${join(dir, "no", "such", "folder")} does not exist`);
@@ -84,7 +97,15 @@ test("bad input: clear message and exit code", () => {
   const missing = tessera("org", "show", "nobody");
   expect(missing.code).toBe(1);
   expect(missing.stderr).toContain("no organization named");
-  for (const args of [["org", "credit", "acme", "lots"], ["org", "create"], ["org", "create", "x", "--credits"], ["org", "frobnicate"], ["frobnicate"], ["key", "create"], ["org", "show", "acme", "--bogus"]]) {
+  for (const args of [
+    ["org", "credit", "acme", "lots"],
+    ["org", "create"],
+    ["org", "create", "x", "--credits"],
+    ["org", "frobnicate"],
+    ["frobnicate"],
+    ["key", "create"],
+    ["org", "show", "acme", "--bogus"],
+  ]) {
     const r = tessera(...args);
     expect(r.code).toBe(2);
     expect(r.stderr.length).toBeGreaterThan(0);

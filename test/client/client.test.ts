@@ -2,9 +2,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  CONFIG_MARKER, isValidGeneration, libraryConfig, readConfigBlock, rebuildGeneration, splitGeneration, wrapEnvelope,
-} from "../../src/client/index.ts";
+import { CONFIG_MARKER, isValidGeneration, libraryConfig, readConfigBlock, rebuildGeneration, splitGeneration, wrapEnvelope } from "../../src/client/index.ts";
 import { loadLanguage } from "../../src/lang/index.ts";
 import { BROKEN, SMALL_LIBRARY, VALID } from "../server/harness.ts";
 

@@ -40,7 +40,7 @@ test("the bound itself, and strings that only look deep", () => {
   const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
   expect(nestsDeeperThan(deep(MAX_JSON_DEPTH))).toBe(false);
   expect(nestsDeeperThan(deep(MAX_JSON_DEPTH + 1))).toBe(true);
-  expect(nestsDeeperThan(JSON.stringify({ a: "[[[[[[[[\\\"[[[[", b: ['{{{{"{{{{'] }), 2)).toBe(false);
+  expect(nestsDeeperThan(JSON.stringify({ a: '[[[[[[[[\\"[[[[', b: ['{{{{"{{{{'] }), 2)).toBe(false);
   expect(nestsDeeperThan('["\\\\",[[1]]]', 2)).toBe(true);
   expect(nestsDeeperThan('["unterminated [[[[', 0)).toBe(true);
   expect(nestsDeeperThan('"unterminated [[[[', 0)).toBe(false);

@@ -2,7 +2,15 @@
 // SDKs write) and the service's `]]>service:`.
 import { beforeAll, expect, test } from "bun:test";
 import {
-  CONFIG_MARKER, CONFIG_MARKERS, OPENUI_CONFIG_MARKER, isValidGeneration, libraryConfig, readConfigBlock, rebuildGeneration, splitGeneration, wrapEnvelope,
+  CONFIG_MARKER,
+  CONFIG_MARKERS,
+  OPENUI_CONFIG_MARKER,
+  isValidGeneration,
+  libraryConfig,
+  readConfigBlock,
+  rebuildGeneration,
+  splitGeneration,
+  wrapEnvelope,
 } from "../../src/client/index.ts";
 import { isConfigBlock } from "../../src/client/config-block.ts";
 import { loadLanguage } from "../../src/lang/index.ts";
@@ -15,7 +23,9 @@ const chat = builtInLibraries["0.1.0"]!.chatLibrary;
 test("libraryConfig writes OpenUI's marker when asked, and names any built-in library", () => {
   expect(CONFIG_MARKERS).toEqual([OPENUI_CONFIG_MARKER, CONFIG_MARKER]);
   expect(libraryConfig(undefined, { markers: "openui" })).toBe(`]]>openui:config\n{"libraryVersion":"0.1.0"}`);
-  expect(libraryConfig(undefined, { libraryVersion: "thesys/report-view", instructions: "Be brief." })).toBe(`]]>service:config\n{"libraryVersion":"thesys/report-view"}\nBe brief.`);
+  expect(libraryConfig(undefined, { libraryVersion: "thesys/report-view", instructions: "Be brief." })).toBe(
+    `]]>service:config\n{"libraryVersion":"thesys/report-view"}\nBe brief.`,
+  );
   expect(() => libraryConfig(chat, { libraryVersion: "0.1.0" })).toThrow(/not both/);
 });
 

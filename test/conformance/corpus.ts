@@ -5,10 +5,10 @@ export const VALID = [
   "a = cond\n\n  ? [1,\n 2]\n  : {k: 'v'}\n",
   "b = [\n 1,\n 2,\n]\n",
   'c = {a: 1, "b c": [true, false, null], d: {e: -1.5e-3},}\n',
-  "$days = 7\nq = Query(\"orders\", {days: $days}, {rows: []}, 30)\nm = Mutation(\"save\", {id: 1})\n",
-  "x = @Count(rows) + -3 * (2 - -1e3) % 4 >= 2 && !y || z.a.b[0] == \"s\\n\\u00e9\"\n",
+  '$days = 7\nq = Query("orders", {days: $days}, {rows: []}, 30)\nm = Mutation("save", {id: 1})\n',
+  'x = @Count(rows) + -3 * (2 - -1e3) % 4 >= 2 && !y || z.a.b[0] == "s\\n\\u00e9"\n',
   'y = Action([@Run(q), @Set($days, 1), @Reset($a, $b), @ToAssistant("hi"), @OpenUrl("https://x.y/?a=1#b")])\n',
-  "t = @Each(rows, \"r\", Card([TextContent(r.name)]))\n",
+  't = @Each(rows, "r", Card([TextContent(r.name)]))\n',
   "s = 'it\\'s \\\\ fine' + \"a\" != 'b'\n",
   "// a comment line\n# another\nroot = Stack([]) // trailing\n",
   "root = Stack(\n  [\n    a, // inside\n    b,\n  ],\n)\n",
@@ -17,7 +17,7 @@ export const VALID = [
   "r = Foo()\n",
   "\n\n  \n",
   "",
-  "root = Stack([a])\r\na = TextContent(\"x\")\r\n",
+  'root = Stack([a])\r\na = TextContent("x")\r\n',
   "a = trueish\nb = nullable\nc = $true\n",
 ];
 

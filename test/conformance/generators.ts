@@ -10,7 +10,10 @@ const stringLit = fc.oneof(
   fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
   fc.stringMatching(/^[a-z '\\]{0,6}$/).map((s) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`),
 );
-const numberLit = fc.oneof(fc.integer({ min: -999, max: 999 }).map(String), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((d) => String(d)));
+const numberLit = fc.oneof(
+  fc.integer({ min: -999, max: 999 }).map(String),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((d) => String(d)),
+);
 const literal = fc.oneof(stringLit, numberLit, fc.constantFrom("true", "false", "null"));
 
 const { expr } = fc.letrec<{ expr: string; atom: string }>((tie) => ({
@@ -25,13 +28,17 @@ const { expr } = fc.letrec<{ expr: string; atom: string }>((tie) => ({
     fc.tuple(fc.constantFrom("Count", "Sum", "Run", "Set"), fc.array(tie("expr"), { maxLength: 2 })).map(([b, args]) => `@${b}(${args.join(", ")})`),
     fc.array(tie("expr"), { maxLength: 2 }).map((steps) => `Action([${steps.join(", ")}])`),
     // Not an action (what follows the array is not `)`): a call of a component named Action.
-    fc.tuple(fc.array(tie("expr"), { maxLength: 2 }), fc.constantFrom(",", " + 1", "[0]", ".a", "\n", ", 2", "\n]")).map(([steps, after]) => `Action([${steps.join(", ")}]${after})`),
+    fc
+      .tuple(fc.array(tie("expr"), { maxLength: 2 }), fc.constantFrom(",", " + 1", "[0]", ".a", "\n", ", 2", "\n]"))
+      .map(([steps, after]) => `Action([${steps.join(", ")}]${after})`),
     tie("expr").map((e) => `(${e})`),
   ),
   expr: fc.oneof(
     { depthSize: "small" },
     tie("atom"),
-    fc.tuple(tie("atom"), fc.constantFrom("+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||"), ws, tie("atom")).map(([a, op, w, b]) => `${a}${w}${op}${w}${b}`),
+    fc
+      .tuple(tie("atom"), fc.constantFrom("+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "&&", "||"), ws, tie("atom"))
+      .map(([a, op, w, b]) => `${a}${w}${op}${w}${b}`),
     fc.tuple(fc.constantFrom("!", "-"), tie("atom")).map(([op, a]) => `${op}${a}`),
     fc.tuple(tie("atom"), tie("atom"), tie("atom"), fc.constantFrom(" ", "\n  ")).map(([c, a, b, br]) => `${c}${br}? ${a}${br}: ${b}`),
     fc.tuple(tie("atom"), name).map(([a, n]) => `${a}.${n}`),
@@ -39,7 +46,16 @@ const { expr } = fc.letrec<{ expr: string; atom: string }>((tie) => ({
   ),
 }));
 
-const statement = fc.tuple(fc.oneof(name, name.map((n) => `$${n}`)), ws, expr).map(([n, w, e]) => `${n}${w}=${w}${e}`);
+const statement = fc
+  .tuple(
+    fc.oneof(
+      name,
+      name.map((n) => `$${n}`),
+    ),
+    ws,
+    expr,
+  )
+  .map(([n, w, e]) => `${n}${w}=${w}${e}`);
 
 export const programArb = fc
   .array(fc.oneof({ weight: 6, arbitrary: statement }, { weight: 1, arbitrary: fc.constantFrom("", "// note", "Here is prose.") }), { maxLength: 6 })

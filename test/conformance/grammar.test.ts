@@ -51,7 +51,10 @@ test("corpus: the compiled parser and Ohm agree on every program, as a whole and
 test("the invalid corpus has broken lines or fails as a statement", () => {
   for (const text of INVALID) {
     const lines = text.split("\n").filter((l) => l.trim());
-    assert.ok(lines.some((l) => !grammar.match(l, "Line_statement").succeeded()), JSON.stringify(text));
+    assert.ok(
+      lines.some((l) => !grammar.match(l, "Line_statement").succeeded()),
+      JSON.stringify(text),
+    );
   }
 });
 
@@ -61,7 +64,10 @@ test("real samples: the same tree from both parsers", () => {
 });
 
 test("random programs: the same accept/reject and tree", () => {
-  fc.assert(fc.property(programArb, (text) => agree(text)), { numRuns: 300 });
+  fc.assert(
+    fc.property(programArb, (text) => agree(text)),
+    { numRuns: 300 },
+  );
 });
 
 test("random mutations of valid programs: the same accept/reject and tree", () => {
@@ -87,7 +93,10 @@ function sameFarthest(line: string): void {
 
 test("failed statements: the same rightmost failure position as Ohm (corpus, mutations, every prefix of random lines)", () => {
   for (const text of [...VALID, ...INVALID]) for (const line of text.split("\n")) sameFarthest(line);
-  fc.assert(fc.property(mutationArb(VALID), (text) => text.split("\n").forEach(sameFarthest)), { numRuns: 300 });
+  fc.assert(
+    fc.property(mutationArb(VALID), (text) => text.split("\n").forEach(sameFarthest)),
+    { numRuns: 300 },
+  );
   fc.assert(
     fc.property(programArb, (text) => {
       for (const line of text.split("\n")) for (let k = 0; k <= line.length; k++) sameFarthest(line.slice(0, k));
@@ -107,7 +116,12 @@ test("arrays, failed strings and unclosed brackets read once: the same trees and
     }),
     { numRuns: 500 },
   );
-  for (const text of ["x = Action([Action([1] + 1)] + 1)", "x = Action([Action([1]\n + 1)]\n, 2)", "x = Action([Action([a])[0]].a)", 'x = "\\"\\" \'\\\'a\' "\\u12"']) {
+  for (const text of [
+    "x = Action([Action([1] + 1)] + 1)",
+    "x = Action([Action([1]\n + 1)]\n, 2)",
+    "x = Action([Action([a])[0]].a)",
+    'x = "\\"\\" \'\\\'a\' "\\u12"',
+  ]) {
     agree(text);
     agree(text, "Line_statement");
     for (let k = 0; k <= text.length; k++) sameFarthest(text.slice(0, k));

@@ -24,9 +24,15 @@ test(`${runtime}: ohm-js, fast-check and @openuidev/lang-core resolve from node_
 });
 
 test(`${runtime}: the language loads and checks a small program`, () => {
-  const library = compileLibrary({ root: "Box", schema: { $defs: { Box: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } } } });
+  const library = compileLibrary({
+    root: "Box",
+    schema: { $defs: { Box: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } } },
+  });
   assert.equal(isValid(parse('root = Box("hi")', library)), true);
-  assert.deepEqual(parse("root = Box(1)", library).errors.map((e) => [e.code, e.path, e.component]), [["type-mismatch", "/label", "Box"]]);
+  assert.deepEqual(
+    parse("root = Box(1)", library).errors.map((e) => [e.code, e.path, e.component]),
+    [["type-mismatch", "/label", "Box"]],
+  );
 });
 
 // Early in the file, while the engine runs the module in its first tier (the largest frames).
@@ -35,7 +41,11 @@ test(`${runtime}: every kind of nesting parses right at the limit; past it the e
   for (let round = 0; round < 3; round++) {
     for (const kind of NESTINGS) {
       const within = repetitionsWithin(kind, MAX_NESTING);
-      assert.deepEqual(parse(nestedProgram(kind, within), library).errors.filter((e) => e.code === "syntax"), [], kind.name);
+      assert.deepEqual(
+        parse(nestedProgram(kind, within), library).errors.filter((e) => e.code === "syntax"),
+        [],
+        kind.name,
+      );
       assert.match(parse(nestedProgram(kind, within + 1), library).errors[0].message, /^nested too deep/, kind.name);
     }
   }
@@ -51,7 +61,11 @@ if (FIXTURES_MISSING) {
     for (const [name, text] of Object.entries(samples)) {
       const result = parse(text, library);
       const expected = name === "settings-panel.oui" ? Array(5).fill("type-mismatch") : [];
-      assert.deepEqual(result.errors.map((e) => e.code), expected, name);
+      assert.deepEqual(
+        result.errors.map((e) => e.code),
+        expected,
+        name,
+      );
       assert.equal(isValid(result), expected.length === 0, name);
       const stream = createStreamParser(library);
       for (let at = 0; at < text.length; at += 9) stream.push(text.slice(at, at + 9));

@@ -3,8 +3,16 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
-  createOrganization, deleteArtifact, findArtifact, findArtifactVersion, listArtifacts, listArtifactVersions, openDatabase, saveArtifactVersion,
-  type Db, type NewVersion,
+  createOrganization,
+  deleteArtifact,
+  findArtifact,
+  findArtifactVersion,
+  listArtifacts,
+  listArtifactVersions,
+  openDatabase,
+  saveArtifactVersion,
+  type Db,
+  type NewVersion,
 } from "../../src/db/index.ts";
 
 let fresh: TestDatabase;
@@ -22,7 +30,15 @@ afterAll(async () => {
   await fresh.drop();
 });
 
-const deck = (id: string, content: string, extra: Partial<NewVersion> = {}): NewVersion => ({ id, kind: "slides", name: "Deck", content, source: "generate", base: "latest", ...extra });
+const deck = (id: string, content: string, extra: Partial<NewVersion> = {}): NewVersion => ({
+  id,
+  kind: "slides",
+  name: "Deck",
+  content,
+  source: "generate",
+  base: "latest",
+  ...extra,
+});
 
 test("a first version creates the artifact; later ones number on from the latest", async () => {
   const owner = { organizationId: orgA };
@@ -35,7 +51,10 @@ test("a first version creates the artifact; later ones number on from the latest
   expect((await findArtifactVersion(db, row))!.content).toBe("v2");
   expect((await findArtifactVersion(db, row, 1))!.content).toBe("v1");
   expect(await findArtifactVersion(db, row, 3)).toBeUndefined();
-  expect((await listArtifactVersions(db, row)).map((v) => [v.version, v.base_version, v.source])).toEqual([[1, null, "generate"], [2, 1, "edit"]]);
+  expect((await listArtifactVersions(db, row)).map((v) => [v.version, v.base_version, v.source])).toEqual([
+    [1, null, "generate"],
+    [2, 1, "edit"],
+  ]);
 });
 
 test("an edit from a version that is no longer the latest is a conflict unless it forks; nothing is lost", async () => {
@@ -47,7 +66,11 @@ test("an edit from a version that is no longer the latest is a conflict unless i
   const forked = await saveArtifactVersion(db, owner, deck("d2", "fork of 1", { base: 1, source: "edit", fork: true }));
   expect(forked).toMatchObject({ ok: true, version: 3 });
   const row = (await findArtifact(db, owner, "d2"))!;
-  expect((await listArtifactVersions(db, row)).map((v) => [v.version, v.base_version])).toEqual([[1, null], [2, 1], [3, 1]]);
+  expect((await listArtifactVersions(db, row)).map((v) => [v.version, v.base_version])).toEqual([
+    [1, null],
+    [2, 1],
+    [3, 1],
+  ]);
   expect(await saveArtifactVersion(db, owner, deck("d2", "x", { base: 9, source: "edit" }))).toEqual({ ok: false, reason: "no_version", latest: 3 });
   expect(await saveArtifactVersion(db, owner, { ...deck("d2", "x"), kind: "report" })).toEqual({ ok: false, reason: "kind", kind: "slides" });
 });
@@ -65,7 +88,9 @@ test("concurrent edits of one version: exactly one wins, the rest conflict; with
     expect(row.latest_version).toBe(2);
     expect((await findArtifactVersion(db, row))!.content).toBe(`edit ${edits.indexOf(won[0])}`);
 
-    const forks = await Promise.all(Array.from({ length: 6 }, (_, i) => saveArtifactVersion(db, owner, deck(id, `fork ${i}`, { base: 2, source: "edit", fork: true }))));
+    const forks = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => saveArtifactVersion(db, owner, deck(id, `fork ${i}`, { base: 2, source: "edit", fork: true }))),
+    );
     expect(forks.every((f) => f.ok)).toBe(true);
     expect(forks.map((f) => (f.ok ? f.version : 0)).sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8]);
     const versions = await listArtifactVersions(db, (await findArtifact(db, owner, id))!);
@@ -95,7 +120,8 @@ test("organizations and users see only their own artifacts; the same id may exis
 
 test("listing: newest first, by kind and by part of the name (any case, % and _ literal), paged by `after`", async () => {
   const owner = { organizationId: orgB, userId: "lister" };
-  for (let i = 0; i < 5; i++) await saveArtifactVersion(db, owner, { ...deck(`l${i}`, "x"), kind: i % 2 ? "report" : "slides", name: i === 3 ? "Q3 100%_done" : `Deck ${i}` });
+  for (let i = 0; i < 5; i++)
+    await saveArtifactVersion(db, owner, { ...deck(`l${i}`, "x"), kind: i % 2 ? "report" : "slides", name: i === 3 ? "Q3 100%_done" : `Deck ${i}` });
   const all = (await listArtifacts(db, owner, { limit: 10 }))!;
   expect(all.rows.map((r) => r.id)).toEqual(["l4", "l3", "l2", "l1", "l0"]);
   expect((await listArtifacts(db, owner, { limit: 10, kinds: ["report"] }))!.rows.map((r) => r.id)).toEqual(["l3", "l1"]);

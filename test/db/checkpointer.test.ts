@@ -20,10 +20,21 @@ test("with a checkpointer the log reaches the database file off the event loop; 
     const conversation = "x".repeat(40_000);
     await db.transaction().execute(async (tx) => {
       for (let i = 0; i < 100; i++) {
-        await tx.insertInto("request_logs").values({
-          request_id: `c${i}`, organization_id: org.id, endpoint: "/v1/autofix", model: "m", status: 200, conversation,
-          outcome: "fixed", charge: 0, duration_ms: 1, created_at: new Date().toISOString(),
-        }).execute();
+        await tx
+          .insertInto("request_logs")
+          .values({
+            request_id: `c${i}`,
+            organization_id: org.id,
+            endpoint: "/v1/autofix",
+            model: "m",
+            status: 200,
+            conversation,
+            outcome: "fixed",
+            charge: 0,
+            duration_ms: 1,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
       }
     });
     let size = statSync(path).size;

@@ -9,8 +9,25 @@ import { sql } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
-  adjustCredits, createApiKey, createOrganization, hashKey, holdCredits, listApiKeys, openDatabase,
-  flushLogs, purgeOldLogs, reliabilitySummary, returnExpiredHolds, storeLibrary, returnOpenHolds, revokeApiKeys, settle, verifyApiKey, writeReliabilityEvent, writeRequestLog, type Db,
+  adjustCredits,
+  createApiKey,
+  createOrganization,
+  hashKey,
+  holdCredits,
+  listApiKeys,
+  openDatabase,
+  flushLogs,
+  purgeOldLogs,
+  reliabilitySummary,
+  returnExpiredHolds,
+  storeLibrary,
+  returnOpenHolds,
+  revokeApiKeys,
+  settle,
+  verifyApiKey,
+  writeReliabilityEvent,
+  writeRequestLog,
+  type Db,
 } from "../../src/db/index.ts";
 
 let fresh: TestDatabase;
@@ -34,10 +51,21 @@ test("opens with every table (in WAL mode on SQLite), and migrating twice is a n
   const again = await openDatabase(target);
   await again.destroy();
   const tables = (await db.introspection.getTables()).map((t) => t.name);
-  expect(tables).toEqual(expect.arrayContaining([
-    "organizations", "api_keys", "credit_ledger", "request_logs", "reliability_events",
-    "credit_holds", "responses", "response_items", "response_events", "conversations", "conversation_items",
-  ]));
+  expect(tables).toEqual(
+    expect.arrayContaining([
+      "organizations",
+      "api_keys",
+      "credit_ledger",
+      "request_logs",
+      "reliability_events",
+      "credit_holds",
+      "responses",
+      "response_items",
+      "response_events",
+      "conversations",
+      "conversation_items",
+    ]),
+  );
   const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
   expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
   if (fresh.kind === "sqlite") {
@@ -51,9 +79,11 @@ test("integers come back as exact JavaScript numbers (bigint columns, count, sum
   const org = await createOrganization(db, "numbers", 2 ** 40);
   const row = await db.selectFrom("organizations").select(["id", "credits"]).where("id", "=", org.id).executeTakeFirstOrThrow();
   expect(row).toEqual({ id: org.id, credits: 2 ** 40 });
-  const agg = await db.selectFrom("credit_ledger")
+  const agg = await db
+    .selectFrom("credit_ledger")
     .select((eb) => [eb.fn.countAll().as("n"), eb.fn.sum("delta").as("total"), eb.fn.max("id").as("last")])
-    .where("organization_id", "=", org.id).executeTakeFirstOrThrow();
+    .where("organization_id", "=", org.id)
+    .executeTakeFirstOrThrow();
   expect(agg.n).toBe(1);
   expect(agg.total).toBe(2 ** 40);
   expect(typeof agg.last).toBe("number");
@@ -99,7 +129,11 @@ test("settle charges and refunds the rest of the hold in one transaction; its lo
   const org = await createOrganization(db, "settle", 4);
   expect(await holdCredits(db, org.id, 2, "r1")).toBe(true);
   await settle(db, {
-    orgId: org.id, requestId: "r1", held: 2, charge: 1, reason: "autofix",
+    orgId: org.id,
+    requestId: "r1",
+    held: 2,
+    charge: 1,
+    reason: "autofix",
     log: { endpoint: "/v1/autofix", model: "service/autofix", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 3 },
     event: { model: "service/autofix", endpoint: "/v1/autofix", outcome: "fixed", corrected_codes: '["orphaned"]' },
   });
@@ -115,7 +149,17 @@ test("settle charges and refunds the rest of the hold in one transaction; its lo
 
 test("queued logs: one that cannot be written (its organization does not exist) is reported and dropped, the rest of its write stored", async () => {
   const org = await createOrganization(db, "queued", 0);
-  const log = (organization_id: number, request_id: string) => ({ request_id, organization_id, endpoint: "/v1/autofix", model: "m", status: 400, conversation: "[]", outcome: "rejected", charge: 0, duration_ms: 1 });
+  const log = (organization_id: number, request_id: string) => ({
+    request_id,
+    organization_id,
+    endpoint: "/v1/autofix",
+    model: "m",
+    status: 400,
+    conversation: "[]",
+    outcome: "rejected",
+    charge: 0,
+    duration_ms: 1,
+  });
   const reported: string[] = [];
   const error = console.error;
   console.error = (line: string) => void reported.push(line);
@@ -141,9 +185,22 @@ test("holds are refused while suspended", async () => {
 
 test("retention purges request logs older than the window, keeps the rest", async () => {
   const org = await createOrganization(db, "old", 0);
-  const log = { request_id: "x", organization_id: org.id, endpoint: "/v1/autofix", model: "m", status: 200, conversation: "[]", outcome: "fixed", charge: 0, duration_ms: 1 };
+  const log = {
+    request_id: "x",
+    organization_id: org.id,
+    endpoint: "/v1/autofix",
+    model: "m",
+    status: 200,
+    conversation: "[]",
+    outcome: "fixed",
+    charge: 0,
+    duration_ms: 1,
+  };
   writeRequestLog(db, log);
-  await db.insertInto("request_logs").values({ ...log, request_id: "old", created_at: new Date(Date.now() - 31 * 86_400_000).toISOString() }).execute();
+  await db
+    .insertInto("request_logs")
+    .values({ ...log, request_id: "old", created_at: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+    .execute();
   writeReliabilityEvent(db, { organization_id: org.id, model: "m", endpoint: "e", outcome: "fixed", corrected_codes: "[]" });
   await flushLogs(db);
   expect(await purgeOldLogs(db, 30)).toBe(1);
@@ -168,7 +225,11 @@ test("a hold is a row: balance + open holds = ledger through hold, settle, expir
   expect(await books(org.id)).toEqual({ credits: 2, held: 3, ledger: 5 });
   // A young hold is not returned; one older than the expiry is, with a ledger row of 0 naming it.
   expect(await returnExpiredHolds(db)).toBe(0);
-  await db.updateTable("credit_holds").set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where("request_id", "=", "b1").execute();
+  await db
+    .updateTable("credit_holds")
+    .set({ created_at: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+    .where("request_id", "=", "b1")
+    .execute();
   expect(await returnExpiredHolds(db)).toBe(1);
   expect(await books(org.id)).toEqual({ credits: 4, held: 1, ledger: 5 });
   const row = await db.selectFrom("credit_ledger").selectAll().where("request_id", "=", "b1").executeTakeFirstOrThrow();
@@ -206,17 +267,32 @@ test("a library stored in a transaction stays until it ends, even while the purg
   const org = await createOrganization(db, "library-race", 0);
   const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
   const library = { hash: "f".repeat(64), config: "an old block no log names any more" };
-  await db.insertInto("log_libraries").values({ ...library, created_at: old }).execute();
+  await db
+    .insertInto("log_libraries")
+    .values({ ...library, created_at: old })
+    .execute();
   let purging: Promise<number> | undefined;
   await db.transaction().execute(async (tx) => {
     await storeLibrary(tx, library);
     // Another connection purges meanwhile (on SQLite it waits for this transaction anyway).
     purging = purgeOldLogs(db, 30);
     await Bun.sleep(100);
-    await tx.insertInto("request_logs").values({
-      request_id: "lib-race", organization_id: org.id, endpoint: "/v1/autofix", model: "m", status: 200,
-      conversation: "[]", outcome: "fixed", charge: 0, duration_ms: 1, library_hash: library.hash, created_at: new Date().toISOString(),
-    }).execute();
+    await tx
+      .insertInto("request_logs")
+      .values({
+        request_id: "lib-race",
+        organization_id: org.id,
+        endpoint: "/v1/autofix",
+        model: "m",
+        status: 200,
+        conversation: "[]",
+        outcome: "fixed",
+        charge: 0,
+        duration_ms: 1,
+        library_hash: library.hash,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
   });
   await purging;
   expect(await db.selectFrom("log_libraries").select("hash").where("hash", "=", library.hash).execute()).toHaveLength(1);

@@ -25,10 +25,14 @@ const write = (orgId: number, reason: string, delta: number) => (tx: Db) =>
 
 test("jobs asked for in one turn each get their own result, and all of their writes", async () => {
   const org = await createOrganization(db, "group-all", 0);
-  const results = await Promise.all(Array.from({ length: 40 }, (_, i) => inSharedTransaction(db, async (tx) => {
-    await write(org.id, "all", i)(tx);
-    return i * 2;
-  })));
+  const results = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      inSharedTransaction(db, async (tx) => {
+        await write(org.id, "all", i)(tx);
+        return i * 2;
+      }),
+    ),
+  );
   expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i * 2));
   expect((await ledger(org.id, "all")).map((r) => r.delta).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
 });
@@ -58,13 +62,15 @@ test("a prepared query is compiled once per database and runs with each call's v
   let builds = 0;
   const take = prepared<{ id: number; amount: number }>((d, v) => {
     builds++;
-    return d.updateTable("organizations")
+    return d
+      .updateTable("organizations")
       .set((eb) => ({ credits: eb("credits", "-", v("amount")) }))
       .where("id", "=", v("id"))
       .where("credits", ">=", v("amount"));
   });
   const name = prepared<{ id: number }, { name: string; credits: number }>((d, v) =>
-    d.selectFrom("organizations").select(["name", "credits"]).where("id", "=", v("id")));
+    d.selectFrom("organizations").select(["name", "credits"]).where("id", "=", v("id")),
+  );
 
   expect(changedRows(await take(db, { id: org.id, amount: 3 }))).toBe(1);
   expect(changedRows(await take(db, { id: org.id, amount: 8 }))).toBe(0); // 7 left: refused

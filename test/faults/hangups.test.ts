@@ -22,7 +22,9 @@ let aborted = 0;
  * breaks the connection.
  */
 const provider = Bun.serve({
-  port: 0, hostname: "127.0.0.1", idleTimeout: 0,
+  port: 0,
+  hostname: "127.0.0.1",
+  idleTimeout: 0,
   async fetch(req) {
     const body = await req.json();
     arrived++;
@@ -30,19 +32,24 @@ const provider = Bun.serve({
     const model = String(body.model);
     const never = new Promise<never>(() => {});
     if (!body.stream) return never;
-    const chunk = enc.encode(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`);
+    const chunk = enc.encode(
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] })}\n\n`,
+    );
     let sent = false;
-    return new Response(new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        if (model === "hang" || sent) {
-          // A moment after the first chunk, so that it goes out (with the headers) before the break.
-          if (model === "drop") return Bun.sleep(100).then(() => ctrl.error(new Error("connection dropped")));
-          return never;
-        }
-        sent = true;
-        ctrl.enqueue(chunk);
-      },
-    }), { headers: { "content-type": "text/event-stream" } });
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        async pull(ctrl) {
+          if (model === "hang" || sent) {
+            // A moment after the first chunk, so that it goes out (with the headers) before the break.
+            if (model === "drop") return Bun.sleep(100).then(() => ctrl.error(new Error("connection dropped")));
+            return never;
+          }
+          sent = true;
+          ctrl.enqueue(chunk);
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
   },
 });
 
@@ -61,8 +68,13 @@ beforeAll(async () => {
   orgId = org.id;
   key = (await createApiKey(db, org.id)).key;
   const env = {
-    TESSERA_DB: fresh.target, TESSERA_DATA_DIR: dir, TESSERA_EMBED_PRICE: "1", TESSERA_RESPONSES_PRICE: "1", TESSERA_AUTOFIX_PRICE: "1",
-    LOCAL_BASE_URL: `http://127.0.0.1:${provider.port}/v1`, TESSERA_AUTOFIX_MODEL: "local/hang",
+    TESSERA_DB: fresh.target,
+    TESSERA_DATA_DIR: dir,
+    TESSERA_EMBED_PRICE: "1",
+    TESSERA_RESPONSES_PRICE: "1",
+    TESSERA_AUTOFIX_PRICE: "1",
+    LOCAL_BASE_URL: `http://127.0.0.1:${provider.port}/v1`,
+    TESSERA_AUTOFIX_MODEL: "local/hang",
   };
   [patient, strict] = await Promise.all([
     startServerProcess(env),
@@ -79,7 +91,10 @@ afterAll(async () => {
 });
 
 const headers = () => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
-const embed = (model: string, stream: boolean) => ({ path: "/v1/embed/chat/completions", body: { model: `local/${model}`, messages: [{ role: "user", content: "hi" }], stream } });
+const embed = (model: string, stream: boolean) => ({
+  path: "/v1/embed/chat/completions",
+  body: { model: `local/${model}`, messages: [{ role: "user", content: "hi" }], stream },
+});
 const responses = (model: string, stream: boolean) => ({ path: "/v1/embed/responses", body: { model: `local/${model}`, input: "hi", stream } });
 // A program no sanitizer can mend: the call waits on the fixing model (which hangs).
 const slowFix = { path: "/v1/autofix", body: { ...autofixBody(HOPELESS), stream: false } };

@@ -30,9 +30,16 @@ afterAll(async () => {
 });
 
 const env = {
-  TESSERA_DB: fresh.target, TESSERA_DATA_DIR: dir, TESSERA_LEASE_SECONDS: "1",
-  TESSERA_RESPONSES_PRICE: "1", TESSERA_EMBED_PRICE: "1", TESSERA_AUTOFIX_PRICE: "1",
-  LOCAL_BASE_URL: slow.url, TESSERA_AUTOFIX_MODEL: "openai/slow-fixer", OPENAI_BASE_URL: `http://127.0.0.1:${fixer.port}/v1`, OPENAI_API_KEY: "sk-held",
+  TESSERA_DB: fresh.target,
+  TESSERA_DATA_DIR: dir,
+  TESSERA_LEASE_SECONDS: "1",
+  TESSERA_RESPONSES_PRICE: "1",
+  TESSERA_EMBED_PRICE: "1",
+  TESSERA_AUTOFIX_PRICE: "1",
+  LOCAL_BASE_URL: slow.url,
+  TESSERA_AUTOFIX_MODEL: "openai/slow-fixer",
+  OPENAI_BASE_URL: `http://127.0.0.1:${fixer.port}/v1`,
+  OPENAI_API_KEY: "sk-held",
 };
 
 /** Streams left open until the kill cuts them (kept referenced: a collected body would hang up). */
@@ -60,8 +67,14 @@ test("kill -9 amid streamed and background responses, slow fixes and streamed Em
     const r = await post(first.base, "/v1/embed/responses", key, { model: "local/slow", input: `background ${i}`, background: true });
     background.push((await r.json()).id);
   }
-  for (let i = 0; i < 2; i++) await openStreamed(first.base, key, "/v1/embed/chat/completions", { model: "local/slow", messages: [{ role: "user", content: "hi" }], stream: true });
-  const fixes = Array.from({ length: 3 }, () => post(first.base, "/v1/autofix", key, autofixBody(HOPELESS)).then((r) => r.status, () => 0));
+  for (let i = 0; i < 2; i++)
+    await openStreamed(first.base, key, "/v1/embed/chat/completions", { model: "local/slow", messages: [{ role: "user", content: "hi" }], stream: true });
+  const fixes = Array.from({ length: 3 }, () =>
+    post(first.base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
+      (r) => r.status,
+      () => 0,
+    ),
+  );
   await until("every fix to wait on the fixing model", () => fixer.arrived() === 3);
   const running = () => db.selectFrom("responses").select(["id", "status", "background"]).where("status", "in", ["queued", "in_progress"]).execute();
   await until("every response to be running", async () => (await running()).length === 5);

@@ -31,28 +31,45 @@ afterAll(async () => {
 });
 
 function cli(...args: string[]) {
-  const r = Bun.spawnSync([process.execPath, "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, TESSERA_DB: fresh.target }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync([process.execPath, "src/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TESSERA_DB: fresh.target },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`tessera ${args.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
 
 async function mint(base: string, key: string, user: string): Promise<string> {
-  const res = await fetch(`${base}/v1/frontend-tokens`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ user }) });
+  const res = await fetch(`${base}/v1/frontend-tokens`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ user }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()).token;
 }
 
 /** What each replica answers a token on a Conversations route. */
 async function use(token: string): Promise<{ status: number; code: string | null }[]> {
-  return Promise.all(replicas.map(async (r) => {
-    const res = await fetch(`${r.base}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } });
-    const body = await res.json();
-    return { status: res.status, code: body.error?.code ?? null };
-  }));
+  return Promise.all(
+    replicas.map(async (r) => {
+      const res = await fetch(`${r.base}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await res.json();
+      return { status: res.status, code: body.error?.code ?? null };
+    }),
+  );
 }
 
-const live = [{ status: 200, code: null }, { status: 200, code: null }];
-const dead = [{ status: 401, code: "token_revoked" }, { status: 401, code: "token_revoked" }];
+const live = [
+  { status: 200, code: null },
+  { status: 200, code: null },
+];
+const dead = [
+  { status: 401, code: "token_revoked" },
+  { status: 401, code: "token_revoked" },
+];
 
 test("a token dies on every replica when the key that minted it is revoked; one minted by another key lives", async () => {
   const org = await createOrganization(db, "keyrev", 0);
@@ -81,7 +98,11 @@ test("an operator ends one user's tokens by user id (API, then CLI): others' tok
   const org = await createOrganization(db, "userrev", 0);
   const { key } = await createApiKey(db, org.id);
   const [alice, bob] = [await mint(replicas[0]!.base, key, "alice"), await mint(replicas[0]!.base, key, "bob")];
-  const res = await fetch(`${replicas[1]!.base}/v1/frontend-tokens/revoke`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ user: "alice" }) });
+  const res = await fetch(`${replicas[1]!.base}/v1/frontend-tokens/revoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ user: "alice" }),
+  });
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ object: "frontend_tokens.revoked", user: "alice" });
   expect(await use(alice)).toEqual(dead);
@@ -93,6 +114,10 @@ test("an operator ends one user's tokens by user id (API, then CLI): others' tok
   expect(await use(bob)).toEqual(dead);
   expect(await use(aliceAgain)).toEqual(live);
   // A token cannot revoke: it is the API key's to do.
-  const byToken = await fetch(`${replicas[0]!.base}/v1/frontend-tokens/revoke`, { method: "POST", headers: { authorization: `Bearer ${aliceAgain}`, "content-type": "application/json" }, body: JSON.stringify({ user: "alice" }) });
+  const byToken = await fetch(`${replicas[0]!.base}/v1/frontend-tokens/revoke`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${aliceAgain}`, "content-type": "application/json" },
+    body: JSON.stringify({ user: "alice" }),
+  });
   expect(byToken.status).toBe(403);
 });

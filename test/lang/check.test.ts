@@ -113,7 +113,10 @@ test("incomplete: the input stops mid-statement", () => {
   for (const program of ["root = Stack([a,", 'root = Stack([Text("cut', "root = Stack([])\nx =", "root = Stack([1 +"]) {
     const result = parse(program, lib);
     assert.equal(result.incomplete, true, program);
-    assert.ok(result.errors.some((e) => e.code === "incomplete"), program);
+    assert.ok(
+      result.errors.some((e) => e.code === "incomplete"),
+      program,
+    );
   }
   // A statement cut over several lines is one incomplete statement, not three broken lines.
   const cut = parse("root = Stack([\n  a,\n  b", lib);
@@ -132,7 +135,10 @@ test("unresolved: referenced but never defined, or only through a cycle", () => 
   const mixed = parse("a = [b]\nroot = Stack([a, c])\nb = [1]\nc = [b]", lib);
   assert.deepEqual([mixed.unresolved, mixed.errors], [[], []]);
   // A loop variable is in scope inside its template; undeclared $state is null, not an error.
-  assert.deepEqual(errorsOf('root = Stack(@Each(items, "it", Text(it.name)))\nitems = [{name: "a"}]\nx = Stack([Text($undeclared)])\n').map((e) => e.code), ["orphaned"]);
+  assert.deepEqual(
+    errorsOf('root = Stack(@Each(items, "it", Text(it.name)))\nitems = [{name: "a"}]\nx = Stack([Text($undeclared)])\n').map((e) => e.code),
+    ["orphaned"],
+  );
 });
 
 test("orphaned: not reachable from root; state, queries and mutations never are", () => {
@@ -169,7 +175,10 @@ test("a later statement with the same name replaces the earlier one", () => {
 test("errors come in source order, and the same input gives the same list", () => {
   const program = 'root = Stack([x, Foo(), ghost])\nx = Button(1, "a", 2.5, "extra")\nprose here\ny = Text("z")';
   const first = errorsOf(program);
-  assert.deepEqual(first.map((e) => e.code), ["unknown-component", "unresolved", "type-mismatch", "type-mismatch", "excess-args", "syntax", "orphaned"]);
+  assert.deepEqual(
+    first.map((e) => e.code),
+    ["unknown-component", "unresolved", "type-mismatch", "type-mismatch", "excess-args", "syntax", "orphaned"],
+  );
   assert.deepEqual(errorsOf(program), first);
 });
 

@@ -42,13 +42,16 @@ test("frame: bare, fenced (with prose), unclosed fence, envelope with context an
 });
 
 test("frame: several fenced blocks are one program; the prose and fences between them are kept", () => {
-  const text = "Layout:\n```ui\nroot = Stack([a, b])\n```\nThen the parts:\n```\na = Text(\"x\")\n```\nand\n```ui\nb = Text(\"y\")\n```\nDone.";
+  const text = 'Layout:\n```ui\nroot = Stack([a, b])\n```\nThen the parts:\n```\na = Text("x")\n```\nand\n```ui\nb = Text("y")\n```\nDone.';
   const f = frame(text);
   assert.equal(f.head, "Layout:\n```ui\n");
   assert.equal(f.program, 'root = Stack([a, b])\na = Text("x")\nb = Text("y")\n');
   assert.deepEqual(f.between, ["```\nThen the parts:\n```\n", "```\nand\n```ui\n"]);
   assert.equal(f.tail, "```\nDone.");
-  assert.deepEqual(f.blocks.map((b) => text.slice(b.start, b.end)), ['root = Stack([a, b])\n', 'a = Text("x")\n', 'b = Text("y")\n']);
+  assert.deepEqual(
+    f.blocks.map((b) => text.slice(b.start, b.end)),
+    ["root = Stack([a, b])\n", 'a = Text("x")\n', 'b = Text("y")\n'],
+  );
   // A whole new program goes into the first block; the later ones are left empty.
   assert.equal(reframe(f, "root = Stack([])\n"), "Layout:\n```ui\nroot = Stack([])\n```\nThen the parts:\n```\n```\nand\n```ui\n```\nDone.");
   assert.equal(reframe(frame("a\n```\nx\n```\nb"), "y\n"), "a\n```\ny\n```\nb");

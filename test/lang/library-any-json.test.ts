@@ -14,7 +14,7 @@ await loadLanguage();
 // Schema-like values: each keyword mostly with a value of the right shape, sometimes with any
 // JSON at all, so that both sides (accepted and refused) are reached often.
 const json = fc.jsonValue({ maxDepth: 2 });
-const mostly = <T,>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 25 }, { arbitrary: json, weight: 1 });
+const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ arbitrary: good, weight: 25 }, { arbitrary: json, weight: 1 });
 const TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"];
 const entry = (key: string, value: fc.Arbitrary<unknown>) => value.map((v) => [key, v] as const);
 const { schema } = fc.letrec<{ schema: unknown }>((tie) => ({
@@ -66,7 +66,9 @@ const library = fc.record(
   {
     root: mostly(fc.constantFrom("A", "A", "A", "Nope")),
     schema: mostly(fc.record({ $defs: fc.record({ A: component, B: component }, { requiredKeys: ["A"] }) })),
-    componentGroups: mostly(fc.array(fc.record({ name: json, components: fc.array(fc.constantFrom("A", "A", "A", "Nope"), { maxLength: 2 }), notes: json }), { maxLength: 2 })),
+    componentGroups: mostly(
+      fc.array(fc.record({ name: json, components: fc.array(fc.constantFrom("A", "A", "A", "Nope"), { maxLength: 2 }), notes: json }), { maxLength: 2 }),
+    ),
     id: mostly(fc.string()),
   },
   { requiredKeys: [] },
@@ -75,8 +77,8 @@ const library = fc.record(
 const PROGRAMS = [
   "root = A()",
   'root = A(1, "x", [1, 2], {a: 1}, null, true)',
-  "root = A(B(), [A(), b])\nb = B([1], \"s\")",
-  "root = a(\"lower\")",
+  'root = A(B(), [A(), b])\nb = B([1], "s")',
+  'root = a("lower")',
   'root = A("unclosed',
 ];
 

@@ -36,13 +36,31 @@ export function libraryProgram(seed: number): string {
   // @Each over a list: its loop variable (now and then named like a statement, escaped, not a
   // string, or missing) in templates that use it as a value, a member, or another list.
   const each = (): string => {
-    const [variable, used] = pick([['"r"', "r"], ["'r'", "r"], ['"r"', "r"], [`"${pick(names)}"`, null], ['"\\u0072"', "r"], ["r", "r"]]);
+    const [variable, used] = pick([
+      ['"r"', "r"],
+      ["'r'", "r"],
+      ['"r"', "r"],
+      [`"${pick(names)}"`, null],
+      ['"\\u0072"', "r"],
+      ["r", "r"],
+    ]);
     const v = used ?? variable.slice(1, -1);
     const other = () => (wrong() ? "ghost" : pick([...names, "$title", '"a"']));
-    const template = pick([`Text(${v})`, `Text(${v}.name, "s")`, `Button(${v}, "go")`, `Card(${v}, [Text(${v})])`, `[Text(${v}), ${v}]`, `@Each(${v}, "w", Text(w, ${v}))`, `Text(${other()})`, `[Text(${v}), ${other()}]`, `Button(${other()}, ${v})`]);
+    const template = pick([
+      `Text(${v})`,
+      `Text(${v}.name, "s")`,
+      `Button(${v}, "go")`,
+      `Card(${v}, [Text(${v})])`,
+      `[Text(${v}), ${v}]`,
+      `@Each(${v}, "w", Text(w, ${v}))`,
+      `Text(${other()})`,
+      `[Text(${v}), ${other()}]`,
+      `Button(${other()}, ${v})`,
+    ]);
     return `@Each(${pick(["rows", "[1, 2]", pick(names)])}, ${variable}${r() < 0.9 ? `, ${template}` : ""})`;
   };
-  const child = () => refTo("Text", "Button") ?? (wrong() ? pick(['Col("x")', "Nope()", "ghost", "null"]) : r() < 0.15 ? each() : r() < 0.5 ? text() : button());
+  const child = () =>
+    refTo("Text", "Button") ?? (wrong() ? pick(['Col("x")', "Nope()", "ghost", "null"]) : r() < 0.15 ? each() : r() < 0.5 ? text() : button());
   const col = () => `Col(${string()}${r() < 0.4 ? `, {width: ${wrong() ? '"w"' : pick(["3", "1.5", "count"])}${r() < 0.3 ? ", extra: 1" : ""}}` : ""})`;
   const cols = () => refTo("cols") ?? `[${some(2, () => refTo("Col") ?? col())}]`;
   const valueOf = (kind: string): string => {
@@ -54,13 +72,13 @@ export function libraryProgram(seed: number): string {
       case "Card":
         return wrong() ? "Card()" : `Card(${string()}${r() < 0.7 ? `, [${some(3, child)}]` : ""})`;
       case "Table":
-        return `Table(${cols()}, ${wrong() ? '"rows"' : pick(['[[1, "a"], [true]]', "[]", "@Each(rows, \"r\", [r])", "rows"])})`;
+        return `Table(${cols()}, ${wrong() ? '"rows"' : pick(['[[1, "a"], [true]]', "[]", '@Each(rows, "r", [r])', "rows"])})`;
       case "Col":
         return col();
       case "cols":
         return `[${some(2, col)}]`;
       case "title":
-        return pick(['"T"', '"T" + "x"', "$title", "@Count([1])", 'Action([@Run(q)])', "@Nope(1)"]);
+        return pick(['"T"', '"T" + "x"', "$title", "@Count([1])", "Action([@Run(q)])", "@Nope(1)"]);
       default:
         return pick(["1", "2 + 3", "-5", "$title.length", "q.rows", "(4)"]);
     }

@@ -15,7 +15,13 @@ function problems(config: unknown): string[] {
 
 test("compileLibrary keeps positional order, required and defaults", () => {
   const lib = compileLibrary(SMALL_LIBRARY);
-  assert.deepEqual(lib.components.get("Text")!.props.map((p) => [p.name, p.required, p.hasDefault]), [["text", true, false], ["size", true, true]]);
+  assert.deepEqual(
+    lib.components.get("Text")!.props.map((p) => [p.name, p.required, p.hasDefault]),
+    [
+      ["text", true, false],
+      ["size", true, true],
+    ],
+  );
   assert.equal(lib.root, "Stack");
 });
 

@@ -32,7 +32,12 @@ test("frame: a marker line of the other family also ends the program; a look-ali
   const mixed = `]]>openui:content\n${CHAT_ORDERS}\n]]>service:end`;
   expect(frame(mixed).program).toBe(`${CHAT_ORDERS}\n`);
   // Not an envelope of either family: the whole text is the (bare) program.
-  for (const notHeader of ["]]>openui:config\nroot = Card([])", "]]>openui:\nroot = Card([])", " ]]>openui:content\nroot = Card([])", "]]>OpenUI:content\nroot = Card([])"]) {
+  for (const notHeader of [
+    "]]>openui:config\nroot = Card([])",
+    "]]>openui:\nroot = Card([])",
+    " ]]>openui:content\nroot = Card([])",
+    "]]>OpenUI:content\nroot = Card([])",
+  ]) {
     expect(frame(notHeader).head).toBe("");
   }
 });

@@ -7,7 +7,7 @@ import { statementsBuilt } from "../../src/lang/materialize.ts";
 
 await loadLanguage();
 const lib = compileLibrary(SMALL_LIBRARY);
-const names = (items: unknown) => (items as (ElementNode | null)[]).map((c) => (c === null ? null : c.component ?? c));
+const names = (items: unknown) => (items as (ElementNode | null)[]).map((c) => (c === null ? null : (c.component ?? c)));
 const children = (program: string) => names(parse(program, lib).root!.props.children);
 
 test("dropped elements leave arrays, not nulls: a reference to nothing, a missing or null required property, an unknown component, a cycle", () => {
@@ -35,7 +35,10 @@ test("a statement not yet streamed leaves the array it is referenced from", () =
   const stream = createStreamParser(lib);
   const shown = stream.push('root = Stack([a, b, Text("x")])\na = Text("first")\n');
   assert.deepEqual(names(shown.root!.props.children), ["Text", "Text"]);
-  assert.deepEqual((shown.root!.props.children as ElementNode[]).map((c) => c.props.text), ["first", "x"]);
+  assert.deepEqual(
+    (shown.root!.props.children as ElementNode[]).map((c) => c.props.text),
+    ["first", "x"],
+  );
 });
 
 test("a value shared through references is built once: the same object wherever it is used", () => {
@@ -64,7 +67,10 @@ test("30 levels of x_i = [x_(i+1), x_(i+1)] build 31 values, not 2^30", () => {
 
 test("streamed, a finished statement is built once: reading root after every push rebuilds only what the push changed", () => {
   const n = 400;
-  const lines = [`root = Stack([${Array.from({ length: n }, (_, i) => `t${i}`).join(", ")}])`, ...Array.from({ length: n }, (_, i) => `t${i} = Text("row ${i}")`)];
+  const lines = [
+    `root = Stack([${Array.from({ length: n }, (_, i) => `t${i}`).join(", ")}])`,
+    ...Array.from({ length: n }, (_, i) => `t${i} = Text("row ${i}")`),
+  ];
   const stream = createStreamParser(lib);
   const before = statementsBuilt();
   let kept: ElementNode | undefined;

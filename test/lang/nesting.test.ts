@@ -32,9 +32,23 @@ test("500 nested component calls and 1,000 nested arrays parse, as do 1,200 leve
   const deepest = NESTINGS.map((kind) => nestedProgram(kind, repetitionsWithin(kind, MAX_NESTING)));
   // Every parse several times: the engines' first tiers (larger frames) and their optimized ones.
   for (let round = 0; round < 30; round++) {
-    for (const text of [calls(500), calls(600), arrays(1000), arrays(MAX_NESTING), objects(MAX_NESTING), parens(MAX_NESTING), ternaries(MAX_NESTING), nots(MAX_NESTING), ...deepest]) {
+    for (const text of [
+      calls(500),
+      calls(600),
+      arrays(1000),
+      arrays(MAX_NESTING),
+      objects(MAX_NESTING),
+      parens(MAX_NESTING),
+      ternaries(MAX_NESTING),
+      nots(MAX_NESTING),
+      ...deepest,
+    ]) {
       const result = parse(text, lib);
-      assert.deepEqual(result.errors.filter((e) => e.code === "syntax"), [], text.slice(0, 40));
+      assert.deepEqual(
+        result.errors.filter((e) => e.code === "syntax"),
+        [],
+        text.slice(0, 40),
+      );
     }
   }
   const deep = parse(calls(600), lib);
@@ -44,10 +58,21 @@ test("500 nested component calls and 1,000 nested arrays parse, as do 1,200 leve
 
 test("past the limit the error says nested too deep, and the limit", () => {
   const past = NESTINGS.map((kind) => nestedProgram(kind, repetitionsWithin(kind, MAX_NESTING) + 1));
-  for (const text of [calls(601), arrays(MAX_NESTING + 1), objects(MAX_NESTING + 2), parens(MAX_NESTING + 1), nots(MAX_NESTING + 1), ...past, "root = " + "[".repeat(50_000)]) {
+  for (const text of [
+    calls(601),
+    arrays(MAX_NESTING + 1),
+    objects(MAX_NESTING + 2),
+    parens(MAX_NESTING + 1),
+    nots(MAX_NESTING + 1),
+    ...past,
+    "root = " + "[".repeat(50_000),
+  ]) {
     const errors = parse(text, lib).errors;
     assert.equal(errors[0].code, "syntax", text.slice(0, 40));
-    assert.match(errors[0].message, /^nested too deep: expected at most 1200 levels of brackets, calls, operators and ternaries inside one another, got more: "root = /);
+    assert.match(
+      errors[0].message,
+      /^nested too deep: expected at most 1200 levels of brackets, calls, operators and ternaries inside one another, got more: "root = /,
+    );
     assert.equal(errors[0].statementId, "root");
     assert.match(errors[1].message, /got a `root` line that does not read as a statement$/);
   }
@@ -59,8 +84,18 @@ test("past the limit the error says nested too deep, and the limit", () => {
 // parentheses (`1 + (1 + (...))`) takes twice the native stack of plain parentheses, and every
 // operator of the language in one repetition seven times; counted as one level, they overflowed
 // the native stack before the limit (JavaScriptCore at about 840 and 240 repetitions).
-const instance = (await WebAssembly.instantiate(Uint8Array.from(atob(UI_WASM_BASE64), (c) => c.charCodeAt(0)), { env: { abort() {} } })).instance;
-const raw = instance.exports as { memory: WebAssembly.Memory; prepare(capacity: number): number; parse(which: number, from: number, to: number): number; overflowed(): number };
+const instance = (
+  await WebAssembly.instantiate(
+    Uint8Array.from(atob(UI_WASM_BASE64), (c) => c.charCodeAt(0)),
+    { env: { abort() {} } },
+  )
+).instance;
+const raw = instance.exports as {
+  memory: WebAssembly.Memory;
+  prepare(capacity: number): number;
+  parse(which: number, from: number, to: number): number;
+  overflowed(): number;
+};
 const input = raw.prepare(1 << 17);
 function parseRaw(text: string): { end: number; overflow: boolean } {
   const view = new Uint16Array(raw.memory.buffer, input, text.length);
@@ -103,7 +138,8 @@ test("the checker, the display tree, the stream, inspect and the sanitizer read 
 });
 
 test("a statement nested too deep is one broken line: the statements around it are read, in parse() and in the stream", () => {
-  const text = 'root = Stack([a, b])\na = Text("x")\n' + calls(700).replace("root", "deep") + '\nb = Text("y")\n' + arrays(MAX_NESTING + 5).replace("root", "also") + "\n";
+  const text =
+    'root = Stack([a, b])\na = Text("x")\n' + calls(700).replace("root", "deep") + '\nb = Text("y")\n' + arrays(MAX_NESTING + 5).replace("root", "also") + "\n";
   const result = parse(text, lib);
   assert.deepEqual(
     result.errors.map((e) => `${e.code}:${e.statementId}`),

@@ -9,7 +9,8 @@ await loadLanguage();
 const lib = compileLibrary(SMALL_LIBRARY);
 const codes = (text: string) => parse(text, lib).errors.map((e) => `${e.code}:${e.statementId ?? ""}`);
 
-const SPLIT = 'Layout:\n```ui\nroot = Stack([card])\n```\nThe card:\n```\ncard = Card("T", [Text("a"), more])\n```\nand\n```ui\nmore = Button("Go")\n```\nDone.';
+const SPLIT =
+  'Layout:\n```ui\nroot = Stack([card])\n```\nThe card:\n```\ncard = Card("T", [Text("a"), more])\n```\nand\n```ui\nmore = Button("Go")\n```\nDone.';
 
 test("several fenced blocks are one program: references across blocks resolve, nothing is orphaned", () => {
   const result = parse(SPLIT, lib);
@@ -17,7 +18,10 @@ test("several fenced blocks are one program: references across blocks resolve, n
   assert.ok(isValid(result));
   assert.equal(result.statements, 3);
   const card = (result.root!.props.children as { component: string; props: { children: { component: string }[] } }[])[0];
-  assert.deepEqual(card.props.children.map((c) => c.component), ["Text", "Button"]);
+  assert.deepEqual(
+    card.props.children.map((c) => c.component),
+    ["Text", "Button"],
+  );
   // Prose between the blocks is not read: a line there that looks like a statement is not one.
   assert.deepEqual(codes(SPLIT.replace("The card:", "x = Nope()")), []);
   // Only the first block was read before: `card` was unresolved.
@@ -33,7 +37,10 @@ test("each block ends its statements: one cut by a fence is incomplete, the next
 
 test("inspect: statements and errors carry offsets into the whole generation, block by block", () => {
   const ins = inspect(SPLIT.replace('Button("Go")', "Button(1)"), lib);
-  assert.deepEqual(ins.statements.map((s) => s.id), ["root", "card", "more"]);
+  assert.deepEqual(
+    ins.statements.map((s) => s.id),
+    ["root", "card", "more"],
+  );
   assert.equal(ins.blocks.length, 3);
   for (const s of ins.statements) assert.ok(ins.blocks.some((b) => b.start <= s.start && s.end <= b.end));
   const text = SPLIT.replace('Button("Go")', "Button(1)");

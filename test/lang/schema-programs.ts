@@ -24,7 +24,8 @@ export function schemaProgram(library: Library, seed: number): string {
     for (let i = from + 1; i < count; i++) if (allowed(kinds[i].name)) fitting.push(i);
     return fitting.length && r() < 0.5 ? `s${pick(fitting)}` : null;
   };
-  const literal = (json: unknown) => (typeof json === "string" ? pick([JSON.stringify(json), `'${json.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`]) : JSON.stringify(json));
+  const literal = (json: unknown) =>
+    typeof json === "string" ? pick([JSON.stringify(json), `'${json.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`]) : JSON.stringify(json);
   const text = () => pick(['"Total"', "'Last 30 days'", '"q\\"uote"', '""', '"é ✓"', "$title", '"a" + "b"']);
 
   const value = (shape: Shape, at: number, depth: number): string => {
@@ -56,7 +57,9 @@ export function schemaProgram(library: Library, seed: number): string {
         return `[${list.join(", ")}]`;
       }
       default: {
-        const entries = shape.properties ? [...shape.properties].filter(() => r() < 0.7).map(([key, sub]) => `${pick([key, JSON.stringify(key)])}: ${value(sub, at, depth + 1)}`) : [];
+        const entries = shape.properties
+          ? [...shape.properties].filter(() => r() < 0.7).map(([key, sub]) => `${pick([key, JSON.stringify(key)])}: ${value(sub, at, depth + 1)}`)
+          : [];
         if (r() < 0.1) entries.push("extra: 1");
         return `{${entries.join(", ")}}`;
       }

@@ -112,7 +112,11 @@ test("a bracket left open on a broken line does not make each chunk read the res
 
 test("a result read after later chunks still says what it said when it was made", () => {
   // `a` is defined again later: an early result still shows the first one.
-  const chunks = ['root = Stack([a, b, ghost])\na = Text("x")\nb = Text("b")\n', 'b = Card("T", [Nope()])\na = Text("z")\n', 'x = Text("y")\nghost = Text("g")\n'];
+  const chunks = [
+    'root = Stack([a, b, ghost])\na = Text("x")\nb = Text("b")\n',
+    'b = Card("T", [Nope()])\na = Text("z")\n',
+    'x = Text("y")\nghost = Text("g")\n',
+  ];
   const fields = (r: ParseResult) => JSON.stringify([r.root, r.errors, r.unresolved, r.orphaned, r.statements, r.incomplete]);
   // Read at once, chunk by chunk.
   const eager = createStreamParser(small);
@@ -154,9 +158,15 @@ test("a statement cut mid-stream is shown with its strings and brackets closed, 
   assert.equal(card.partial, true);
   assert.equal(card.props.title, "Tit");
   const next = stream.push('le", [Text("a"), ');
-  const children = ((next.root?.props.children as { props: { children: { props: { text: string } }[] } }[])[0]).props.children;
-  assert.deepEqual(children.map((c) => c.props.text), ["a"]);
-  assert.deepEqual(stream.end().errors.map((e) => e.code), ["incomplete"]);
+  const children = (next.root?.props.children as { props: { children: { props: { text: string } }[] } }[])[0].props.children;
+  assert.deepEqual(
+    children.map((c) => c.props.text),
+    ["a"],
+  );
+  assert.deepEqual(
+    stream.end().errors.map((e) => e.code),
+    ["incomplete"],
+  );
 });
 
 test("a statement is final once its line ends: an orphan is reported then, not one statement later; an open ternary waits", () => {
@@ -215,7 +225,15 @@ test("random texts with fences stream to what parse() gives", () => {
   fc.assert(
     fc.property(fc.array(pieces, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 20 }), (parts, cuts) => {
       const text = parts.join("");
-      assert.equal(json(streamIn(text, cuts.map((c) => c % (text.length + 1)))), json(parse(text, small)));
+      assert.equal(
+        json(
+          streamIn(
+            text,
+            cuts.map((c) => c % (text.length + 1)),
+          ),
+        ),
+        json(parse(text, small)),
+      );
     }),
     { numRuns: 400 },
   );
@@ -238,27 +256,63 @@ function pushesAgree(text: string, cuts: number[], lib = small): void {
 }
 
 // Long statements, on one line and over many, nested deep, with the pieces a cut can fall in.
-const itemArb = fc.constantFrom('"a, b"', "'c'", "1", "-2.5e3", "[1, 2]", "{k: [3]}", 'Text("t")', "x", "x.y", "x[0]", "@count(x)", "Action([])", "true", "null", "(1 + 2)", "# note\n", "// note\n", "\n", "\r\n", " ", "a ? 1 : 2", "'it\\'s, [x'", '"q\\", ["', "a /b", "a/ /b");
+const itemArb = fc.constantFrom(
+  '"a, b"',
+  "'c'",
+  "1",
+  "-2.5e3",
+  "[1, 2]",
+  "{k: [3]}",
+  'Text("t")',
+  "x",
+  "x.y",
+  "x[0]",
+  "@count(x)",
+  "Action([])",
+  "true",
+  "null",
+  "(1 + 2)",
+  "# note\n",
+  "// note\n",
+  "\n",
+  "\r\n",
+  " ",
+  "a ? 1 : 2",
+  "'it\\'s, [x'",
+  '"q\\", ["',
+  "a /b",
+  "a/ /b",
+);
 const badArb = fc.constantFrom("1 2", ",,", ")", "]", "}", '"open\n', "(1, 2)", "x[1, 2]", "=", "Foo(a: 1)", "\\", "'", "[");
 const longArb = fc
   .tuple(
-    fc.constantFrom("rows = [", "root = Stack([", "t = Table([Col(\"a\")], [", "o = {a: [", "  deep = [[[[", "v = c ? [", "w = Action(["),
+    fc.constantFrom("rows = [", "root = Stack([", 't = Table([Col("a")], [', "o = {a: [", "  deep = [[[[", "v = c ? [", "w = Action(["),
     fc.array(fc.oneof({ weight: 8, arbitrary: itemArb }, { weight: 1, arbitrary: badArb }), { maxLength: 30 }),
-    fc.constantFrom("", "]", "])", "]]]]", "]}", "]\n", "])\nx = Text(\"x\")\n", "]\nroot = Stack([rows])\n"),
+    fc.constantFrom("", "]", "])", "]]]]", "]}", "]\n", '])\nx = Text("x")\n', "]\nroot = Stack([rows])\n"),
   )
   .map(([head, items, end]) => head + items.join(", ") + end);
 
 test("each chunk says what the same text in one push says, for long, nested and broken statements", () => {
   fc.assert(
     fc.property(longArb, fc.array(fc.nat(), { maxLength: 30 }), (text, cuts) => {
-      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
+      pushesAgree(
+        text,
+        cuts.map((c) => c % (text.length + 1)),
+      );
     }),
     { numRuns: 600 },
   );
   fc.assert(
-    fc.property(fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb, mutationArb([...VALID, ...INVALID])), fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => {
-      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
-    }),
+    fc.property(
+      fc.oneof(fc.constantFrom(...VALID, ...INVALID), programArb, mutationArb([...VALID, ...INVALID])),
+      fc.array(fc.nat(), { maxLength: 20 }),
+      (text, cuts) => {
+        pushesAgree(
+          text,
+          cuts.map((c) => c % (text.length + 1)),
+        );
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -288,7 +342,28 @@ test("a long statement streams in work that grows with its length: each chunk re
 // Long last lines that more text on the same line either cannot change (a broken line that
 // reading as a statement gave up on early) or changes only in how much string it shows (a
 // statement cut inside a long string): escapes valid and not, quotes, brackets, line breaks.
-const pieceArb = fc.constantFrom("word ", "a, ", "(", "[", ")", '"', "'", '\\"', "\\'", "\\n", "\\u00e9", "\\x", "\\u12G", "\\", "x", " ", "\n", "\ny = 1\n", "?", ":");
+const pieceArb = fc.constantFrom(
+  "word ",
+  "a, ",
+  "(",
+  "[",
+  ")",
+  '"',
+  "'",
+  '\\"',
+  "\\'",
+  "\\n",
+  "\\u00e9",
+  "\\x",
+  "\\u12G",
+  "\\",
+  "x",
+  " ",
+  "\n",
+  "\ny = 1\n",
+  "?",
+  ":",
+);
 const longLineArb = fc
   .tuple(
     fc.constantFrom("", "root = Stack([t])\n", 'root = Stack([t])\nt = Text("a")\n'),
@@ -300,7 +375,10 @@ const longLineArb = fc
 test("a long last line streams to what one push of the same text says, chunk by chunk", () => {
   fc.assert(
     fc.property(longLineArb, fc.array(fc.nat(), { maxLength: 40 }), (text, cuts) => {
-      pushesAgree(text, cuts.map((c) => c % (text.length + 1)));
+      pushesAgree(
+        text,
+        cuts.map((c) => c % (text.length + 1)),
+      );
     }),
     { numRuns: 400 },
   );
@@ -311,7 +389,7 @@ test("a long broken line, or a statement cut inside a long string, streams in wo
     'root = Stack([])\n"' + '\\"'.repeat(10_000),
     "root = Stack([])\nHere is what I made for you, " + "word ".repeat(4_000),
     "root = Stack([])\n(" + "a, ".repeat(7_000),
-    'root = Stack([t])\nt = Text("' + "words \\\"quoted\\\" \\u00e9 ".repeat(1_000),
+    'root = Stack([t])\nt = Text("' + 'words \\"quoted\\" \\u00e9 '.repeat(1_000),
     "root = Stack([t])\nt = Text('" + "it\\'s ".repeat(3_000),
   ];
   for (const text of texts) {
@@ -334,14 +412,17 @@ test("statements nested near and past the nesting limit stream to what parse() g
       assert.equal(json(streamIn(text, cuts)), json(parse(text, small)), `chunks of ${size}`);
     }
     // Every 50th chunk's result against the same prefix in one push.
-    pushesAgree(text, Array.from({ length: Math.ceil(text.length / 400) }, (_, i) => i * 400 + 3));
+    pushesAgree(
+      text,
+      Array.from({ length: Math.ceil(text.length / 400) }, (_, i) => i * 400 + 3),
+    );
   }
 });
 
 test("a statement that refers only to itself is an orphan while it is the last one and after", () => {
   const stream = createStreamParser(small);
   stream.push('root = Stack([a])\na = Text("a")\nx = [x]\n');
-  assert.deepEqual(stream.push('b = Te').orphaned, ["x"]);
+  assert.deepEqual(stream.push("b = Te").orphaned, ["x"]);
   assert.deepEqual(stream.push('xt("b")\n').orphaned, ["x", "b"]);
   assert.deepEqual(stream.push('c = Text("c")\n').orphaned, ["x", "b", "c"]);
   assert.deepEqual(stream.end().orphaned, parse('root = Stack([a])\na = Text("a")\nx = [x]\nb = Text("b")\nc = Text("c")\n', small).orphaned);

@@ -65,7 +65,7 @@ test("an invalid 100k program: only the statements that hold the error are built
     [edit(0.5, (l) => l.replace(/Text\("[^"]*"/, 'Text(Query("q")')), 1],
     // Two errors far apart, and an error in a statement that takes its value from another one.
     [edit(0.8, (l) => l.replace("Text(", "Txt(")).replace(/\nt(\d+) = Text\(/, "\nt$1 = Tx("), 2],
-    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(label") + '\nlabel = 5', 2],
+    [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(label") + "\nlabel = 5", 2],
     // References to nothing: the checker words them (with the suggestion it finds among every name).
     [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(nowhere"), 1],
     [valid.replace(/\nt(\d+) = Text\("[^"]*"/, "\nt$1 = Text(t99999"), 1],
@@ -75,7 +75,7 @@ test("an invalid 100k program: only the statements that hold the error are built
     [valid + '\nextra = Text("x")', 0],
     [valid + '\nextra = Text("x")\nmore = Stack([extra, Txt("y")])', 2],
     // Not the partial path: a cycle, a broken line.
-    [valid + '\nc1 = c2\nc2 = c1', null],
+    [valid + "\nc1 = c2\nc2 = c1", null],
     [edit(0.5, (l) => l.replace(/\)$/, "")), null],
   ];
   for (const [k, [text, builds]] of cases.entries()) {
@@ -121,7 +121,10 @@ test("a first parse of an empty text leaves memory laid out for the parses after
   const run = Bun.spawnSync([process.execPath, "-e", script]);
   assert.equal(run.exitCode, 0, run.stderr.toString());
   assert.deepEqual(JSON.parse(run.stdout.toString()), ["type-mismatch"]);
-  assert.deepEqual(parse(invalid, small).errors.map((e) => e.code), ["type-mismatch"]);
+  assert.deepEqual(
+    parse(invalid, small).errors.map((e) => e.code),
+    ["type-mismatch"],
+  );
 });
 
 test("the verdict says yes to valid programs models write, and the checker agrees", () => {
@@ -130,8 +133,8 @@ test("the verdict says yes to valid programs models write, and the checker agree
     'card = Card("T", [Text("a", "s"), Button("Go", "go", 2)])\nroot = Stack([card])\n',
     'root = Stack([a, b])\nb = Card(title, [a2])\na = Button("x")\na2 = Text(title, null)\ntitle = "Hi" + $name\n$name = "n"\n',
     '$days = 7\nq = Query("orders", {days: $days}, {rows: []}, 30)\nm = Mutation("save", {id: 1})\nroot = Stack([Button("Save", Action([@Run(m), @Set($days, 1)]))])\n',
-    "root = Stack(\n  [\n    Text('it is', \"m\"), // inside\n    Col(\"c\", {width: -1.5e2}),\n  ],\n)\n",
-    "root = (Stack([@Count(q.rows) > 2 ? Text(\"many\") : Text(\"few\")]))\nq = Query(\"x\")\n",
+    'root = Stack(\n  [\n    Text(\'it is\', "m"), // inside\n    Col("c", {width: -1.5e2}),\n  ],\n)\n',
+    'root = (Stack([@Count(q.rows) > 2 ? Text("many") : Text("few")]))\nq = Query("x")\n',
     'root = Stack([@Each(rows, "row", Card(row.title, [Text(row, "s"), Button(label)]))])\nrows = [{title: "a"}]\nlabel = "Go"\n',
   ];
   for (const text of yes) {

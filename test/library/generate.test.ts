@@ -30,7 +30,12 @@ test("regenerating the built-in libraries from the installed packages gives the 
 }, 120_000);
 
 test("the built-ins by name: 0.1.0 is @openuidev/thesys's chat library; the others are named as documented", () => {
-  const roots = Object.fromEntries(Object.entries(builtInLibraries).map(([name, l]) => [name, [l.generatedFrom.package, l.chatLibrary.root, Object.keys((l.chatLibrary.schema as { $defs: object }).$defs).length]]));
+  const roots = Object.fromEntries(
+    Object.entries(builtInLibraries).map(([name, l]) => [
+      name,
+      [l.generatedFrom.package, l.chatLibrary.root, Object.keys((l.chatLibrary.schema as { $defs: object }).$defs).length],
+    ]),
+  );
   expect(roots).toEqual({
     "0.1.0": ["@openuidev/thesys", "Card", 73],
     "thesys/chat": ["@openuidev/thesys", "Card", 73],
@@ -46,8 +51,16 @@ test("the built-ins by name: 0.1.0 is @openuidev/thesys's chat library; the othe
   for (const notAName of ["constructor", "__proto__", "toString", "9.9.9", ""]) expect(getBuiltinLibrary(notAName)).toBeNull();
   // The viewers' libraries are the exported ones with the viewer's root in place of the export's.
   const defs = (n: string) => Object.keys((builtInLibraries[n]!.chatLibrary.schema as { $defs: object }).$defs).sort();
-  expect(defs("thesys/slideshow")).toEqual(defs("thesys/presentation").map((d) => (d === "Presentation" ? "SlideShow" : d)).sort());
-  expect(defs("thesys/report-view")).toEqual(defs("thesys/report").map((d) => (d === "Report" ? "ReportView" : d)).sort());
+  expect(defs("thesys/slideshow")).toEqual(
+    defs("thesys/presentation")
+      .map((d) => (d === "Presentation" ? "SlideShow" : d))
+      .sort(),
+  );
+  expect(defs("thesys/report-view")).toEqual(
+    defs("thesys/report")
+      .map((d) => (d === "Report" ? "ReportView" : d))
+      .sort(),
+  );
 });
 
 test("react-ui's libraries are prompted as react-ui prompts them, with a request's options merged in", async () => {
@@ -61,7 +74,11 @@ test("react-ui's libraries are prompted as react-ui prompts them, with a request
     expect(assembleBuiltinPrompt(pieces)).toBe(library.prompt(options));
     const mine = { preamble: "You build dashboards.", examples: ['root = Card([TextContent("hi")])'], additionalRules: ["Prefer tables."] };
     expect(assembleBuiltinPrompt(pieces, mine)).toBe(
-      library.prompt({ preamble: mine.preamble, examples: [...options.examples!, ...mine.examples], additionalRules: [...options.additionalRules!, ...mine.additionalRules] }),
+      library.prompt({
+        preamble: mine.preamble,
+        examples: [...options.examples!, ...mine.examples],
+        additionalRules: [...options.additionalRules!, ...mine.additionalRules],
+      }),
     );
     expect(assembleBuiltinPrompt(pieces, {}, "Answer in French.")).toBe(`${library.prompt(options)}\n\nAnswer in French.`);
   }

@@ -19,7 +19,12 @@ let tarball;
 let app;
 
 function run(cmd, args, cwd) {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }, timeout: 300_000 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
+    timeout: 300_000,
+  });
   assert.equal(r.status, 0, `${cmd} ${args.join(" ")}\n${r.stdout}${r.stderr}`);
   return r.stdout;
 }
@@ -73,7 +78,8 @@ test("the package has a name of its own, its bin is still `tessera`, and `prepar
   assert.match(pkg.scripts.prepare, /src\/client\/build\.ts/);
   const listed = run("tar", ["-tzf", tarball], dir).split("\n");
   for (const entry of Object.values(pkg.exports)) {
-    for (const file of typeof entry === "string" ? [entry] : Object.values(entry)) assert.ok(listed.includes(`package/${file.slice(2)}`), `${file} is in the tarball`);
+    for (const file of typeof entry === "string" ? [entry] : Object.values(entry))
+      assert.ok(listed.includes(`package/${file.slice(2)}`), `${file} is in the tarball`);
   }
   assert.ok(listed.includes("package/src/cli/bin.js"));
 });

@@ -33,7 +33,12 @@ function ensurePackage() {
 }
 
 /** The README and every page of docs/. */
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const read = (page) => readFileSync(join(ROOT, page), "utf8");
 
 /** The fenced blocks of `text` in language `lang` (```ts, ```sh). */
@@ -115,7 +120,14 @@ before(async () => {
   mkdirSync(WORK, { recursive: true });
   dir = mkdtempSync(join(tmpdir(), "tessera-readme-"));
   standIn = await startStandIn();
-  const env = { ...process.env, PORT: "0", TESSERA_DB: join(dir, "tessera.db"), TESSERA_DATA_DIR: dir, OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: "sk-stand-in" };
+  const env = {
+    ...process.env,
+    PORT: "0",
+    TESSERA_DB: join(dir, "tessera.db"),
+    TESSERA_DATA_DIR: dir,
+    OPENAI_BASE_URL: standIn.url,
+    OPENAI_API_KEY: "sk-stand-in",
+  };
   const cli = (...args) => {
     const r = spawnSync("node", [join(ROOT, "src/cli/bin.js"), ...args], { env, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
@@ -138,7 +150,10 @@ test("the README shows the language core, the Autofix client and stream autofix 
   // At least the three this was written for; a new block is checked and run like them.
   assert.ok(blocks.length >= 3, blocks.join("\n----\n"));
   for (const wanted of ['from "@tessera-ui/tessera/lang"', 'import { libraryConfig } from "@tessera-ui/tessera/client"', "autofixSseStream"]) {
-    assert.ok(blocks.some((b) => b.includes(wanted)), wanted);
+    assert.ok(
+      blocks.some((b) => b.includes(wanted)),
+      wanted,
+    );
   }
   for (const page of PAGES) assert.ok(!read(page).includes("tessera/src/"), `no deep import into src/ is left (${page})`);
 });
@@ -162,7 +177,11 @@ test("every such block runs under Node 20, importing @tessera-ui/tessera/client 
   const { transform } = await import("esbuild");
   for (const [i, block] of blocks.entries()) {
     const { imports, body } = split(block);
-    const fn = await transform(`async function example() {\n${body.replaceAll("http://127.0.0.1:8787", base)}\n}`, { loader: "ts", format: "esm", target: "es2022" });
+    const fn = await transform(`async function example() {\n${body.replaceAll("http://127.0.0.1:8787", base)}\n}`, {
+      loader: "ts",
+      format: "esm",
+      target: "es2022",
+    });
     const file = join(WORK, `block-${i}.mjs`);
     writeFileSync(file, `${imports}\n${fn.code}\nawait example();\nconsole.log("ran to the end");\n`);
     const r = spawnSync("node", [file], { cwd: WORK, encoding: "utf8", env: { ...process.env, TESSERA_API_KEY: key }, timeout: 30_000 });
@@ -182,7 +201,9 @@ test("the built entry points import in Bun and Deno too, and need no Node built-
   const urls = Object.values(ENTRIES).map((f) => pathToFileURL(f).href);
   const deno = spawnSync(BIN("deno"), ["eval", script(urls[0], urls[1])], { cwd: tmpdir(), encoding: "utf8" });
   assert.equal(deno.stdout.trim(), "function true true", deno.stderr);
-  for (const file of readdirSync(join(ROOT, "dist/shared")).map((f) => join(ROOT, "dist/shared", f)).concat(Object.values(ENTRIES))) {
+  for (const file of readdirSync(join(ROOT, "dist/shared"))
+    .map((f) => join(ROOT, "dist/shared", f))
+    .concat(Object.values(ENTRIES))) {
     if (file.endsWith(".js")) assert.doesNotMatch(readFileSync(file, "utf8"), /from ["']node:|require\(/, file);
   }
 });
@@ -193,10 +214,17 @@ test("the README's quickstart runs as written: server, organization, key, Embed,
   assert.ok(rest.length >= 4, rest.join("\n----\n"));
   const qdir = mkdtempSync(join(tmpdir(), "tessera-quickstart-"));
   const env = {
-    ...process.env, PORT: "0", TESSERA_DB: join(qdir, "tessera.db"), TESSERA_DATA_DIR: qdir,
-    OPENAI_BASE_URL: standIn.url, OPENAI_API_KEY: "sk-stand-in",
+    ...process.env,
+    PORT: "0",
+    TESSERA_DB: join(qdir, "tessera.db"),
+    TESSERA_DATA_DIR: qdir,
+    OPENAI_BASE_URL: standIn.url,
+    OPENAI_API_KEY: "sk-stand-in",
     // npm install, as the block says, without asking the registry: node_modules is in place.
-    npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false",
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
   };
   // Its own process group, so that the server npm starts goes with the shell.
   const first = spawn("bash", ["-c", startBlock], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -210,7 +238,10 @@ test("the README's quickstart runs as written: server, organization, key, Embed,
     const lines = r.stdout.split("\n");
     const answers = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     assert.deepEqual(answers[0], { status: "ok" });
-    assert.ok(lines.some((l) => /^created organization acme with 100 credits$/.test(l)), r.stdout);
+    assert.ok(
+      lines.some((l) => /^created organization acme with 100 credits$/.test(l)),
+      r.stdout,
+    );
     const [health, embed, autofix, response, next, token, ...more] = answers;
     assert.ok(health && more.length === 0, r.stdout);
     assert.equal(embed.object, "chat.completion");
@@ -226,7 +257,10 @@ test("the README's quickstart runs as written: server, organization, key, Embed,
     assert.match(next.output[0].content[0].text, /What is my name\?.*\(3 messages\)/);
     // A browser's token for an OpenUI app: its user, its scopes, its models.
     assert.match(token.token, /^tft_/);
-    assert.deepEqual([token.user_id, token.scopes, token.models], ["ada", ["responses:create", "conversations:read", "conversations:write"], ["openai/gpt-4.1-mini"]]);
+    assert.deepEqual(
+      [token.user_id, token.scopes, token.models],
+      ["ada", ["responses:create", "conversations:read", "conversations:write"], ["openai/gpt-4.1-mini"]],
+    );
   } finally {
     try {
       process.kill(-first.pid, "SIGTERM");

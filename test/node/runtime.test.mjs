@@ -21,7 +21,17 @@ test(`runs on Node ${process.versions.node} (20 or later)`, () => {
 });
 
 test("the bundle exports exactly the public API", () => {
-  assert.deepEqual(Object.keys(lang).sort(), ["LibraryError", "compileLibrary", "createStreamParser", "frame", "inspect", "isValid", "loadLanguage", "parse", "parseAndInspect"]);
+  assert.deepEqual(Object.keys(lang).sort(), [
+    "LibraryError",
+    "compileLibrary",
+    "createStreamParser",
+    "frame",
+    "inspect",
+    "isValid",
+    "loadLanguage",
+    "parse",
+    "parseAndInspect",
+  ]);
 });
 
 test("parsing before loadLanguage() throws and says what to do; loading twice is harmless", async () => {
@@ -58,7 +68,11 @@ test("the seven real samples: six valid, settings-panel breaks the schema five t
   for (const [name, text] of Object.entries(samples)) {
     const result = lang.parse(text, library);
     if (name === "settings-panel.oui") {
-      assert.deepEqual(result.errors.map((e) => e.code), Array(5).fill("type-mismatch"), name);
+      assert.deepEqual(
+        result.errors.map((e) => e.code),
+        Array(5).fill("type-mismatch"),
+        name,
+      );
       assert.equal(lang.isValid(result), false);
       for (const e of result.errors) assert.ok(e.component && e.statementId, JSON.stringify(e));
     } else {
@@ -88,11 +102,14 @@ test("streaming in small chunks ends with exactly what parse() reports", { skip:
 });
 
 test("isValid is true exactly when errors is empty", () => {
-  const library = lang.compileLibrary({ root: "Box", schema: { $defs: { Box: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } } } });
+  const library = lang.compileLibrary({
+    root: "Box",
+    schema: { $defs: { Box: { type: "object", properties: { label: { type: "string" } }, required: ["label"] } } },
+  });
   const good = lang.parse('root = Box("hi")', library);
   assert.deepEqual(good.errors, []);
   assert.equal(lang.isValid(good), true);
-  for (const text of ["root = Box()", 'root = Box(1)', 'root = Box("a", "b")', 'x = Box("hi")', 'root = Box("open', "root = Nope()", "not a program"]) {
+  for (const text of ["root = Box()", "root = Box(1)", 'root = Box("a", "b")', 'x = Box("hi")', 'root = Box("open', "root = Nope()", "not a program"]) {
     const result = lang.parse(text, library);
     assert.ok(result.errors.length > 0, text);
     assert.equal(lang.isValid(result), false, text);

@@ -19,13 +19,17 @@ test("component groups: name, components and notes (a list or a string, or the d
   expect(prompt).toContain("## Component groups\n- Layout: Card, Stack. Cards hold one topic. Stacks hold cards.\n- Text: Title. Headings.\n- Group: Card");
 });
 
-test("a group field of any JSON is text in the prompt, never an exception (found: notes {\"toString\": null})", () => {
+test('a group field of any JSON is text in the prompt, never an exception (found: notes {"toString": null})', () => {
   const odd = assembleSystemPrompt({ library: { schema, componentGroups: [{ name: ["A", 1], components: "Card", notes: { toString: null } }, null, 5] } });
   expect(odd).toContain('- A 1: Card. {"toString":null}');
   fc.assert(
-    fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }), fc.array(fc.record({ name: fc.jsonValue(), components: fc.jsonValue(), notes: fc.jsonValue(), description: fc.jsonValue() }, { requiredKeys: [] })), (loose, groups) => {
-      expect(typeof assembleSystemPrompt({ library: { schema, componentGroups: [...loose, ...groups] } })).toBe("string");
-    }),
+    fc.property(
+      fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
+      fc.array(fc.record({ name: fc.jsonValue(), components: fc.jsonValue(), notes: fc.jsonValue(), description: fc.jsonValue() }, { requiredKeys: [] })),
+      (loose, groups) => {
+        expect(typeof assembleSystemPrompt({ library: { schema, componentGroups: [...loose, ...groups] } })).toBe("string");
+      },
+    ),
     { numRuns: 500 },
   );
 });

@@ -12,8 +12,13 @@ import { run, textOf, toolCallsOf } from "./helpers.ts";
 const weather = {
   type: "function" as const,
   function: {
-    name: "get_weather", description: "Weather now",
-    parameters: { type: "object", properties: { location: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["location", "unit"] },
+    name: "get_weather",
+    description: "Weather now",
+    parameters: {
+      type: "object",
+      properties: { location: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+      required: ["location", "unit"],
+    },
   },
 };
 const other = { type: "function" as const, function: { name: "get_time", parameters: { type: "object", properties: { zone: { type: "string" } } } } };
@@ -24,7 +29,9 @@ const wires: [string, () => FakeProvider, ProviderAdapter, string][] = [
   ["gemini", startFakeGemini, google, "google/stand-in"],
 ];
 const fakes: FakeProvider[] = [];
-afterAll(() => { for (const f of fakes) f.stop(); });
+afterAll(() => {
+  for (const f of fakes) f.stop();
+});
 
 for (const [name, startFake, adapter, model] of wires) {
   const fake = startFake();
@@ -39,7 +46,8 @@ for (const [name, startFake, adapter, model] of wires) {
     expect(calls[0]!.function.name).toBe("get_weather");
     expect(JSON.parse(calls[0]!.function.arguments)).toEqual({ location: "San Francisco", unit: "celsius" });
     const after = await api.complete({
-      model, tools: [weather, other],
+      model,
+      tools: [weather, other],
       messages: [
         { role: "user", content: "What's the weather in SF?" },
         { role: "assistant", content: null, tool_calls: calls },
@@ -76,11 +84,18 @@ test("without a responder the fallback answers, as before", async () => {
 });
 
 test("plausible values follow the schema: enums, nested objects, arrays, numbers, Gemini's upper-case types", () => {
-  expect(plausibleValue({
-    type: "object", required: ["city", "days", "tags", "where", "metric"],
-    properties: {
-      city: { type: "string" }, days: { type: "integer", minimum: 3 }, tags: { type: "array", items: { type: "string", enum: ["a", "b"] } },
-      where: { type: "OBJECT", properties: { location: { type: "STRING" } } }, metric: { type: ["boolean", "null"] }, skipped: { type: "string" },
-    },
-  })).toEqual({ city: "San Francisco", days: 3, tags: ["a"], where: { location: "San Francisco" }, metric: true });
+  expect(
+    plausibleValue({
+      type: "object",
+      required: ["city", "days", "tags", "where", "metric"],
+      properties: {
+        city: { type: "string" },
+        days: { type: "integer", minimum: 3 },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b"] } },
+        where: { type: "OBJECT", properties: { location: { type: "STRING" } } },
+        metric: { type: ["boolean", "null"] },
+        skipped: { type: "string" },
+      },
+    }),
+  ).toEqual({ city: "San Francisco", days: 3, tags: ["a"], where: { location: "San Francisco" }, metric: true });
 });

@@ -6,22 +6,39 @@ import { run, textOf, toolCallsOf, weatherTool } from "./helpers.ts";
 
 const fake = startFakeGemini();
 afterAll(() => fake.stop());
-beforeEach(() => { fake.calls.length = 0; fake.queue.length = 0; });
+beforeEach(() => {
+  fake.calls.length = 0;
+  fake.queue.length = 0;
+});
 const api = run(google, fake.url, "g-key");
 
 test("request: contents with user/model, systemInstruction, generationConfig, key header", async () => {
   fake.queue.push({ text: "Hello." });
   const out = await api.complete({
     model: "google/gemini-x",
-    messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }, { role: "assistant", content: "Hey" }, { role: "user", content: "Again" }],
-    temperature: 0.2, top_p: 0.8, max_tokens: 50, stop: ["X"], seed: 7, response_format: { type: "json_object" },
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+      { role: "assistant", content: "Hey" },
+      { role: "user", content: "Again" },
+    ],
+    temperature: 0.2,
+    top_p: 0.8,
+    max_tokens: 50,
+    stop: ["X"],
+    seed: 7,
+    response_format: { type: "json_object" },
   });
   const c = fake.calls[0]!;
   expect(c.path).toBe("/v1beta/models/gemini-x:generateContent");
   expect(c.headers["x-goog-api-key"]).toBe("g-key");
   expect(c.url).not.toContain("key=");
   expect(c.body).toEqual({
-    contents: [{ role: "user", parts: [{ text: "Hi" }] }, { role: "model", parts: [{ text: "Hey" }] }, { role: "user", parts: [{ text: "Again" }] }],
+    contents: [
+      { role: "user", parts: [{ text: "Hi" }] },
+      { role: "model", parts: [{ text: "Hey" }] },
+      { role: "user", parts: [{ text: "Again" }] },
+    ],
     systemInstruction: { parts: [{ text: "Be brief." }] },
     generationConfig: { temperature: 0.2, topP: 0.8, maxOutputTokens: 50, stopSequences: ["X"], seed: 7, responseMimeType: "application/json" },
   });
@@ -32,7 +49,9 @@ test("request: contents with user/model, systemInstruction, generationConfig, ke
 test("tools: functionDeclarations, toolConfig, functionCall / functionResponse parts named after the call", async () => {
   fake.queue.push({ text: "It is sunny." });
   await api.complete({
-    model: "google/gemini-x", tools: [weatherTool], tool_choice: { type: "function", function: { name: "get_weather" } },
+    model: "google/gemini-x",
+    tools: [weatherTool],
+    tool_choice: { type: "function", function: { name: "get_weather" } },
     messages: [
       { role: "user", content: "Oslo?" },
       { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
@@ -40,7 +59,9 @@ test("tools: functionDeclarations, toolConfig, functionCall / functionResponse p
     ],
   });
   const b = fake.calls[0]!.body;
-  expect(b.tools).toEqual([{ functionDeclarations: [{ name: "get_weather", description: "Weather now", parametersJsonSchema: weatherTool.function.parameters }] }]);
+  expect(b.tools).toEqual([
+    { functionDeclarations: [{ name: "get_weather", description: "Weather now", parametersJsonSchema: weatherTool.function.parameters }] },
+  ]);
   expect(b.toolConfig).toEqual({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] } });
   expect(b.contents).toEqual([
     { role: "user", parts: [{ text: "Oslo?" }] },
@@ -80,7 +101,9 @@ test("errors and what cannot be translated", async () => {
   expect(e2.message).toContain("overloaded");
   fake.queue.push({ text: "a b c", failMidStream: "close" });
   expect(await api.stream({ model: "google/gemini-x", messages: [{ role: "user", content: "x" }] }).catch((x) => x)).toBeInstanceOf(ProviderError);
-  const e3 = await api.complete({ model: "google/gemini-x", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] }).catch((x) => x);
+  const e3 = await api
+    .complete({ model: "google/gemini-x", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] })
+    .catch((x) => x);
   expect(e3).toBeInstanceOf(UnsupportedRequestError);
   const e4 = await api.complete({ model: "google/gemini-x", messages: [{ role: "tool", tool_call_id: "nope", content: "1" }] }).catch((x) => x);
   expect(e4).toBeInstanceOf(UnsupportedRequestError);

@@ -15,12 +15,13 @@ export function textOf(chunks: ChatCompletionChunk[]): string {
 /** Tool calls put back together by index, as a client does. */
 export function toolCallsOf(chunks: ChatCompletionChunk[]) {
   const calls: { id?: string; name: string; arguments: string }[] = [];
-  for (const c of chunks) for (const t of c.choices[0]?.delta.tool_calls ?? []) {
-    const cur = (calls[t.index] ??= { name: "", arguments: "" });
-    if (t.id) cur.id = t.id;
-    if (t.function?.name) cur.name += t.function.name;
-    if (t.function?.arguments) cur.arguments += t.function.arguments;
-  }
+  for (const c of chunks)
+    for (const t of c.choices[0]?.delta.tool_calls ?? []) {
+      const cur = (calls[t.index] ??= { name: "", arguments: "" });
+      if (t.id) cur.id = t.id;
+      if (t.function?.name) cur.name += t.function.name;
+      if (t.function?.arguments) cur.arguments += t.function.arguments;
+    }
   return calls;
 }
 

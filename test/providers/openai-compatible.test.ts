@@ -9,12 +9,24 @@ import { run, textOf, toolCallsOf, weatherTool } from "./helpers.ts";
 
 const fake = startFakeOpenAI();
 afterAll(() => fake.stop());
-beforeEach(() => { fake.calls.length = 0; fake.queue.length = 0; });
+beforeEach(() => {
+  fake.calls.length = 0;
+  fake.queue.length = 0;
+});
 
 test("openai: forwarded verbatim with the bare model and a bearer key", async () => {
   const req = {
-    model: "openai/gpt-x", messages: [{ role: "system" as const, content: "S" }, { role: "user" as const, content: [{ type: "text" as const, text: "Hi" }] }],
-    temperature: 1.5, seed: 3, max_completion_tokens: 20, response_format: { type: "json_object" as const }, tools: [weatherTool], tool_choice: "auto" as const,
+    model: "openai/gpt-x",
+    messages: [
+      { role: "system" as const, content: "S" },
+      { role: "user" as const, content: [{ type: "text" as const, text: "Hi" }] },
+    ],
+    temperature: 1.5,
+    seed: 3,
+    max_completion_tokens: 20,
+    response_format: { type: "json_object" as const },
+    tools: [weatherTool],
+    tool_choice: "auto" as const,
   };
   const out = await run(openai, fake.url).complete(req);
   const c = fake.calls[0]!;
@@ -41,7 +53,11 @@ test("aggregator keeps the full id; local drops its prefix and uses max_tokens",
   const loc = route("local/llama-3")!;
   expect(loc.adapter).toBe(local);
   expect(loc.upstreamModel).toBe("llama-3");
-  const body = local.toRequest({ model: "local/llama-3", messages: [], max_completion_tokens: 9 }, { model: "llama-3", baseUrl: "http://h/v1/", apiKey: null }, true);
+  const body = local.toRequest(
+    { model: "local/llama-3", messages: [], max_completion_tokens: 9 },
+    { model: "llama-3", baseUrl: "http://h/v1/", apiKey: null },
+    true,
+  );
   expect(body.url).toBe("http://h/v1/chat/completions");
   expect(body.headers.authorization).toBeUndefined();
   expect(body.body).toMatchObject({ model: "llama-3", max_tokens: 9, stream: true });
@@ -63,16 +79,24 @@ test("registry: bad ids, missing keys name their variable, byok wins", () => {
 
 test("errors: message out of the OpenAI error body; in-stream error object; stream cut short", async () => {
   fake.queue.push({ status: 401, errorMessage: "Incorrect API key provided" });
-  const e = await run(openai, fake.url).complete({ model: "openai/x", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+  const e = await run(openai, fake.url)
+    .complete({ model: "openai/x", messages: [{ role: "user", content: "x" }] })
+    .catch((x) => x);
   expect(e).toBeInstanceOf(ProviderError);
   expect(e.status).toBe(502);
   expect(e.upstreamStatus).toBe(401);
   expect(e.message).toContain("Incorrect API key provided");
   fake.queue.push({ text: "a b c", failMidStream: "event" });
-  const e2 = await run(aggregator, fake.url).stream({ model: "x/y", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+  const e2 = await run(aggregator, fake.url)
+    .stream({ model: "x/y", messages: [{ role: "user", content: "x" }] })
+    .catch((x) => x);
   expect(e2.message).toContain("stand-in failed mid-stream");
   fake.queue.push({ text: "a b c", failMidStream: "close" });
-  expect(await run(openai, fake.url).stream({ model: "openai/x", messages: [{ role: "user", content: "x" }] }).catch((x) => x)).toBeInstanceOf(ProviderError);
+  expect(
+    await run(openai, fake.url)
+      .stream({ model: "openai/x", messages: [{ role: "user", content: "x" }] })
+      .catch((x) => x),
+  ).toBeInstanceOf(ProviderError);
   fake.queue.push({ text: "plain" });
   expect(textOf(await run(openai, fake.url).stream({ model: "openai/x", messages: [{ role: "user", content: "x" }] }))).toBe("plain");
 });

@@ -3,7 +3,12 @@ import { readSse } from "../../src/providers/sse.ts";
 
 function streamOf(pieces: string[]): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
-  return new ReadableStream({ start(c) { for (const p of pieces) c.enqueue(enc.encode(p)); c.close(); } });
+  return new ReadableStream({
+    start(c) {
+      for (const p of pieces) c.enqueue(enc.encode(p));
+      c.close();
+    },
+  });
 }
 
 async function all(pieces: string[]) {
@@ -13,7 +18,7 @@ async function all(pieces: string[]) {
 }
 
 test("events split across reads, CRLF and CR line ends, comments, multi-line data", async () => {
-  const evs = await all(["event: a\r", "\ndata: {\"x\"", ":1}\r\n\r\n: keep-alive\n\ndata: one\ndata: two\n\n", "data: three\r\r"]);
+  const evs = await all(["event: a\r", '\ndata: {"x"', ":1}\r\n\r\n: keep-alive\n\ndata: one\ndata: two\n\n", "data: three\r\r"]);
   expect(evs).toEqual([
     { event: "a", data: '{"x":1}' },
     { event: "message", data: "one\ntwo" },
@@ -27,7 +32,13 @@ test("a last event without the closing blank line still arrives", async () => {
 
 test("multi-byte characters split between reads", async () => {
   const bytes = new TextEncoder().encode("data: héllo ✓\n\n");
-  const s = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(bytes.slice(0, 8)); c.enqueue(bytes.slice(8)); c.close(); } });
+  const s = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(bytes.slice(0, 8));
+      c.enqueue(bytes.slice(8));
+      c.close();
+    },
+  });
   const out = [];
   for await (const e of readSse(s)) out.push(e.data);
   expect(out).toEqual(["héllo ✓"]);

@@ -36,7 +36,10 @@ describe("repairs that keep what the model wrote", () => {
   test("children not wrapped in their array are wrapped; swapped arguments are put back by type", () => {
     restores('root = Stack(a, b, "column", "m")', ROOT);
     restores('root = Stack("column", [a, b], "m")', ROOT);
-    becomes(lines("root = Stack([pie])", 'pie = PieChart([Slice(34, "Organic"), Slice("Paid", 22)])'), lines("root = Stack([pie])", 'pie = PieChart([Slice("Organic", 34), Slice("Paid", 22)])'));
+    becomes(
+      lines("root = Stack([pie])", 'pie = PieChart([Slice(34, "Organic"), Slice("Paid", 22)])'),
+      lines("root = Stack([pie])", 'pie = PieChart([Slice("Organic", 34), Slice("Paid", 22)])'),
+    );
   });
   test("habits of other languages are mended in the line", () => {
     restores('const root = Stack([a, b], "column", "m");', ROOT);
@@ -71,13 +74,26 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack([d])", 'd = Div([TextContent("x")], "row")'), lines("root = Stack([d])", 'd = Stack([TextContent("x")], "row")'));
     becomes(lines("root = Stack([t])", 't = Text("Hello", "large-heavy")'), lines("root = Stack([t])", 't = TextContent("Hello", "large-heavy")'));
     // A generic Chart: its data names the chart (slices → a pie; labels and series with "grouped" → bars).
-    becomes(lines("root = Stack([c])", 'c = Chart([Slice("A", 1), Slice("B", 2)], "donut")'), lines("root = Stack([c])", 'c = PieChart([Slice("A", 1), Slice("B", 2)], "donut")'));
-    becomes(lines("root = Stack([c])", 'c = Chart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'), lines("root = Stack([c])", 'c = BarChart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'));
-    becomes(lines("root = Stack([c])", 'c = Alert("warning", "Careful", "This cannot be undone")'), lines("root = Stack([c])", 'c = Callout("warning", "Careful", "This cannot be undone")'));
+    becomes(
+      lines("root = Stack([c])", 'c = Chart([Slice("A", 1), Slice("B", 2)], "donut")'),
+      lines("root = Stack([c])", 'c = PieChart([Slice("A", 1), Slice("B", 2)], "donut")'),
+    );
+    becomes(
+      lines("root = Stack([c])", 'c = Chart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'),
+      lines("root = Stack([c])", 'c = BarChart(["Q1", "Q2"], [Series("Sales", [1, 2])], "stacked")'),
+    );
+    becomes(
+      lines("root = Stack([c])", 'c = Alert("warning", "Careful", "This cannot be undone")'),
+      lines("root = Stack([c])", 'c = Callout("warning", "Careful", "This cannot be undone")'),
+    );
   });
   test("several mistakes at once converge", () => {
     becomes(
-      lines('const root = Div(header, body, "vertical")', "header: Header(title=\"Orders\", subtitle=\"Today\")", 'body = Panel({children: [TextContent("None yet", "Small")], variant: "sunken"});'),
+      lines(
+        'const root = Div(header, body, "vertical")',
+        'header: Header(title="Orders", subtitle="Today")',
+        'body = Panel({children: [TextContent("None yet", "Small")], variant: "sunken"});',
+      ),
       lines('root = Stack([header, body], "column")', 'header = CardHeader("Orders", "Today")', 'body = Card([TextContent("None yet", "small")], "sunk")'),
     );
   });

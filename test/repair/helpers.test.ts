@@ -23,14 +23,27 @@ describe("nearest", () => {
 
 describe("edits", () => {
   test("splices by offset and keeps everything else", () => {
-    expect(applyEdits("abcdef", [{ start: 1, end: 3, text: "X" }, { start: 4, end: 4, text: "Y" }]).text).toBe("aXdYef");
+    expect(
+      applyEdits("abcdef", [
+        { start: 1, end: 3, text: "X" },
+        { start: 4, end: 4, text: "Y" },
+      ]).text,
+    ).toBe("aXdYef");
   });
   test("an overlapping later edit waits for the next round", () => {
-    const out = applyEdits("abcdef", [{ start: 1, end: 4, text: "X" }, { start: 2, end: 5, text: "Z" }]);
+    const out = applyEdits("abcdef", [
+      { start: 1, end: 4, text: "X" },
+      { start: 2, end: 5, text: "Z" },
+    ]);
     expect(out).toEqual({ text: "aXef", applied: 1 });
   });
   test("an insertion after a replacement that ends where it starts", () => {
-    expect(applyEdits("a(b)c", [{ start: 4, end: 4, text: "!" }, { start: 1, end: 4, text: "[]" }]).text).toBe("a[]!c");
+    expect(
+      applyEdits("a(b)c", [
+        { start: 4, end: 4, text: "!" },
+        { start: 1, end: 4, text: "[]" },
+      ]).text,
+    ).toBe("a[]!c");
   });
   test("removing lines: the line with its break, or the break before the last line", () => {
     const t = "a = 1\nb = 2\nc = 3";

@@ -22,10 +22,17 @@ function fixed(input: string, output: string, fixedCodes: string[]) {
 
 describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
   test("unknown component: the closest library name", () => {
-    fixed(lines('root = Stak([title], "column")', 'title = TextContnet("Hi", "large-heavy")'), lines('root = Stack([title], "column")', T), ["unknown-component", "unknown-component"]);
+    fixed(lines('root = Stak([title], "column")', 'title = TextContnet("Hi", "large-heavy")'), lines('root = Stack([title], "column")', T), [
+      "unknown-component",
+      "unknown-component",
+    ]);
   });
   test("unknown builtin: the closest builtin", () => {
-    fixed(lines('root = Stack([title], "column")', 'title = TextContent(@Cont([1, 2]) + " items")'), lines('root = Stack([title], "column")', 'title = TextContent(@Count([1, 2]) + " items")'), ["unknown-component"]);
+    fixed(
+      lines('root = Stack([title], "column")', 'title = TextContent(@Cont([1, 2]) + " items")'),
+      lines('root = Stack([title], "column")', 'title = TextContent(@Count([1, 2]) + " items")'),
+      ["unknown-component"],
+    );
   });
   test("no close component: left, and the fix fails with it", () => {
     const out = repair(lines("root = Stack([title, Gizmo()])", T), lib);
@@ -39,21 +46,36 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
   });
   test("a string holding a number or boolean, and a number where a string is wanted", () => {
     fixed(
-      lines("root = Stack([f])", 'f = Form("f", [FormControl("Vol", Slider("vol", "discrete", "0", " 10 ", 1)), FormControl("Size", Select("size", [SelectItem(7, "US 7")]))])', 'g = 1'),
-      lines("root = Stack([f])", 'f = Form("f", [FormControl("Vol", Slider("vol", "discrete", 0, 10, 1)), FormControl("Size", Select("size", [SelectItem("7", "US 7")]))])'),
+      lines(
+        "root = Stack([f])",
+        'f = Form("f", [FormControl("Vol", Slider("vol", "discrete", "0", " 10 ", 1)), FormControl("Size", Select("size", [SelectItem(7, "US 7")]))])',
+        "g = 1",
+      ),
+      lines(
+        "root = Stack([f])",
+        'f = Form("f", [FormControl("Vol", Slider("vol", "discrete", 0, 10, 1)), FormControl("Size", Select("size", [SelectItem("7", "US 7")]))])',
+      ),
       ["type-mismatch", "type-mismatch", "type-mismatch", "orphaned"],
     );
-    fixed(lines('root = Stack([title], "row", "m", "start", "start", "TRUE")', T), lines('root = Stack([title], "row", "m", "start", "start", true)', T), ["type-mismatch"]);
+    fixed(lines('root = Stack([title], "row", "m", "start", "start", "TRUE")', T), lines('root = Stack([title], "row", "m", "start", "start", true)', T), [
+      "type-mismatch",
+    ]);
   });
   test("named arguments become positional by property order", () => {
     fixed(
-      lines("root = Stack([btn, card])", 'btn = Button(label: "Go", variant: "primary", action: "submit:f")', 'card = Card(children: [CardHeader(title: "T")], variant: "sunk")'),
+      lines(
+        "root = Stack([btn, card])",
+        'btn = Button(label: "Go", variant: "primary", action: "submit:f")',
+        'card = Card(children: [CardHeader(title: "T")], variant: "sunk")',
+      ),
       lines("root = Stack([btn, card])", 'btn = Button("Go", "submit:f", "primary")', 'card = Card([CardHeader("T")], "sunk")'),
       ["syntax", "syntax"],
     );
   });
   test("excess arguments are dropped", () => {
-    fixed(lines('root = Stack([title], "column")', 'title = TextContent("Hi", "large-heavy", "extra", 4)'), lines('root = Stack([title], "column")', T), ["excess-args"]);
+    fixed(lines('root = Stack([title], "column")', 'title = TextContent("Hi", "large-heavy", "extra", 4)'), lines('root = Stack([title], "column")', T), [
+      "excess-args",
+    ]);
   });
   test("a missing required list is filled with an empty one; a missing string is left", () => {
     fixed(lines("root = Stack([t])", 't = Table([Col("Name")])'), lines("root = Stack([t])", 't = Table([Col("Name")], [])'), ["missing-required"]);
@@ -69,12 +91,20 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
     );
   });
   test("a cut-off end is closed", () => {
-    fixed(lines("root = Stack([title, note])", T, 'note = TextCallout("info", "Tip", "Save of'), lines("root = Stack([title, note])", T, 'note = TextCallout("info", "Tip", "Save of")'), ["incomplete"]);
+    fixed(
+      lines("root = Stack([title, note])", T, 'note = TextCallout("info", "Tip", "Save of'),
+      lines("root = Stack([title, note])", T, 'note = TextCallout("info", "Tip", "Save of")'),
+      ["incomplete"],
+    );
   });
   test("a cut-off end that closing cannot save is cut back, or dropped", () => {
     // Closed as it stands, the last Button would lack its action: the partial item goes instead.
     // A lone statement with no safe cut is dropped, and the reference to it next.
-    fixed(lines("root = Stack([title, b])", T, 'b = Buttons([Button("Go", "a:go"), Button("Ba'), lines("root = Stack([title, b])", T, 'b = Buttons([Button("Go", "a:go")])'), ["incomplete"]);
+    fixed(
+      lines("root = Stack([title, b])", T, 'b = Buttons([Button("Go", "a:go"), Button("Ba'),
+      lines("root = Stack([title, b])", T, 'b = Buttons([Button("Go", "a:go")])'),
+      ["incomplete"],
+    );
     fixed(lines("root = Stack([title, b])", T, 'b = Button("Ba'), lines("root = Stack([title])", T), ["incomplete", "unresolved"]);
   });
   test("a missing closing bracket in the middle is added", () => {
@@ -92,12 +122,30 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
     expect(out.unfixed_errors.map((e) => [e.code, e.statementId])).toEqual([["unresolved", "t"]]);
   });
   test("prose lines are removed; an orphan that fits the list it was written beside is attached there, one that fits none is removed", () => {
-    fixed(lines("Here is your page:", "root = Stack([title])", T, 'spare = TextContent("unused")', "Hope it helps!"), lines("root = Stack([title, spare])", T, 'spare = TextContent("unused")'), ["syntax", "orphaned", "syntax"]);
+    fixed(
+      lines("Here is your page:", "root = Stack([title])", T, 'spare = TextContent("unused")', "Hope it helps!"),
+      lines("root = Stack([title, spare])", T, 'spare = TextContent("unused")'),
+      ["syntax", "orphaned", "syntax"],
+    );
     fixed(lines("root = Stack([title])", T, 'spare = "unused"'), lines("root = Stack([title])", T), ["orphaned"]);
     // Beside the kpi cards, of their kind: into their row, after the card written before it.
     fixed(
-      lines("root = Stack([row, note])", 'row = Stack([a, b], "row")', 'a = Card([TextContent("A")])', 'b = Card([TextContent("B")])', 'c = Card([TextContent("C")])', 'note = TextContent("n")'),
-      lines("root = Stack([row, note])", 'row = Stack([a, b, c], "row")', 'a = Card([TextContent("A")])', 'b = Card([TextContent("B")])', 'c = Card([TextContent("C")])', 'note = TextContent("n")'),
+      lines(
+        "root = Stack([row, note])",
+        'row = Stack([a, b], "row")',
+        'a = Card([TextContent("A")])',
+        'b = Card([TextContent("B")])',
+        'c = Card([TextContent("C")])',
+        'note = TextContent("n")',
+      ),
+      lines(
+        "root = Stack([row, note])",
+        'row = Stack([a, b, c], "row")',
+        'a = Card([TextContent("A")])',
+        'b = Card([TextContent("B")])',
+        'c = Card([TextContent("C")])',
+        'note = TextContent("n")',
+      ),
       ["orphaned"],
     );
   });
@@ -105,14 +153,23 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
     fixed(lines('page = Stack([title], "column")', T), lines('root = Stack([title], "column")', T), ["missing-root"]);
   });
   test("missing root: built with the library's root component over the top statements", () => {
-    fixed(lines('card = Card([title], "card")', T, 'note = TextContent("n")'), lines("root = Stack([card, note])", 'card = Card([title], "card")', T, 'note = TextContent("n")'), ["missing-root"]);
+    fixed(
+      lines('card = Card([title], "card")', T, 'note = TextContent("n")'),
+      lines("root = Stack([card, note])", 'card = Card([title], "card")', T, 'note = TextContent("n")'),
+      ["missing-root"],
+    );
   });
   test("root of another component is wrapped in the root component", () => {
     fixed(lines('root = Card([title], "card")', T), lines('root = Stack([Card([title], "card")])', T), ["type-mismatch"]);
   });
   test("only prose: no component is kept, so it is not a fix", () => {
     const out = repair("Sorry, I cannot build that.\n", lib);
-    expect(out).toEqual({ status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: [{ code: "missing-root", message: "the program has no `root` statement: expected `root = Stack(...)`, got no statement" }] });
+    expect(out).toEqual({
+      status: "fix_failed",
+      content: null,
+      fixed_errors: [],
+      unfixed_errors: [{ code: "missing-root", message: "the program has no `root` statement: expected `root = Stack(...)`, got no statement" }],
+    });
   });
   test("sanitize reports the original errors and what remains", () => {
     const s = sanitize(lines("root = Stack([title, ghost])", T), lib);

@@ -20,7 +20,7 @@ const source = {
 };
 const lib = compileLibrary(source);
 
-test("the README's example: `t = text(\"Hello\")` is renamed to Text, not deleted", () => {
+test('the README\'s example: `t = text("Hello")` is renamed to Text, not deleted', () => {
   const out = repair('root = Stack([t])\nt = text("Hello")', lib);
   expect(out.status).toBe("fixed");
   expect(out.content).toBe('root = Stack([t])\nt = Text("Hello")');

@@ -88,13 +88,19 @@ function holds(text: string, sizes: number[]) {
 const RUNS = Number(process.env.STREAM_RUNS ?? 400);
 
 test("property: concatenated stream == stored answer, valid whenever the non-streamed repair is (programs with models' mistakes)", () => {
-  fc.assert(fc.property(mistaken, chunking, (text, sizes) => holds(text, sizes)), { numRuns: RUNS });
+  fc.assert(
+    fc.property(mistaken, chunking, (text, sizes) => holds(text, sizes)),
+    { numRuns: RUNS },
+  );
   expect(dropsSent).toBe(0);
 });
 
 test("property: the same on arbitrary edits of valid programs (characters inserted, deleted, replaced)", () => {
   dropsSent = 0;
-  fc.assert(fc.property(mutationArb(examples), chunking, (text, sizes) => holds(text, sizes)), { numRuns: RUNS });
+  fc.assert(
+    fc.property(mutationArb(examples), chunking, (text, sizes) => holds(text, sizes)),
+    { numRuns: RUNS },
+  );
   expect(dropsSent).toBeLessThanOrEqual(RUNS / 100);
 });
 

@@ -15,14 +15,15 @@ beforeAll(async () => {
 
 describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for byte", () => {
   test("untouched lines keep odd spacing, comments and blank lines", () => {
-    const input = 'root   =  Stack( [ a ,b ],"column" )   // the page\n\n# a comment line\na = TextContent( "x" ,  "Small" )\nb=Card([a2],"card")\na2 = CardHeader("t")\n';
+    const input =
+      'root   =  Stack( [ a ,b ],"column" )   // the page\n\n# a comment line\na = TextContent( "x" ,  "Small" )\nb=Card([a2],"card")\na2 = CardHeader("t")\n';
     const out = repair(input, lib);
     expect(out.status).toBe("fixed");
     expect(out.content).toBe(input.replace('"Small"', '"small"'));
   });
 
   test("fenced: prose and fence lines unchanged, the error inside fixed", () => {
-    const input = "Sure! Here it is:\n\n```openui\nroot = Stack([title])\ntitle = TxtContent(\"Hi\")\n```\n\nWant a *darker* theme?\n";
+    const input = 'Sure! Here it is:\n\n```openui\nroot = Stack([title])\ntitle = TxtContent("Hi")\n```\n\nWant a *darker* theme?\n';
     const out = repair(input, lib);
     expect(out.status).toBe("fixed");
     expect(out.content).toBe(input.replace("TxtContent", "TextContent"));
@@ -30,9 +31,9 @@ describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for by
   });
 
   test("fence never closed: the head stays, the rest is program (an unclosed string closed, prose removed)", () => {
-    const input = "Intro line\n```\nroot = Stack([title])\ntitle = TextContent(\"Hi\nOutro line with \"quotes\" and (brackets\n";
+    const input = 'Intro line\n```\nroot = Stack([title])\ntitle = TextContent("Hi\nOutro line with "quotes" and (brackets\n';
     const out = repair(input, lib);
-    expect(out.content).toBe("Intro line\n```\nroot = Stack([title])\ntitle = TextContent(\"Hi\")\n");
+    expect(out.content).toBe('Intro line\n```\nroot = Stack([title])\ntitle = TextContent("Hi")\n');
     expect(codes(out.fixed_errors)).toEqual(["syntax", "syntax"]);
   });
 
@@ -83,14 +84,15 @@ describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for by
 
   test("a real sample broken in three places at once comes back exactly", () => {
     const text = sample("contact-form.oui");
-    const broken = "Here you go:\n" + text.replace("TextContent(\"Contact Us\"", "TextContnet(\"Contact Us\"").replace('"row")', '"Row")').replace("6, [", '"6", [');
+    const broken =
+      "Here you go:\n" + text.replace('TextContent("Contact Us"', 'TextContnet("Contact Us"').replace('"row")', '"Row")').replace("6, [", '"6", [');
     const out = repair(broken, lib);
     expect(out.content).toBe(text);
     expect(codes(out.fixed_errors)).toEqual(["syntax", "unknown-component", "type-mismatch", "type-mismatch"]);
   });
 
   test("the Autofix pipeline (runFix) keeps its contract with repair: wrapping restored around the fixed program", async () => {
-    const input = "Look:\n```\nroot = Stack([title], \"Column\")\ntitle = TextContent(\"Hi\")\n```\nbye\n";
+    const input = 'Look:\n```\nroot = Stack([title], "Column")\ntitle = TextContent("Hi")\n```\nbye\n';
     const checked = checkGeneration(input, lib);
     const outcome = await runFix({ checked, library: lib, source: {}, context: [], instructions: "", complete: null });
     expect(outcome.status).toBe("fixed");
@@ -100,10 +102,15 @@ describe.skipIf(!HAVE_SHARED)("wrapping and untouched text come back byte for by
 });
 
 describe("several fenced blocks are one program, each repaired in place", () => {
-  const small = { root: "Stack", schema: { $defs: {
-    Stack: { properties: { children: { type: "array" } }, required: ["children"] },
-    Text: { properties: { text: { type: "string" }, size: { enum: ["s", "m", "l"] } }, required: ["text"] },
-  } } };
+  const small = {
+    root: "Stack",
+    schema: {
+      $defs: {
+        Stack: { properties: { children: { type: "array" } }, required: ["children"] },
+        Text: { properties: { text: { type: "string" }, size: { enum: ["s", "m", "l"] } }, required: ["text"] },
+      },
+    },
+  };
   let readme: Library;
   beforeAll(async () => {
     const { compileLibrary, loadLanguage } = await import("../../src/lang/index.ts");
@@ -123,7 +130,7 @@ describe("several fenced blocks are one program, each repaired in place", () => 
     "and",
     "```ui",
     'body = text("World")',
-    "stray = Text(\"x\")",
+    'stray = Text("x")',
     "```",
     "Anything else?",
   ].join("\n");
@@ -133,7 +140,10 @@ describe("several fenced blocks are one program, each repaired in place", () => 
     expect(out.status).toBe("fixed");
     expect(out.content).toBe(
       // The orphan written beside `body` goes into the list `body` is in.
-      generation.replace('Txt("Hello", "L")', 'Text("Hello", "l")').replace('body = text("World")', 'body = Text("World")').replace("[title, body]", "[title, body, stray]"),
+      generation
+        .replace('Txt("Hello", "L")', 'Text("Hello", "l")')
+        .replace('body = text("World")', 'body = Text("World")')
+        .replace("[title, body]", "[title, body, stray]"),
     );
     expect(codes(out.fixed_errors).sort()).toEqual(["orphaned", "syntax", "type-mismatch", "unknown-component"]);
   });
@@ -146,7 +156,7 @@ describe("several fenced blocks are one program, each repaired in place", () => 
   });
 
   test("a valid program split over blocks is already valid, as one program", () => {
-    const valid = "A:\n```\nroot = Stack([t])\n```\nB:\n```\nt = Text(\"x\")\n```\n";
+    const valid = 'A:\n```\nroot = Stack([t])\n```\nB:\n```\nt = Text("x")\n```\n';
     expect(repair(valid, readme)).toEqual({ status: "already_valid", content: valid, fixed_errors: [], unfixed_errors: [] });
   });
 

@@ -7,8 +7,13 @@ import { responseObject, settingsOf } from "../../src/responses/object.ts";
 import type { ResponseEvent } from "../../src/responses/types.ts";
 
 type Delta = ChatCompletionChunk["choices"][0]["delta"];
-const chunk = (delta: Delta, finish: ChatCompletionChunk["choices"][0]["finish_reason"] = null): ChatCompletionChunk =>
-  ({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Delta, finish: ChatCompletionChunk["choices"][0]["finish_reason"] = null): ChatCompletionChunk => ({
+  id: "c",
+  object: "chat.completion.chunk",
+  created: 0,
+  model: "m",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 function run(chunks: ChatCompletionChunk[], bridge = new EventBridge()) {
   const events = chunks.flatMap((c) => bridge.push(c));
@@ -62,12 +67,22 @@ function accumulate(events: ResponseEvent[]) {
 test("text: one message item opened on the first text, deltas, then its done events", () => {
   const { events, bridge } = run([chunk({ role: "assistant", content: "" }), chunk({ content: "Hel" }), chunk({ content: "lo" }), chunk({}, "stop")]);
   expect(events.map((e) => e.type)).toEqual([
-    "response.output_item.added", "response.content_part.added", "response.output_text.delta", "response.output_text.delta",
-    "response.output_text.done", "response.content_part.done", "response.output_item.done",
+    "response.output_item.added",
+    "response.content_part.added",
+    "response.output_text.delta",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.content_part.done",
+    "response.output_item.done",
   ]);
   const output = accumulate(events);
   expect(output).toEqual(bridge.output as any[]);
-  expect(output[0]).toMatchObject({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello", annotations: [], logprobs: [] }] });
+  expect(output[0]).toMatchObject({
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text: "Hello", annotations: [], logprobs: [] }],
+  });
 });
 
 test("text then two tool calls: indexes in order, the message closed before the first call opens, arguments in pieces", () => {
@@ -81,7 +96,9 @@ test("text then two tool calls: indexes in order, the message closed before the 
   ]);
   const output = accumulate(events);
   expect(output.map((o) => [o.type, o.call_id ?? null, o.arguments ?? null])).toEqual([
-    ["message", null, null], ["function_call", "call_a", '{"city":"Oslo"}'], ["function_call", "call_b", '{"tz":"UTC"}'],
+    ["message", null, null],
+    ["function_call", "call_a", '{"city":"Oslo"}'],
+    ["function_call", "call_b", '{"tz":"UTC"}'],
   ]);
   const messageDone = events.findIndex((e) => e.type === "response.output_item.done");
   const firstCall = events.findIndex((e) => e.type === "response.output_item.added" && (e.item as any).type === "function_call");
@@ -97,7 +114,11 @@ test("finish_reason length ends incomplete, items included", () => {
 });
 
 test("a tool call alone: no message item at all", () => {
-  const { events } = run([chunk({ role: "assistant" }), chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: "{}" } }] }), chunk({}, "tool_calls")]);
+  const { events } = run([
+    chunk({ role: "assistant" }),
+    chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: "{}" } }] }),
+    chunk({}, "tool_calls"),
+  ]);
   const output = accumulate(events);
   expect(output.map((o) => o.type)).toEqual(["function_call"]);
 });
@@ -107,7 +128,10 @@ test("finalizeText has the last word on a text answer (managed UI), never on one
   const { events } = run([chunk({ content: "fixed" }), chunk({}, "stop")], upper);
   expect(accumulate(events)[0].content[0].text).toBe("FIXED");
   const withCall = new EventBridge({ finalizeText: (t) => t.toUpperCase() });
-  const r = run([chunk({ content: "kept" }), chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: "{}" } }] }), chunk({}, "tool_calls")], withCall);
+  const r = run(
+    [chunk({ content: "kept" }), chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: "{}" } }] }), chunk({}, "tool_calls")],
+    withCall,
+  );
   expect(accumulate(r.events)[0].content[0].text).toBe("kept");
 });
 
@@ -118,7 +142,11 @@ test("usage is taken from the usage chunk", () => {
 });
 
 test("replay of a stored response: created first with empty output, the same items, one terminal event", () => {
-  const { bridge } = run([chunk({ content: "Hi" }), chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a":1}' } }] }), chunk({}, "tool_calls")]);
+  const { bridge } = run([
+    chunk({ content: "Hi" }),
+    chunk({ tool_calls: [{ index: 0, id: "c", function: { name: "f", arguments: '{"a":1}' } }] }),
+    chunk({}, "tool_calls"),
+  ]);
   const settings = settingsOf({ model: "openai/x" } as any, "resp_1", 1, null);
   const response = responseObject(settings, { status: "completed", output: bridge.output, completedAt: 2 });
   const events = replay(response);

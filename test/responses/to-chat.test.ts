@@ -11,7 +11,10 @@ const items = (input: unknown) => normalizeInput(v.parse(CreateBody, { model: "o
 
 test("a string is one user message; instructions come first as a system message", () => {
   const req = toChatRequest(items("Hello"), { ...opts, instructions: "Be brief." });
-  expect(req.messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: [{ type: "text", text: "Hello" }] }]);
+  expect(req.messages).toEqual([
+    { role: "system", content: "Be brief." },
+    { role: "user", content: [{ type: "text", text: "Hello" }] },
+  ]);
   expect(req.stream).toBe(true);
   expect(req.stream_options).toEqual({ include_usage: true });
 });
@@ -19,7 +22,15 @@ test("a string is one user message; instructions come first as a system message"
 test("every role, parts, images, PDFs; function calls of one turn merge into one assistant message", () => {
   const input = items([
     { role: "developer", content: "dev rule" },
-    { type: "message", role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "low" }, { type: "input_file", file_data: "JVBERi0=", filename: "a.pdf" }] },
+    {
+      type: "message",
+      role: "user",
+      content: [
+        { type: "input_text", text: "look" },
+        { type: "input_image", image_url: "data:image/png;base64,AAAA", detail: "low" },
+        { type: "input_file", file_data: "JVBERi0=", filename: "a.pdf" },
+      ],
+    },
     { type: "message", role: "assistant", phase: "commentary", content: [{ type: "output_text", text: "checking", annotations: [] }] },
     { type: "function_call", call_id: "c1", name: "f", arguments: "{}" },
     { type: "function_call", call_id: "c2", name: "g", arguments: '{"x":1}' },
@@ -31,15 +42,22 @@ test("every role, parts, images, PDFs; function calls of one turn merge into one
   const req = toChatRequest(input, opts);
   expect(req.messages).toEqual([
     { role: "developer", content: "dev rule" },
-    { role: "user", content: [
-      { type: "text", text: "look" },
-      { type: "image_url", image_url: { url: "data:image/png;base64,AAAA", detail: "low" } },
-      { type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0=", filename: "a.pdf" } },
-    ] },
-    { role: "assistant", content: "checking", tool_calls: [
-      { id: "c1", type: "function", function: { name: "f", arguments: "{}" } },
-      { id: "c2", type: "function", function: { name: "g", arguments: '{"x":1}' } },
-    ] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA", detail: "low" } },
+        { type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0=", filename: "a.pdf" } },
+      ],
+    },
+    {
+      role: "assistant",
+      content: "checking",
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "f", arguments: "{}" } },
+        { id: "c2", type: "function", function: { name: "g", arguments: '{"x":1}' } },
+      ],
+    },
     { role: "tool", tool_call_id: "c1", content: "one" },
     { role: "tool", tool_call_id: "c2", content: "two" },
   ]);
@@ -51,7 +69,13 @@ test("a function_call_output with no call before it is refused by call_id", () =
 });
 
 test("a compaction item stands for its summary", () => {
-  const req = toChatRequest(items([{ type: "compaction", encrypted_content: "sealed" }, { role: "user", content: "go on" }]), opts);
+  const req = toChatRequest(
+    items([
+      { type: "compaction", encrypted_content: "sealed" },
+      { role: "user", content: "go on" },
+    ]),
+    opts,
+  );
   expect(req.messages[0]).toEqual({ role: "system", content: "Summary of the conversation so far:\nthe user likes tea" });
 });
 
@@ -61,8 +85,14 @@ test("tools, tool_choice (named and allowed_tools), sampling, limits and formats
     { type: "function" as const, name: "b", description: null, parameters: null, strict: null },
   ];
   const req = toChatRequest(items("hi"), {
-    ...opts, tools, toolChoice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "b" }] },
-    parallelToolCalls: false, temperature: 0.2, topP: 0.9, maxOutputTokens: 99, user: "u1",
+    ...opts,
+    tools,
+    toolChoice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "b" }] },
+    parallelToolCalls: false,
+    temperature: 0.2,
+    topP: 0.9,
+    maxOutputTokens: 99,
+    user: "u1",
     format: { type: "json_schema", name: "out", schema: { type: "object" }, strict: true },
   });
   expect(req.tools).toEqual([{ type: "function", function: { name: "b" } }]);

@@ -5,7 +5,11 @@ import type { ChatMessage } from "../../src/providers/types.ts";
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 const assistant = (content: string): ChatMessage => ({ role: "assistant", content });
-const call = (id: string): ChatMessage => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "f", arguments: "{}" } }] });
+const call = (id: string): ChatMessage => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id, type: "function", function: { name: "f", arguments: "{}" } }],
+});
 const result = (id: string): ChatMessage => ({ role: "tool", tool_call_id: id, content: "42" });
 
 test("the older half of the turns goes, the instructions and the last turn stay", () => {

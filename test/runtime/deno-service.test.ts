@@ -33,7 +33,14 @@ function waitFor(child: ChildProcess, re: RegExp, what: string): Promise<string>
 async function helper(script: string, re: RegExp) {
   const child = spawn(bin("bun"), [join(ROOT, script)], { stdio: ["pipe", "pipe", "inherit"] });
   const line = await waitFor(child, re, script);
-  return { line, stop: () => new Promise<void>((resolve) => { child.on("exit", () => resolve()); child.stdin!.end(); }) };
+  return {
+    line,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.on("exit", () => resolve());
+        child.stdin!.end();
+      }),
+  };
 }
 
 function cli(env: Record<string, string>, ...args: string[]): string {
@@ -63,8 +70,12 @@ async function smoke(kind: "sqlite" | "postgres") {
   const openai = await helper("test/support/stand-in-openai.ts", /^(http:\/\/\S+)$/m);
   const pg = kind === "postgres" ? await helper("test/support/postgres-server.ts", /^(postgres:\/\/\S+)$/m) : null;
   const env = {
-    PORT: "0", TESSERA_DB: pg ? pg.line : join(dir, "tessera.db"), TESSERA_DATA_DIR: dir,
-    OPENAI_BASE_URL: openai.line, OPENAI_API_KEY: "sk-stand-in", NO_COLOR: "1",
+    PORT: "0",
+    TESSERA_DB: pg ? pg.line : join(dir, "tessera.db"),
+    TESSERA_DATA_DIR: dir,
+    OPENAI_BASE_URL: openai.line,
+    OPENAI_API_KEY: "sk-stand-in",
+    NO_COLOR: "1",
   };
   // As a reader starts it: the task of deno.json.
   const server = spawn(bin("deno"), ["task", "start"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -77,7 +88,11 @@ async function smoke(kind: "sqlite" | "postgres") {
     await cli(env, "org", "create", "deno", "--credits", "10");
     const key = await cli(env, "key", "create", "--org", "deno");
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(base + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(base + path, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json() };
     };
     const get = async (path: string) => {
@@ -87,7 +102,12 @@ async function smoke(kind: "sqlite" | "postgres") {
 
     assert.deepEqual(await (await fetch(`${base}/health`)).json(), { status: "ok" });
 
-    const fix = await post("/v1/autofix", { messages: [{ role: "system", content: CONFIG }, { role: "assistant", content: 'root = Stack([t])\nt = text("Hello")' }] });
+    const fix = await post("/v1/autofix", {
+      messages: [
+        { role: "system", content: CONFIG },
+        { role: "assistant", content: 'root = Stack([t])\nt = text("Hello")' },
+      ],
+    });
     assert.equal(fix.status, 200, JSON.stringify(fix.body));
     assert.equal(fix.body.fix_summary.status, "fixed");
     assert.equal(fix.body.choices[0].message.content, 'root = Stack([t])\nt = Text("Hello")');
@@ -111,10 +131,16 @@ async function smoke(kind: "sqlite" | "postgres") {
     const page = await get(`/v1/conversations/${conversation.body.id}/items?order=asc&limit=2`);
     assert.equal(page.status, 200, JSON.stringify(page.body));
     assert.equal(page.body.has_more, true);
-    assert.deepEqual(page.body.data.map((i: { role: string }) => i.role), ["user", "assistant"]);
+    assert.deepEqual(
+      page.body.data.map((i: { role: string }) => i.role),
+      ["user", "assistant"],
+    );
     const rest = await get(`/v1/conversations/${conversation.body.id}/items?order=asc&after=${page.body.last_id}`);
     assert.equal(rest.body.has_more, false);
-    assert.deepEqual(rest.body.data.map((i: { role: string }) => i.role), ["user", "assistant"]);
+    assert.deepEqual(
+      rest.body.data.map((i: { role: string }) => i.role),
+      ["user", "assistant"],
+    );
 
     // The WebSocket mode, through Deno.upgradeWebSocket: a turn in, its events out.
     const socketUrl = `${base.replace(/^http/, "ws")}/v1/embed/responses`;
@@ -141,11 +167,12 @@ async function smoke(kind: "sqlite" | "postgres") {
     assert.match(output, /stopped: requests settled, logs written, database closed/);
     assert.doesNotMatch(output, /error/i, output);
   } finally {
-    if (!stopped) await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      server.on("exit", () => resolve());
-      process.kill(-server.pid!, "SIGTERM");
-    });
+    if (!stopped)
+      await new Promise<void>((resolve) => {
+        if (server.exitCode !== null) return resolve();
+        server.on("exit", () => resolve());
+        process.kill(-server.pid!, "SIGTERM");
+      });
     await openai.stop();
     await pg?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,7 @@ for (const path of ["/v1/autofix", "/v1/embed/chat/completions", "/encryption/en
   });
 
   test(`${path}: a malformed chunked body is an aborted request in the log`, async () => {
-    const answer = await send(path, "Transfer-Encoding: chunked\r\n", "5\r\n{\"mes\r\nzz\r\nabc\r\n0\r\n\r\n", "wait");
+    const answer = await send(path, "Transfer-Encoding: chunked\r\n", '5\r\n{"mes\r\nzz\r\nabc\r\n0\r\n\r\n', "wait");
     expect(answer).toStartWith("HTTP/1.1 400");
     const lines = await loggedFor(path);
     expect(lines.join("\n")).not.toContain("unhandled");

@@ -17,7 +17,15 @@ import { buildViewer } from "../support/thesys-viewer.ts";
 
 const browserFound = findChromium();
 const SHOTS = process.env.TESSERA_SCREENSHOTS || tmpdir();
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const DECK = `root = SlideShow("Coffee Sales 2025", "Quarterly review", [cover, numbers, trend, next])
 cover = Slide("cover", StandardTitle("Coffee Sales 2025", "Quarterly review", "Prepared for the board"))
@@ -55,11 +63,15 @@ beforeAll(async () => {
   key = await e.h.org("artifacts-browser", 10);
   const files = await buildViewer();
   pages = Bun.serve({
-    port: 0, hostname: "127.0.0.1",
+    port: 0,
+    hostname: "127.0.0.1",
     fetch(req) {
       const file = files.get(new URL(req.url).pathname);
       if (file) return new Response(file.body, { headers: { "content-type": file.type } });
-      return new Response('<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="/viewer.css"><div id="artifact"></div><script type="module" async src="/viewer.js"></script>', { headers: { "content-type": "text/html" } });
+      return new Response(
+        '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="/viewer.css"><div id="artifact"></div><script type="module" async src="/viewer.js"></script>',
+        { headers: { "content-type": "text/html" } },
+      );
     },
   });
   browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });
@@ -91,30 +103,47 @@ async function draw(kind: "slides" | "report", program: string, titles: string[]
   return { text, path };
 }
 
-test.skipIf(skipWhy !== null)("a generated deck and report, and the deck after an edit, drawn by the thesys viewers: every title on the page", async () => {
-  const client = new OpenAI({ baseURL: `${e.h.base}/v1/artifact`, apiKey: key, maxRetries: 0 });
-  const make = async (id: string, type: string, answer: string, messages: OpenAI.ChatCompletionMessageParam[], edit = false) => {
-    e.openai.queue.push({ text: answer });
-    return client.chat.completions.create({ model: "openai/gpt-standin", messages, metadata: { thesys: JSON.stringify({ id, c1_artifact_type: type, ...(edit ? { is_edit: true } : {}) }) } } as any);
-  };
-  await make("coffee-deck", "slides", DECK, [{ role: "user", content: "A deck on 2025 coffee sales" }]);
-  await make("survey-report", "report", REPORT, [{ role: "user", content: "A report on the survey" }]);
-  const deck = await storedProgram("coffee-deck");
-  await make("coffee-deck", "slides", PATCH, [{ role: "assistant", content: deck }, { role: "user", content: "Retitle the numbers, thank the team instead of next steps" }], true);
-  const edited = await storedProgram("coffee-deck");
-  expect(edited).not.toContain("Next steps");
+test.skipIf(skipWhy !== null)(
+  "a generated deck and report, and the deck after an edit, drawn by the thesys viewers: every title on the page",
+  async () => {
+    const client = new OpenAI({ baseURL: `${e.h.base}/v1/artifact`, apiKey: key, maxRetries: 0 });
+    const make = async (id: string, type: string, answer: string, messages: OpenAI.ChatCompletionMessageParam[], edit = false) => {
+      e.openai.queue.push({ text: answer });
+      return client.chat.completions.create({
+        model: "openai/gpt-standin",
+        messages,
+        metadata: { thesys: JSON.stringify({ id, c1_artifact_type: type, ...(edit ? { is_edit: true } : {}) }) },
+      } as any);
+    };
+    await make("coffee-deck", "slides", DECK, [{ role: "user", content: "A deck on 2025 coffee sales" }]);
+    await make("survey-report", "report", REPORT, [{ role: "user", content: "A report on the survey" }]);
+    const deck = await storedProgram("coffee-deck");
+    await make(
+      "coffee-deck",
+      "slides",
+      PATCH,
+      [
+        { role: "assistant", content: deck },
+        { role: "user", content: "Retitle the numbers, thank the team instead of next steps" },
+      ],
+      true,
+    );
+    const edited = await storedProgram("coffee-deck");
+    expect(edited).not.toContain("Next steps");
 
-  for (const [kind, program, titles, shot] of [
-    ["slides", deck, DECK_TITLES, "tessera-artifact-deck.png"],
-    ["report", await storedProgram("survey-report"), REPORT_TITLES, "tessera-artifact-report.png"],
-    ["slides", edited, EDITED_TITLES, "tessera-artifact-deck-edited.png"],
-  ] as const) {
-    const drawn = await draw(kind, program, [...titles], shot);
-    expect(pageErrors).toEqual([]);
-    for (const title of titles) expect(drawn.text).toContain(title);
-    if (program === edited) expect(drawn.text).not.toContain("Next steps");
-    console.log(`screenshot: ${drawn.path}`);
-  }
-}, 240_000);
+    for (const [kind, program, titles, shot] of [
+      ["slides", deck, DECK_TITLES, "tessera-artifact-deck.png"],
+      ["report", await storedProgram("survey-report"), REPORT_TITLES, "tessera-artifact-report.png"],
+      ["slides", edited, EDITED_TITLES, "tessera-artifact-deck-edited.png"],
+    ] as const) {
+      const drawn = await draw(kind, program, [...titles], shot);
+      expect(pageErrors).toEqual([]);
+      for (const title of titles) expect(drawn.text).toContain(title);
+      if (program === edited) expect(drawn.text).not.toContain("Next steps");
+      console.log(`screenshot: ${drawn.path}`);
+    }
+  },
+  240_000,
+);
 
 test.skipIf(skipWhy === null)(`artifacts in a browser: skipped (${skipWhy})`, () => {});

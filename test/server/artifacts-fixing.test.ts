@@ -31,7 +31,8 @@ test("what the sanitizer leaves broken, the fixing model mends; the mended progr
   writer.queue.push({ text: "root = Zqxwv([Plmok(1)])" });
   fixer.queue.push({ text: "```\n" + DECK + "\n```" });
   const answer = await client().chat.completions.create({
-    model: "openai/writer-1", messages: [{ role: "user", content: "A plan deck" }],
+    model: "openai/writer-1",
+    messages: [{ role: "user", content: "A plan deck" }],
     metadata: { thesys: JSON.stringify({ id: "fixed-by-model", c1_artifact_type: "slides" }) },
   } as any);
   expect(answer.choices[0]!.message.content).toBe(DECK);
@@ -48,10 +49,16 @@ test("what the sanitizer leaves broken, the fixing model mends; the mended progr
 test("a program over 100,000 characters is refused, nothing stored", async () => {
   const items = Array.from({ length: 4000 }, (_, i) => `"point number ${i} of a very long list"`).join(", ");
   writer.queue.push({ text: `root = SlideShow("Long", "x", [s])\ns = Slide("s", ContentClassic("Long", [${items}]))` });
-  const err = await client().chat.completions.create({
-    model: "openai/writer-1", messages: [{ role: "user", content: "A long deck" }],
-    metadata: { thesys: JSON.stringify({ id: "too-long", c1_artifact_type: "slides" }) },
-  } as any).then(() => null, (x) => x);
+  const err = await client()
+    .chat.completions.create({
+      model: "openai/writer-1",
+      messages: [{ role: "user", content: "A long deck" }],
+      metadata: { thesys: JSON.stringify({ id: "too-long", c1_artifact_type: "slides" }) },
+    } as any)
+    .then(
+      () => null,
+      (x) => x,
+    );
   expect(err?.status).toBe(502);
   expect(err?.code).toBe("artifact_too_large");
   expect((await fetch(`${h.base}/v1/artifacts/too-long`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);

@@ -39,7 +39,11 @@ async function stored(key: string, id: string, version?: number) {
 /** Generates `id` from `program` (what the stand-in answers) and returns the stored content. */
 async function generate(id: string, program: string, key = keyA, type = "slides") {
   e.openai.queue.push({ text: program });
-  const answer = await client(key).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "Make it" }], metadata: thesys(id, type) } as any);
+  const answer = await client(key).chat.completions.create({
+    model: MODEL,
+    messages: [{ role: "user", content: "Make it" }],
+    metadata: thesys(id, type),
+  } as any);
   return answer.choices[0]!.message.content!;
 }
 
@@ -47,7 +51,10 @@ test("a generation: the library's prompt goes to the model, the fenced answer co
   e.openai.queue.push({ text: "Here is your deck:\n```openui\n" + DECK + "\n```\nEnjoy!" });
   const answer = await client(keyA).chat.completions.create({
     model: MODEL,
-    messages: [{ role: "system", content: "Use a friendly tone." }, { role: "user", content: "A deck about coffee sales" }],
+    messages: [
+      { role: "system", content: "Use a friendly tone." },
+      { role: "user", content: "A deck about coffee sales" },
+    ],
     metadata: thesys("gen-1"),
   } as any);
   expect(answer.object).toBe("chat.completion");
@@ -74,7 +81,13 @@ test("a report is written in the report library (rooted at ReportView)", async (
 test("streamed: the chunks put together are the checked, stored program", async () => {
   // A misspelt component: the sanitizer mends it before anything is streamed.
   e.openai.queue.push({ text: DECK.replace("ContentClassic", "ContentClasic") });
-  const stream = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "Go" }], metadata: thesys("stream-1"), stream: true, stream_options: { include_usage: true } } as any);
+  const stream = await client(keyA).chat.completions.create({
+    model: MODEL,
+    messages: [{ role: "user", content: "Go" }],
+    metadata: thesys("stream-1"),
+    stream: true,
+    stream_options: { include_usage: true },
+  } as any);
   let text = "";
   let finish: string | null = null;
   let usage: unknown = null;
@@ -92,10 +105,15 @@ test("streamed: the chunks put together are the checked, stored program", async 
 test("an edit: the model is asked for a patch in edit mode; the answer is the whole merged program, stored as version 2", async () => {
   await generate("edit-1", DECK);
   // A patch with a string holding `=`, an added slide, and a fence around it all.
-  e.openai.queue.push({ text: '```\nnumbers = Slide("numbers", ContentClassic("Numbers = facts", ["Revenue up 14%"]))\nplan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))\nroot = SlideShow("Coffee Sales", "Q3 review", [cover, numbers, plan])\n```' });
+  e.openai.queue.push({
+    text: '```\nnumbers = Slide("numbers", ContentClassic("Numbers = facts", ["Revenue up 14%"]))\nplan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))\nroot = SlideShow("Coffee Sales", "Q3 review", [cover, numbers, plan])\n```',
+  });
   const answer = await client(keyA).chat.completions.create({
     model: MODEL,
-    messages: [{ role: "assistant", content: DECK }, { role: "user", content: "Update the numbers and add a plan slide" }],
+    messages: [
+      { role: "assistant", content: DECK },
+      { role: "user", content: "Update the numbers and add a plan slide" },
+    ],
     metadata: thesys("edit-1", "slides", { is_edit: true }),
   } as any);
   const merged = `root = SlideShow("Coffee Sales", "Q3 review", [cover, numbers, plan])
@@ -118,8 +136,12 @@ test("an edit answered with a whole program holding mistakes: merged the same wa
   const whole = `root = SlideShow("Coffee Sales", "Q3 review", [numbers])\nnumbers = Slide("numbers", ContentClasic("Numbers", ["Flat"]))`;
   e.openai.queue.push({ text: whole });
   const stream = await client(keyA).chat.completions.create({
-    model: MODEL, stream: true,
-    messages: [{ role: "assistant", content: "```\n" + DECK + "\n```" }, { role: "user", content: "Drop the cover; numbers are flat" }],
+    model: MODEL,
+    stream: true,
+    messages: [
+      { role: "assistant", content: "```\n" + DECK + "\n```" },
+      { role: "user", content: "Drop the cover; numbers are flat" },
+    ],
     metadata: thesys("edit-2", "slides", { is_edit: true }),
   } as any);
   let text = "";
@@ -132,21 +154,49 @@ test("an edit from a version that is no longer the latest is a 409 (nothing stor
   e.h.server.config.artifactPrice = 2;
   await generate("stale-1", DECK);
   e.openai.queue.push({ text: 'cover = Slide("cover", StandardTitle("Coffee", "v2"))' });
-  await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "assistant", content: DECK }, { role: "user", content: "v2" }], metadata: thesys("stale-1", "slides", { is_edit: true }) } as any);
+  await client(keyA).chat.completions.create({
+    model: MODEL,
+    messages: [
+      { role: "assistant", content: DECK },
+      { role: "user", content: "v2" },
+    ],
+    metadata: thesys("stale-1", "slides", { is_edit: true }),
+  } as any);
   const before = await e.h.credits("artifacts-a");
   e.openai.queue.push({ text: 'cover = Slide("cover", StandardTitle("Coffee", "from v1"))' });
-  const stale = client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "assistant", content: DECK }, { role: "user", content: "again" }], metadata: thesys("stale-1", "slides", { is_edit: true }) } as any);
-  const err = await stale.then(() => null, (x) => x);
+  const stale = client(keyA).chat.completions.create({
+    model: MODEL,
+    messages: [
+      { role: "assistant", content: DECK },
+      { role: "user", content: "again" },
+    ],
+    metadata: thesys("stale-1", "slides", { is_edit: true }),
+  } as any);
+  const err = await stale.then(
+    () => null,
+    (x) => x,
+  );
   expect(err).toBeInstanceOf(OpenAI.ConflictError);
   expect(err.code).toBe("artifact_conflict");
   expect(await e.h.credits("artifacts-a")).toBe(before);
   expect((await stored(keyA, "stale-1")).body.version).toBe(2);
-  const forked = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "assistant", content: DECK }, { role: "user", content: "again" }], metadata: thesys("stale-1", "slides", { is_edit: true, fork: true }) } as any);
+  const forked = await client(keyA).chat.completions.create({
+    model: MODEL,
+    messages: [
+      { role: "assistant", content: DECK },
+      { role: "user", content: "again" },
+    ],
+    metadata: thesys("stale-1", "slides", { is_edit: true, fork: true }),
+  } as any);
   expect(forked.choices[0]!.message.content).toContain('StandardTitle("Coffee", "from v1")');
   expect((forked as any).artifact.version).toBe(3);
   expect(await e.h.credits("artifacts-a")).toBe(before - 2);
   const versions = await (await fetch(`${e.h.base}/v1/artifacts/stale-1/versions`, { headers: { authorization: `Bearer ${keyA}` } })).json();
-  expect(versions.data.map((v: any) => [v.version, v.base_version, v.source])).toEqual([[1, null, "generate"], [2, 1, "edit"], [3, 1, "edit"]]);
+  expect(versions.data.map((v: any) => [v.version, v.base_version, v.source])).toEqual([
+    [1, null, "generate"],
+    [2, 1, "edit"],
+    [3, 1, "edit"],
+  ]);
 });
 
 test("two concurrent edits of one version over HTTP: exactly one is stored, the other is a 409; with fork both are", async () => {
@@ -154,7 +204,12 @@ test("two concurrent edits of one version over HTTP: exactly one is stored, the 
   const edit = (text: string, fork: boolean) => {
     e.openai.queue.push({ text, delayMs: 200 });
     return post(e.h.base, "/v1/artifact/chat/completions", keyA, {
-      model: MODEL, messages: [{ role: "assistant", content: DECK }, { role: "user", content: text }], metadata: thesys("race-1", "slides", { is_edit: true, fork }),
+      model: MODEL,
+      messages: [
+        { role: "assistant", content: DECK },
+        { role: "user", content: text },
+      ],
+      metadata: thesys("race-1", "slides", { is_edit: true, fork }),
     });
   };
   const [a, b] = await Promise.all([edit('cover = Slide("cover", StandardTitle("A"))', false), edit('cover = Slide("cover", StandardTitle("B"))', false)]);
@@ -162,12 +217,19 @@ test("two concurrent edits of one version over HTTP: exactly one is stored, the 
   const winner = (await (a.status === 200 ? a : b).json()) as any;
   expect((await stored(keyA, "race-1")).body).toMatchObject({ version: 2, content: winner.choices[0].message.content });
   const current = winner.choices[0].message.content;
-  const forks = await Promise.all([1, 2].map((i) => {
-    e.openai.queue.push({ text: `cover = Slide("cover", StandardTitle("F${i}"))`, delayMs: 100 });
-    return post(e.h.base, "/v1/artifact/chat/completions", keyA, {
-      model: MODEL, messages: [{ role: "assistant", content: current }, { role: "user", content: `fork ${i}` }], metadata: thesys("race-1", "slides", { is_edit: true, fork: true }),
-    });
-  }));
+  const forks = await Promise.all(
+    [1, 2].map((i) => {
+      e.openai.queue.push({ text: `cover = Slide("cover", StandardTitle("F${i}"))`, delayMs: 100 });
+      return post(e.h.base, "/v1/artifact/chat/completions", keyA, {
+        model: MODEL,
+        messages: [
+          { role: "assistant", content: current },
+          { role: "user", content: `fork ${i}` },
+        ],
+        metadata: thesys("race-1", "slides", { is_edit: true, fork: true }),
+      });
+    }),
+  );
   expect(forks.map((f) => f.status)).toEqual([200, 200]);
   expect(((await Promise.all(forks.map((f) => f.json()))) as any[]).map((f) => f.artifact.version).sort()).toEqual([3, 4]);
 });
@@ -184,17 +246,32 @@ test("metadata.thesys is checked, each problem a 400 naming the field; nothing r
     [{ thesys: JSON.stringify({ id: "x", c1_artifact_type: "report", is_edit: "yes" }) }, "metadata.thesys.is_edit"],
   ];
   for (const [metadata, param] of cases) {
-    const err = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata } as any).then(() => null, (x) => x);
+    const err = await client(keyA)
+      .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata } as any)
+      .then(
+        () => null,
+        (x) => x,
+      );
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect(err.param).toBe(param);
   }
   // An edit of an artifact that does not exist, with no program to edit.
-  const missing = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("nope", "slides", { is_edit: true }) } as any).then(() => null, (x) => x);
+  const missing = await client(keyA)
+    .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("nope", "slides", { is_edit: true }) } as any)
+    .then(
+      () => null,
+      (x) => x,
+    );
   expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
   // A report id regenerated as slides.
   await generate("kind-1", REPORT, keyA, "report");
   e.openai.queue.push({ text: DECK });
-  const kind = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("kind-1", "slides") } as any).then(() => null, (x) => x);
+  const kind = await client(keyA)
+    .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("kind-1", "slides") } as any)
+    .then(
+      () => null,
+      (x) => x,
+    );
   expect(kind).toBeInstanceOf(OpenAI.BadRequestError);
   expect(kind.param).toBe("metadata.thesys.c1_artifact_type");
   expect(e.openai.calls).toHaveLength(2);
@@ -204,7 +281,12 @@ test("a program nothing can repair is a 502: nothing stored, nothing charged", a
   e.h.server.config.artifactPrice = 5;
   const before = await e.h.credits("artifacts-a");
   e.openai.queue.push({ text: "root = Zqxwv([Plmok(1)])" });
-  const err = await client(keyA).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("hopeless") } as any).then(() => null, (x) => x);
+  const err = await client(keyA)
+    .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("hopeless") } as any)
+    .then(
+      () => null,
+      (x) => x,
+    );
   expect(err).toBeInstanceOf(OpenAI.InternalServerError);
   expect(err.status).toBe(502);
   expect(err.code).toBe("artifact_invalid");
@@ -233,10 +315,14 @@ test("the stored routes: list by kind and name with paging, write content (check
   const keyC = await e.h.org("artifacts-c", 10);
   await generate("c-deck", DECK, keyC);
   await generate("c-report", REPORT, keyC, "report");
-  const get = (path: string) => fetch(`${e.h.base}${path}`, { headers: { authorization: `Bearer ${keyC}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const get = (path: string) =>
+    fetch(`${e.h.base}${path}`, { headers: { authorization: `Bearer ${keyC}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
   const all = await get("/v1/artifacts");
   expect(all.body).toMatchObject({ object: "list", has_more: false, last_id: "c-deck" });
-  expect(all.body.data.map((a: any) => [a.id, a.kind, a.name, a.version])).toEqual([["c-report", "report", "Staff Survey", 1], ["c-deck", "slides", "Coffee Sales", 1]]);
+  expect(all.body.data.map((a: any) => [a.id, a.kind, a.name, a.version])).toEqual([
+    ["c-report", "report", "Staff Survey", 1],
+    ["c-deck", "slides", "Coffee Sales", 1],
+  ]);
   expect((await get("/v1/artifacts?kind=slides")).body.data.map((a: any) => a.id)).toEqual(["c-deck"]);
   expect((await get("/v1/artifacts?kind=slides&kind=report")).body.data).toHaveLength(2);
   expect((await get("/v1/artifacts?name=survey")).body.data.map((a: any) => a.id)).toEqual(["c-report"]);
@@ -246,7 +332,8 @@ test("the stored routes: list by kind and name with paging, write content (check
   expect((await get("/v1/artifacts?kind=poster")).status).toBe(400);
   expect((await get("/v1/artifacts?limit=0")).status).toBe(400);
 
-  const write = (id: string, body: unknown) => post(e.h.base, `/v1/artifacts/${id}`, keyC, body).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const write = (id: string, body: unknown) =>
+    post(e.h.base, `/v1/artifacts/${id}`, keyC, body).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
   const misspelt = DECK.replace("StandardTitle", "StandardTitel");
   const written = await write("c-deck", { content: misspelt });
   expect(written.status).toBe(200);
@@ -258,7 +345,11 @@ test("the stored routes: list by kind and name with paging, write content (check
   expect((await write("c-deck", { content: "x".repeat(100_001) })).status).toBe(400);
   expect((await write("c-new", { content: DECK })).status).toBe(404);
   expect((await write("c-new", { content: DECK, kind: "slides" })).body).toMatchObject({ id: "c-new", version: 1 });
-  expect((await get("/v1/artifacts/c-deck/versions")).body.data.map((v: any) => [v.version, v.source])).toEqual([[1, "generate"], [2, "write"], [3, "write"]]);
+  expect((await get("/v1/artifacts/c-deck/versions")).body.data.map((v: any) => [v.version, v.source])).toEqual([
+    [1, "generate"],
+    [2, "write"],
+    [3, "write"],
+  ]);
   expect((await get("/v1/artifacts/c-deck?version=9")).status).toBe(404);
   expect((await get("/v1/artifacts/c-deck?version=2")).body.content).toBe(DECK);
   const del = await fetch(`${e.h.base}/v1/artifacts/c-deck`, { method: "DELETE", headers: { authorization: `Bearer ${keyC}` } });
@@ -271,19 +362,28 @@ test("a frontend token without the artifact scopes is refused (403), and the sto
   const minted = await post(e.h.base, "/v1/frontend-tokens", keyA, { user: "ada" });
   const { token } = (await minted.json()) as { token: string };
   const asToken = (method: string, path: string, body?: unknown) =>
-    fetch(`${e.h.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${e.h.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   expect((await asToken("GET", "/v1/artifacts")).status).toBe(403);
   expect((await asToken("GET", "/v1/artifacts/gen-1")).status).toBe(403);
   expect((await asToken("POST", "/v1/artifacts/gen-1", { content: DECK })).status).toBe(403);
   expect((await asToken("DELETE", "/v1/artifacts/gen-1")).status).toBe(403);
-  const completion = await asToken("POST", "/v1/artifact/chat/completions", { model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("by-token") });
+  const completion = await asToken("POST", "/v1/artifact/chat/completions", {
+    model: MODEL,
+    messages: [{ role: "user", content: "x" }],
+    metadata: thesys("by-token"),
+  });
   expect(completion.status).toBe(403);
   expect(e.openai.calls).toHaveLength(0);
 
   e.h.server.config.corsOrigins = ["http://app.example"];
   try {
     const preflight = await fetch(`${e.h.base}/v1/artifacts/gen-1`, {
-      method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      method: "OPTIONS",
+      headers: { origin: "http://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.example");
@@ -298,7 +398,8 @@ test("a frontend token without the artifact scopes is refused (403), and the sto
 });
 
 test("frontend tokens with the artifact scopes: a user's artifacts are theirs alone; the API key sees the organization's", async () => {
-  const mint = async (user: string, scopes: string[]) => ((await (await post(e.h.base, "/v1/frontend-tokens", keyA, { user, scopes })).json()) as { token: string }).token;
+  const mint = async (user: string, scopes: string[]) =>
+    ((await (await post(e.h.base, "/v1/frontend-tokens", keyA, { user, scopes })).json()) as { token: string }).token;
   const ada = await mint("ada", ["artifacts:read", "artifacts:write"]);
   const bob = await mint("bob", ["artifacts:read", "artifacts:write"]);
   const adaReadOnly = await mint("ada", ["artifacts:read"]);
@@ -306,7 +407,11 @@ test("frontend tokens with the artifact scopes: a user's artifacts are theirs al
   const made = await client(ada).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "mine" }], metadata: thesys("ada-deck") } as any);
   expect((made as any).artifact).toMatchObject({ id: "ada-deck", version: 1 });
   const as = (token: string, method: string, path: string, body?: unknown) =>
-    fetch(`${e.h.base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    fetch(`${e.h.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   expect((await as(ada, "GET", "/v1/artifacts/ada-deck")).status).toBe(200);
   expect((await as(adaReadOnly, "GET", "/v1/artifacts/ada-deck")).status).toBe(200);
   expect((await as(adaReadOnly, "POST", "/v1/artifacts/ada-deck", { content: DECK })).status).toBe(403);
@@ -318,7 +423,12 @@ test("frontend tokens with the artifact scopes: a user's artifacts are theirs al
   expect((await stored(keyA, "ada-deck")).status).toBe(200);
   // Bob cannot take Ada's id by generating with it.
   e.openai.queue.push({ text: DECK });
-  const taken = await client(bob).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("ada-deck") } as any).then(() => null, (x) => x);
+  const taken = await client(bob)
+    .chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "x" }], metadata: thesys("ada-deck") } as any)
+    .then(
+      () => null,
+      (x) => x,
+    );
   expect(taken?.status).toBe(409);
   expect((await stored(keyA, "ada-deck")).body.version).toBe(1);
 });

@@ -54,7 +54,12 @@ test("a much larger body, declared or streamed, is still the wire-format 413", a
       else c.close();
     },
   });
-  const streamed = await fetch(h.base + "/v1/autofix", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: stream, duplex: "half" } as RequestInit);
+  const streamed = await fetch(h.base + "/v1/autofix", {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
   expect(streamed.status).toBe(413);
 });
 
@@ -120,7 +125,13 @@ test("tool turns, non-text parts and config blocks do not count toward the limit
     { role: "tool", tool_call_id: "t1", content: "x".repeat(9000) },
     user([{ type: "image_url", image_url: { url: "data:," } }]),
     sys(CONFIG),
-    { role: "developer", content: [{ type: "text", text: "short" }, { type: "image_url", image_url: { url: "x" } }] },
+    {
+      role: "developer",
+      content: [
+        { type: "text", text: "short" },
+        { type: "image_url", image_url: { url: "x" } },
+      ],
+    },
   ].slice(0, 23);
   const res = await post(h.base, "/v1/autofix", key, autofixBody(VALID, {}, turns));
   expect(res.status).toBe(200);

@@ -30,7 +30,11 @@ test("stop() amid requests: every free and rejected request answered is in the l
   const h = await startHarness();
   const key = await h.org("stopping", 1);
   const broke = await h.org("stopping-broke", 0);
-  const status = (r: Promise<Response>) => r.then((a) => a.status, () => 0); // 0: refused, the server was stopping
+  const status = (r: Promise<Response>) =>
+    r.then(
+      (a) => a.status,
+      () => 0,
+    ); // 0: refused, the server was stopping
   const sent = Promise.all([
     ...Array.from({ length: 40 }, () => status(post(h.base, "/v1/autofix", key, autofixBody(VALID)))),
     ...Array.from({ length: 20 }, () => status(post(h.base, "/v1/autofix", broke, autofixBody(VALID)))),

@@ -29,10 +29,18 @@ const block = (size: unknown) =>
 
 for (const [size, says] of BAD) {
   test(`size: ${JSON.stringify(size)} is a 400 from Autofix and Embed managed mode`, async () => {
-    const fix = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: block(size) }, { role: "assistant", content: "root = Stack([])" }] });
+    const fix = await post(E.h.base, "/v1/autofix", key, {
+      messages: [
+        { role: "system", content: block(size) },
+        { role: "assistant", content: "root = Stack([])" },
+      ],
+    });
     const embed = await post(E.h.base, "/v1/embed/chat/completions", key, {
       model: "openai/gpt-test",
-      messages: [{ role: "system", content: block(size) }, { role: "user", content: "hi" }],
+      messages: [
+        { role: "system", content: block(size) },
+        { role: "user", content: "hi" },
+      ],
     });
     for (const res of [fix, embed]) {
       expect(res.status).toBe(400);

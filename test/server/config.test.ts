@@ -18,8 +18,14 @@ test("unset or empty, every setting takes its default", () => {
 
 test("values are read and typed", () => {
   const config = configFromEnv({
-    PORT: "9000", TESSERA_DB_POOL: "0", TESSERA_CORS_ORIGINS: " https://a.example , https://b.example,", TESSERA_LEASE_SECONDS: "5",
-    TESSERA_SHUTDOWN_GRACE_MS: "300", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", OPENAI_API_KEY: "sk-x", UNRELATED: "ignored",
+    PORT: "9000",
+    TESSERA_DB_POOL: "0",
+    TESSERA_CORS_ORIGINS: " https://a.example , https://b.example,",
+    TESSERA_LEASE_SECONDS: "5",
+    TESSERA_SHUTDOWN_GRACE_MS: "300",
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    OPENAI_API_KEY: "sk-x",
+    UNRELATED: "ignored",
   });
   expect(config.port).toBe(9000);
   expect(config.dbPoolSize).toBe(1);
@@ -31,9 +37,16 @@ test("values are read and typed", () => {
 
 test("a bad value stops the start with a message naming the variable", () => {
   const bad: Record<string, string> = {
-    PORT: "70000", TESSERA_DB_POOL: "ten", TESSERA_LOG_RETENTION_DAYS: "-1", TESSERA_LEASE_SECONDS: "1.5",
-    TESSERA_SHUTDOWN_GRACE_MS: "soon", TESSERA_AUTOFIX_PRICE: "1e3", TESSERA_EMBED_PRICE: "0x10",
-    TESSERA_RESPONSES_PRICE: "1000000000000001", OPENAI_BASE_URL: "not a url", ANTHROPIC_BASE_URL: "ftp://x.example",
+    PORT: "70000",
+    TESSERA_DB_POOL: "ten",
+    TESSERA_LOG_RETENTION_DAYS: "-1",
+    TESSERA_LEASE_SECONDS: "1.5",
+    TESSERA_SHUTDOWN_GRACE_MS: "soon",
+    TESSERA_AUTOFIX_PRICE: "1e3",
+    TESSERA_EMBED_PRICE: "0x10",
+    TESSERA_RESPONSES_PRICE: "1000000000000001",
+    OPENAI_BASE_URL: "not a url",
+    ANTHROPIC_BASE_URL: "ftp://x.example",
     TESSERA_AUTOFIX_MODEL: "no-slash",
   };
   for (const [name, value] of Object.entries(bad)) {
@@ -48,7 +61,10 @@ test("a bad value stops the start with a message naming the variable", () => {
   }
   // The fixing model needs its provider's key: named too.
   expect(() => configFromEnv({ TESSERA_AUTOFIX_MODEL: "openai/gpt-4.1-mini" })).toThrow("OPENAI_API_KEY");
-  expect(configFromEnv({ TESSERA_AUTOFIX_MODEL: "openai/gpt-4.1-mini", OPENAI_API_KEY: "sk" }).fixingModel).toMatchObject({ provider: "openai", model: "gpt-4.1-mini" });
+  expect(configFromEnv({ TESSERA_AUTOFIX_MODEL: "openai/gpt-4.1-mini", OPENAI_API_KEY: "sk" }).fixingModel).toMatchObject({
+    provider: "openai",
+    model: "gpt-4.1-mini",
+  });
 });
 
 test("serverConfig fills what a test does not say with the defaults", () => {

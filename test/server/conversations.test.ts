@@ -20,10 +20,15 @@ afterAll(() => e.close());
 
 const v1 = (key: string) => new OpenAI({ baseURL: `${e.h.base}/v1`, apiKey: key, maxRetries: 0 });
 const embed = (key: string) => new OpenAI({ baseURL: `${e.h.base}/v1/embed`, apiKey: key, maxRetries: 0 });
-const fails = (p: PromiseLike<unknown>) => Promise.resolve(p).then(() => null, (x) => x);
+const fails = (p: PromiseLike<unknown>) =>
+  Promise.resolve(p).then(
+    () => null,
+    (x) => x,
+  );
 const call = (method: string, path: string, bearer: string, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(`${e.h.base}${path}`, {
-    method, headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", ...headers },
+    method,
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 /** GET /v1/conversations (no call of the official client: OpenAI has no such list). */
@@ -45,7 +50,12 @@ test("every conversations.* call of the official client", async () => {
   expect(conv.id.startsWith("conv_")).toBe(true);
   expect((await c.conversations.retrieve(conv.id)).id).toBe(conv.id);
   expect((await c.conversations.update(conv.id, { metadata: { topic: "changed" } })).metadata).toEqual({ topic: "changed" });
-  const added = await c.conversations.items.create(conv.id, { items: [{ type: "message", role: "assistant", content: "hi!" }, { type: "message", role: "user", content: "bye" }] });
+  const added = await c.conversations.items.create(conv.id, {
+    items: [
+      { type: "message", role: "assistant", content: "hi!" },
+      { type: "message", role: "user", content: "bye" },
+    ],
+  });
   expect(added.data).toHaveLength(2);
   const listed = await c.conversations.items.list(conv.id, { order: "asc" });
   expect(listed.data.map((i: any) => i.content[0].text)).toEqual(["hello", "hi!", "bye"]);
@@ -65,7 +75,9 @@ test("paging 2,500 items is exact in both orders: each item once, has_more false
   const conv = await c.conversations.create({});
   const texts = Array.from({ length: 2500 }, (_, i) => `n${i}`);
   for (let i = 0; i < texts.length; i += 20) {
-    await c.conversations.items.create(conv.id, { items: texts.slice(i, i + 20).map((t) => ({ type: "message" as const, role: "user" as const, content: t })) });
+    await c.conversations.items.create(conv.id, {
+      items: texts.slice(i, i + 20).map((t) => ({ type: "message" as const, role: "user" as const, content: t })),
+    });
   }
   for (const order of ["asc", "desc"] as const) {
     const seen: string[] = [];
@@ -101,10 +113,19 @@ test("a turn through a conversation continues it; a failed turn appends nothing"
   const r = embed(keyA);
   const conv = await c.conversations.create({ items: [{ type: "message", role: "user", content: "my name is Ada" }] });
   e.openai.queue.push({ text: "Hello Ada", toolCalls: [{ id: "call_w", name: "lookup", arguments: '{"q":"Ada"}' }] });
-  const first = await r.responses.create({ model: "openai/gpt-x", input: "look me up", conversation: conv.id, tools: [{ type: "function", name: "lookup", parameters: { type: "object" }, strict: false }] });
+  const first = await r.responses.create({
+    model: "openai/gpt-x",
+    input: "look me up",
+    conversation: conv.id,
+    tools: [{ type: "function", name: "lookup", parameters: { type: "object" }, strict: false }],
+  });
   expect(first.conversation).toEqual({ id: conv.id });
   const call1 = first.output.find((o) => o.type === "function_call") as any;
-  await r.responses.create({ model: "openai/gpt-x", input: [{ type: "function_call_output", call_id: call1.call_id, output: "found" }], conversation: conv.id });
+  await r.responses.create({
+    model: "openai/gpt-x",
+    input: [{ type: "function_call_output", call_id: call1.call_id, output: "found" }],
+    conversation: conv.id,
+  });
   const sent = e.openai.calls.at(-1)!.body.messages;
   expect(sent.map((m: any) => m.role)).toEqual(["user", "user", "assistant", "tool"]);
   const count = async () => (await c.conversations.items.list(conv.id, { limit: 100 })).data.length;
@@ -123,14 +144,19 @@ test("isolation: another organization's conversations and responses are 404s, as
   const conv = await a.conversations.create({ items: [{ type: "message", role: "user", content: "private" }] });
   const resp = await embed(keyA).responses.create({ model: "openai/gpt-x", input: "private too" });
   for (const p of [
-    () => b.conversations.retrieve(conv.id), () => b.conversations.update(conv.id, { metadata: {} }), () => b.conversations.delete(conv.id),
-    () => b.conversations.items.list(conv.id), () => b.conversations.items.create(conv.id, { items: [{ type: "message", role: "user", content: "x" }] }),
-    () => embed(keyB).responses.retrieve(resp.id), () => embed(keyB).responses.inputItems.list(resp.id),
-  ]) expect(await fails(p())).toMatchObject({ status: 404 });
+    () => b.conversations.retrieve(conv.id),
+    () => b.conversations.update(conv.id, { metadata: {} }),
+    () => b.conversations.delete(conv.id),
+    () => b.conversations.items.list(conv.id),
+    () => b.conversations.items.create(conv.id, { items: [{ type: "message", role: "user", content: "x" }] }),
+    () => embed(keyB).responses.retrieve(resp.id),
+    () => embed(keyB).responses.inputItems.list(resp.id),
+  ])
+    expect(await fails(p())).toMatchObject({ status: 404 });
   expect((await call("DELETE", `/v1/embed/responses/${resp.id}`, keyB)).status).toBe(404);
   expect(await fails(embed(keyB).responses.create({ model: "openai/gpt-x", input: "x", previous_response_id: resp.id }))).toMatchObject({ status: 400 });
   expect(await fails(embed(keyB).responses.create({ model: "openai/gpt-x", input: "x", conversation: conv.id }))).toMatchObject({ status: 404 });
-  expect((await listIds(keyB))).not.toContain(conv.id);
+  expect(await listIds(keyB)).not.toContain(conv.id);
   // and the owner still reaches its own after the refusals
   expect((await a.conversations.items.list(conv.id)).data).toHaveLength(1);
   expect((await embed(keyA).responses.retrieve(resp.id)).id).toBe(resp.id);
@@ -157,12 +183,25 @@ test("frontend tokens: a user sees only their conversations; scopes; other route
   expect(denied.status).toBe(403);
   expect((await denied.json()).error.type).toBe("permission_error");
   // every other route refuses a token
-  for (const [method, path] of [["POST", "/v1/embed/responses"], ["POST", "/v1/embed/chat/completions"], ["POST", "/v1/autofix"], ["GET", "/v1/monitoring/reliability"], ["POST", "/encryption/encrypt"], ["POST", "/v1/frontend-tokens"], ["GET", "/v1/embed/responses/resp_x"]]) {
+  for (const [method, path] of [
+    ["POST", "/v1/embed/responses"],
+    ["POST", "/v1/embed/chat/completions"],
+    ["POST", "/v1/autofix"],
+    ["GET", "/v1/monitoring/reliability"],
+    ["POST", "/encryption/encrypt"],
+    ["POST", "/v1/frontend-tokens"],
+    ["GET", "/v1/embed/responses/resp_x"],
+  ]) {
     const res = await call(method!, path!, ada, method === "POST" ? {} : undefined);
     expect([path, res.status]).toEqual([path, 403]);
   }
   const org = (await findOrganizationByName(e.h.server.db, "conv-a"))!;
-  const expired = await mintToken(e.h.server.keys, { organizationId: org.id, userId: "ada", scopes: ["conversations:read"], expiresAt: Math.floor(Date.now() / 1000) - 1 });
+  const expired = await mintToken(e.h.server.keys, {
+    organizationId: org.id,
+    userId: "ada",
+    scopes: ["conversations:read"],
+    expiresAt: Math.floor(Date.now() / 1000) - 1,
+  });
   expect((await call("GET", "/v1/conversations", expired)).status).toBe(401);
   const altered = ada.slice(0, 10) + (ada[10] === "A" ? "B" : "A") + ada.slice(11);
   expect((await call("GET", "/v1/conversations", altered)).status).toBe(401);
@@ -175,7 +214,8 @@ test("frontend tokens: a user sees only their conversations; scopes; other route
 
 test("CORS on the conversations routes: preflight, and headers on errors too; none for other origins", async () => {
   const pre = await fetch(`${e.h.base}/v1/conversations`, {
-    method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    method: "OPTIONS",
+    headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
   });
   expect(pre.status).toBe(204);
   expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");

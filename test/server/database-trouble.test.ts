@@ -24,9 +24,13 @@ async function paid(key: string, n: number) {
   const out: { status: number; retryAfter: string | null; body: any; surface: string }[] = [];
   for (let i = 0; i < n; i++) {
     for (const surface of ["autofix", "embed"]) {
-      const res = surface === "autofix"
-        ? await post(E.h.base, "/v1/autofix", key, autofixBody(BROKEN))
-        : await post(E.h.base, "/v1/embed/chat/completions", key, { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: `hi ${"x".repeat(2000)}` }] });
+      const res =
+        surface === "autofix"
+          ? await post(E.h.base, "/v1/autofix", key, autofixBody(BROKEN))
+          : await post(E.h.base, "/v1/embed/chat/completions", key, {
+              model: "openai/gpt-4o-mini",
+              messages: [{ role: "user", content: `hi ${"x".repeat(2000)}` }],
+            });
       out.push({ status: res.status, retryAfter: res.headers.get("retry-after"), body: await res.json(), surface });
     }
   }

@@ -20,24 +20,37 @@ export const KEYS = { openai: "sk-server-openai", anthropic: "sk-ant-server", ge
 
 export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): Promise<EmbedHarness> {
   const fakes = {
-    openai: startFakeOpenAI(), anthropic: startFakeAnthropic(), gemini: startFakeGemini(),
-    aggregator: startFakeOpenAI(), local: startFakeOpenAI(),
+    openai: startFakeOpenAI(),
+    anthropic: startFakeAnthropic(),
+    gemini: startFakeGemini(),
+    aggregator: startFakeOpenAI(),
+    local: startFakeOpenAI(),
   };
   const h = await startHarness({
     providers: {
-      OPENAI_BASE_URL: fakes.openai.url, OPENAI_API_KEY: KEYS.openai,
-      ANTHROPIC_BASE_URL: fakes.anthropic.url, ANTHROPIC_API_KEY: KEYS.anthropic,
-      GEMINI_BASE_URL: fakes.gemini.url, GEMINI_API_KEY: KEYS.gemini,
-      OPENROUTER_BASE_URL: fakes.aggregator.url, OPENROUTER_API_KEY: KEYS.openrouter,
+      OPENAI_BASE_URL: fakes.openai.url,
+      OPENAI_API_KEY: KEYS.openai,
+      ANTHROPIC_BASE_URL: fakes.anthropic.url,
+      ANTHROPIC_API_KEY: KEYS.anthropic,
+      GEMINI_BASE_URL: fakes.gemini.url,
+      GEMINI_API_KEY: KEYS.gemini,
+      OPENROUTER_BASE_URL: fakes.aggregator.url,
+      OPENROUTER_API_KEY: KEYS.openrouter,
       LOCAL_BASE_URL: fakes.local.url,
     },
     ...overrides,
   });
   return {
-    h, ...fakes,
+    h,
+    ...fakes,
     client: (key) => new OpenAI({ baseURL: `${h.base}/v1/embed`, apiKey: key, maxRetries: 0 }),
     reset() {
-      for (const f of Object.values(fakes)) { f.calls.length = 0; f.queue.length = 0; f.requireKey = null; f.contextLimit = null; }
+      for (const f of Object.values(fakes)) {
+        f.calls.length = 0;
+        f.queue.length = 0;
+        f.requireKey = null;
+        f.contextLimit = null;
+      }
       h.server.config.embedPrice = 0;
     },
     async close() {

@@ -67,7 +67,10 @@ test("managed (built-in library): the block is replaced by the assembled prompt;
   E.openai.queue.push({ text: program });
   const out = await client.chat.completions.create({
     model: "openai/gpt-test",
-    messages: [{ role: "system", content: writeConfigBlock({ libraryVersion: "0.1.0" }, "Keep it short.") }, { role: "user", content: "Show my orders" }],
+    messages: [
+      { role: "system", content: writeConfigBlock({ libraryVersion: "0.1.0" }, "Keep it short.") },
+      { role: "user", content: "Show my orders" },
+    ],
   });
   expect(out.choices[0]!.message.content).toBe(program);
   const sent = E.openai.calls[0]!.body.messages;
@@ -84,7 +87,13 @@ test("managed: a block's prompt is assembled once, however often the block comes
   const before = promptAssemblies();
   for (let i = 0; i < 4; i++) {
     E.openai.queue.push({ text: 'root = Stack([Text("Bonjour", "m")])' });
-    await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "system", content: block }, { role: "user", content: `Hello ${i}` }] });
+    await client.chat.completions.create({
+      model: "openai/gpt-test",
+      messages: [
+        { role: "system", content: block },
+        { role: "user", content: `Hello ${i}` },
+      ],
+    });
   }
   expect(promptAssemblies() - before).toBe(1);
   const sent = E.openai.calls.map((c) => c.body.messages[0].content);
@@ -98,7 +107,10 @@ test("managed (app library): an invalid answer is repaired and the correction re
   E.anthropic.queue.push({ text: `root = Stack([greeting])\ngreeting = text("Hello", "large")` });
   const out = await client.chat.completions.create({
     model: "anthropic/claude-managed",
-    messages: [{ role: "system", content: writeConfigBlock({ chatLibrary: SMALL_LIBRARY }) }, { role: "user", content: "Greet me" }],
+    messages: [
+      { role: "system", content: writeConfigBlock({ chatLibrary: SMALL_LIBRARY }) },
+      { role: "user", content: "Greet me" },
+    ],
   });
   const content = out.choices[0]!.message.content!;
   expect(isValid(parse(content, compileLibrary(SMALL_LIBRARY)))).toBe(true);
@@ -116,24 +128,43 @@ test("managed streaming passes chunks through as they come", async () => {
   const program = CHAT_REVENUE;
   E.gemini.queue.push({ text: program });
   const stream = await client.chat.completions.create({
-    model: "google/gemini-test", stream: true,
-    messages: [{ role: "system", content: writeConfigBlock({ libraryVersion: "0.1.0" }) }, { role: "user", content: "Revenue" }],
+    model: "google/gemini-test",
+    stream: true,
+    messages: [
+      { role: "system", content: writeConfigBlock({ libraryVersion: "0.1.0" }) },
+      { role: "user", content: "Revenue" },
+    ],
   });
   let text = "";
   let n = 0;
-  for await (const c of stream) { text += c.choices[0]?.delta.content ?? ""; n++; }
+  for await (const c of stream) {
+    text += c.choices[0]?.delta.content ?? "";
+    n++;
+  }
   expect(text).toBe(program);
   expect(n).toBeGreaterThan(5);
   expect(E.gemini.calls[0]!.body.systemInstruction.parts[0].text).toContain("BarChart(labels: string[]");
 });
 
 test("a malformed config block is a 400; a plain system prompt is passthrough", async () => {
-  const e = await client.chat.completions.create({
-    model: "openai/gpt-test", messages: [{ role: "system", content: "]]>service:config\n{not json" }, { role: "user", content: "x" }],
-  }).catch((x) => x);
+  const e = await client.chat.completions
+    .create({
+      model: "openai/gpt-test",
+      messages: [
+        { role: "system", content: "]]>service:config\n{not json" },
+        { role: "user", content: "x" },
+      ],
+    })
+    .catch((x) => x);
   expect(e.status).toBe(400);
   expect(e.message).toContain("config block");
   const selfHosted = "You write UI programs. Components: Stack(children)…";
-  await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "system", content: selfHosted }, { role: "user", content: "x" }] });
+  await client.chat.completions.create({
+    model: "openai/gpt-test",
+    messages: [
+      { role: "system", content: selfHosted },
+      { role: "user", content: "x" },
+    ],
+  });
   expect(E.openai.calls[0]!.body.messages[0]).toEqual({ role: "system", content: selfHosted });
 });

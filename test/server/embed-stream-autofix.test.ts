@@ -32,16 +32,27 @@ test("SSE: a valid answer passes through untouched and ends in [DONE]", async ()
   const out = await new Response(autofixSseStream(await sseFrom(VALID), opts())).text();
   expect(out).not.toContain('"autofix"');
   expect(out.trim().endsWith("data: [DONE]")).toBe(true);
-  const text = out.split("\n\n").filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta.content ?? "").join("");
+  const text = out
+    .split("\n\n")
+    .filter((e) => e.startsWith("data: {"))
+    .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta.content ?? "")
+    .join("");
   expect(text).toBe(VALID);
 });
 
-const deltas = (out: string) => out.split("\n\n").filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta.content ?? "").join("");
+const deltas = (out: string) =>
+  out
+    .split("\n\n")
+    .filter((e) => e.startsWith("data: {"))
+    .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta.content ?? "")
+    .join("");
 
 test("SSE: an invalid answer arrives repaired line by line, Autofix not asked", async () => {
   let asked = 0;
   const spy = (async (input: RequestInfo | URL, init?: RequestInit) => (asked++, fetch(input, init))) as typeof fetch;
-  const out = await new Response(autofixSseStream(await sseFrom(BROKEN), { library: SMALL_LIBRARY, autofix: { baseUrl: E.h.base, apiKey: key, fetch: spy } })).text();
+  const out = await new Response(
+    autofixSseStream(await sseFrom(BROKEN), { library: SMALL_LIBRARY, autofix: { baseUrl: E.h.base, apiKey: key, fetch: spy } }),
+  ).text();
   const events = out.trim().split("\n\n");
   expect(events.at(-1)).toBe("data: [DONE]");
   expect(out).not.toContain("TEXT(");
@@ -53,7 +64,9 @@ test("SSE: an invalid answer arrives repaired line by line, Autofix not asked", 
 test("autofix.baseUrl may be the service's root, its /v1 or the Autofix URL itself (openai's baseURL for Autofix)", async () => {
   for (const baseUrl of [E.h.base, `${E.h.base}/`, `${E.h.base}/v1`, `${E.h.base}/v1/autofix`, `${E.h.base}/v1/autofix/`]) {
     // An answer the stream repair cannot mend goes to Autofix: its own answer (not "unreachable") comes back.
-    const e = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl, apiKey: key } })).text().catch((x) => x);
+    const e = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl, apiKey: key } }))
+      .text()
+      .catch((x) => x);
     expect([baseUrl, e.result?.fix_summary.status]).toEqual([baseUrl, "fix_failed"]);
   }
 });
@@ -63,7 +76,9 @@ test("SSE: Autofix cannot repair → fix_failed with its result; Autofix unreach
   expect(e1).toBeInstanceOf(StreamAutofixError);
   expect(e1.code).toBe("fix_failed");
   expect(e1.result.fix_summary.status).toBe("fix_failed");
-  const e2 = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl: deadUrl(), apiKey: key } })).text().catch((e) => e);
+  const e2 = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl: deadUrl(), apiKey: key } }))
+    .text()
+    .catch((e) => e);
   expect(e2).toBeInstanceOf(StreamAutofixError);
   expect(e2.code).toBe("fix_failed");
   expect(e2.result).toBeNull();
@@ -72,7 +87,10 @@ test("SSE: Autofix cannot repair → fix_failed with its result; Autofix unreach
 test("readable stream: the openai client's chunks in, NDJSON out, repaired as they pass", async () => {
   E.openai.queue.push({ text: BROKEN });
   const stream = await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true });
-  const lines = (await new Response(autofixChunkStream(stream, opts())).text()).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = (await new Response(autofixChunkStream(stream, opts())).text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(lines.map((l) => l.choices[0]?.delta?.content ?? "").join("")).toBe(VALID);
   expect(lines.some((l) => l.autofix)).toBe(false);
 

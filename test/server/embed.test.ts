@@ -19,7 +19,11 @@ beforeEach(() => E.reset());
 
 const weather = {
   type: "function" as const,
-  function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Current weather",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 };
 
 const PROVIDERS: { model: string; fake: () => FakeProvider; key: string | null }[] = [
@@ -62,8 +66,12 @@ for (const p of PROVIDERS) {
       p.fake().queue.push({ text: "Paris is the capital of France." });
       const out = await client.chat.completions.create({
         model: p.model,
-        messages: [{ role: "system", content: "Answer in one sentence." }, { role: "user", content: "Capital of France?" }],
-        temperature: 0.2, max_tokens: 64,
+        messages: [
+          { role: "system", content: "Answer in one sentence." },
+          { role: "user", content: "Capital of France?" },
+        ],
+        temperature: 0.2,
+        max_tokens: 64,
       });
       expect(out.object).toBe("chat.completion");
       expect(out.model).toBe(p.model);
@@ -81,9 +89,14 @@ for (const p of PROVIDERS) {
       expect(s1.text).toBe("One two three four.");
       expect(s1.finish).toBe("stop");
       expect(s1.usage).toBeNull();
-      const s2 = await collect(await client.chat.completions.create({
-        model: p.model, messages: [{ role: "user", content: "More" }], stream: true, stream_options: { include_usage: true },
-      }));
+      const s2 = await collect(
+        await client.chat.completions.create({
+          model: p.model,
+          messages: [{ role: "user", content: "More" }],
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
+      );
       expect(s2.text).toBe("Five six.");
       expect(s2.usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
     });
@@ -113,16 +126,24 @@ for (const p of PROVIDERS) {
       expect(sent).toContain("sunny");
       expect(sent).toContain("get_weather");
 
-      const streamed = await collect(await client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Rome?" }], tools: [weather], stream: true }));
+      const streamed = await collect(
+        await client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Rome?" }], tools: [weather], stream: true }),
+      );
       expect(streamed.finish).toBe("tool_calls");
       expect(streamed.calls).toHaveLength(1);
       expect(streamed.calls[0]!.name).toBe("get_weather");
       expect(JSON.parse(streamed.calls[0]!.arguments)).toEqual({ city: "Rome" });
       const again = await client.chat.completions.create({
-        model: p.model, tools: [weather], stream: false,
+        model: p.model,
+        tools: [weather],
+        stream: false,
         messages: [
           { role: "user", content: "Rome?" },
-          { role: "assistant", content: null, tool_calls: [{ id: streamed.calls[0]!.id!, type: "function", function: { name: "get_weather", arguments: streamed.calls[0]!.arguments } }] },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: streamed.calls[0]!.id!, type: "function", function: { name: "get_weather", arguments: streamed.calls[0]!.arguments } }],
+          },
           { role: "tool", tool_call_id: streamed.calls[0]!.id!, content: "sunny" },
         ],
       });
@@ -131,7 +152,11 @@ for (const p of PROVIDERS) {
 
     test("provider errors: 4xx → 502 with its message, 429 → 429, 500 → 502", async () => {
       const f = p.fake();
-      f.queue.push({ status: 400, errorMessage: "the model refuses this request" }, { status: 429, errorMessage: "too many requests" }, { status: 500, errorMessage: "boom" });
+      f.queue.push(
+        { status: 400, errorMessage: "the model refuses this request" },
+        { status: 429, errorMessage: "too many requests" },
+        { status: 500, errorMessage: "boom" },
+      );
       const ask = () => client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x" }] }).catch((e) => e);
       const e400 = await ask();
       expect(e400).toBeInstanceOf(Error);
@@ -235,7 +260,9 @@ test("credits: price per request is taken; none left or suspended → 429", asyn
   // A provider failure is not charged.
   const richKey = await E.h.org("embed-rich", 10);
   E.openai.queue.push({ status: 500 });
-  await E.client(richKey).chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] }).catch(() => {});
+  await E.client(richKey)
+    .chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] })
+    .catch(() => {});
   expect(await E.h.credits("embed-rich")).toBe(10);
 });
 
@@ -266,13 +293,19 @@ describe("request-level provider keys (byok)", () => {
 
   test("the request's own key replaces the server's, for every provider", async () => {
     for (const [model, provider, fake] of [
-      ["openai/gpt-test", "openai", E.openai], ["anthropic/claude-test", "anthropic", E.anthropic],
-      ["google/gemini-test", "google", E.gemini], ["mistral/mistral-test", "openrouter", E.aggregator],
+      ["openai/gpt-test", "openai", E.openai],
+      ["anthropic/claude-test", "anthropic", E.anthropic],
+      ["google/gemini-test", "google", E.gemini],
+      ["mistral/mistral-test", "openrouter", E.aggregator],
     ] as const) {
       const blob = await encrypt(key, provider, `sk-user-${provider}`);
       expect(blob).not.toContain(`sk-user-${provider}`);
       fake.requireKey = `sk-user-${provider}`;
-      const out = await client.chat.completions.create({ model, messages: [{ role: "user", content: "x" }], byok: { provider, encryptedApiKey: blob } } as never);
+      const out = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: "x" }],
+        byok: { provider, encryptedApiKey: blob },
+      } as never);
       expect((out as OpenAI.Chat.Completions.ChatCompletion).choices[0]!.message.content).toBeTruthy();
       expect(keyArrived(fake)).toBe(`sk-user-${provider}`);
     }
@@ -282,7 +315,14 @@ describe("request-level provider keys (byok)", () => {
     try {
       const blob = await encrypt(key, "openai", "sk-user-only");
       E.openai.requireKey = "sk-user-only";
-      const s = await collect(await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true, byok: { provider: "openai", encryptedApiKey: blob } } as never) as never);
+      const s = await collect(
+        (await client.chat.completions.create({
+          model: "openai/gpt-test",
+          messages: [{ role: "user", content: "x" }],
+          stream: true,
+          byok: { provider: "openai", encryptedApiKey: blob },
+        } as never)) as never,
+      );
       expect(s.text).toBeTruthy();
     } finally {
       E.h.server.config.providers.OPENAI_API_KEY = saved;

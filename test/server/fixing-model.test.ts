@@ -43,7 +43,10 @@ afterAll(async () => {
 
 test("what the sanitizer cannot fix goes to the model; its answer is checked and rewrapped", async () => {
   next = { content: "```ui\n" + VALID + "\n```" }; // models fence despite being told not to
-  const context = [{ role: "user", content: "Show a greeting" }, { role: "tool", tool_call_id: "x", content: "tool output" }];
+  const context = [
+    { role: "user", content: "Show a greeting" },
+    { role: "tool", tool_call_id: "x", content: "tool output" },
+  ];
   const generation = `Sure:\n\`\`\`\n${HOPELESS}\n\`\`\`\nDone.`;
   const res = await post(h.base, "/v1/autofix", key, autofixBody(generation, {}, context));
   expect(res.status).toBe(200);
@@ -58,7 +61,7 @@ test("what the sanitizer cannot fix goes to the model; its answer is checked and
   expect(call.auth).toBe(`Bearer ${MODEL_KEY}`);
   expect(call.body.model).toBe("fixer-1");
   const prompt = call.body.messages.map((m: { content: string }) => m.content).join("\n");
-  expect(prompt).toContain("Text(text: string, size?: \"small\" | \"large\")");
+  expect(prompt).toContain('Text(text: string, size?: "small" | "large")');
   expect(prompt).toContain(HOPELESS);
   expect(prompt).toContain("Show a greeting");
   expect(prompt).not.toContain("tool output");

@@ -21,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => e.close());
 
 const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${e.h.base}${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${e.h.base}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const bearer = (t: string): Record<string, string> => ({ authorization: `Bearer ${t}` });
 
 async function mint(body: Record<string, unknown>) {
@@ -34,14 +38,27 @@ const turn = (t: string, body: Record<string, unknown> = {}, headers: Record<str
   call("POST", "/v1/embed/responses", headers, { model: MODEL, input: "hello", ...body });
 
 test("minting: user or user_id, the new scopes, models and max_credits; without scopes only conversations", async () => {
-  const a = await mint({ user_id: "ada", scopes: ["responses:create", "chat:create", "artifacts:read", "artifacts:write", "conversations:read"], models: [MODEL], max_credits: 10 });
+  const a = await mint({
+    user_id: "ada",
+    scopes: ["responses:create", "chat:create", "artifacts:read", "artifacts:write", "conversations:read"],
+    models: [MODEL],
+    max_credits: 10,
+  });
   expect(a).toMatchObject({ user: "ada", user_id: "ada", models: [MODEL], max_credits: 10 });
   const claims = await verifyToken(e.h.server.keys, a.token);
   expect(claims.ok && claims.claims).toMatchObject({ userId: "ada", models: [MODEL], maxCredits: 10 });
   const plain = await mint({ user: "bob" });
   expect(plain.scopes).toEqual(["conversations:read", "conversations:write"]);
   expect((await turn(plain.token)).status).toBe(403);
-  for (const bad of [{}, { user: "a", user_id: "b" }, { user: "a", models: ["no-provider"] }, { user: "a", models: [] }, { user: "a", max_credits: -1 }, { user: "a", max_credits: 1.5 }, { user: "a", scopes: ["responses:delete"] }]) {
+  for (const bad of [
+    {},
+    { user: "a", user_id: "b" },
+    { user: "a", models: ["no-provider"] },
+    { user: "a", models: [] },
+    { user: "a", max_credits: -1 },
+    { user: "a", max_credits: 1.5 },
+    { user: "a", scopes: ["responses:delete"] },
+  ]) {
     const res = await call("POST", "/v1/frontend-tokens", bearer(key), bad);
     expect([JSON.stringify(bad), res.status]).toEqual([JSON.stringify(bad), 400]);
     expect((await res.json()).error.message).toBeString();
@@ -81,7 +98,10 @@ test("chat:create reaches Embed; a model outside the token's list is 403 on both
   const embed = new OpenAI({ baseURL: `${e.h.base}/v1/embed`, apiKey: t, maxRetries: 0 });
   const done = await embed.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "hi" }] });
   expect(done.choices[0]!.message.content).toBeString();
-  const refused = await call("POST", "/v1/embed/chat/completions", bearer(t), { model: "anthropic/claude-stand-in", messages: [{ role: "user", content: "hi" }] });
+  const refused = await call("POST", "/v1/embed/chat/completions", bearer(t), {
+    model: "anthropic/claude-stand-in",
+    messages: [{ role: "user", content: "hi" }],
+  });
   expect(refused.status).toBe(403);
   expect((await refused.json()).error).toMatchObject({ code: "model_not_allowed", param: "model" });
   expect((await turn(t, { model: "anthropic/claude-stand-in" })).status).toBe(403);
@@ -96,7 +116,9 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
     const claims = await verifyToken(e.h.server.keys, minted.token);
     const id = claims.ok ? claims.claims.id! : "";
     const body = { model: MODEL, messages: [{ role: "user", content: "hi" }] };
-    const statuses = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/v1/embed/chat/completions", bearer(minted.token), body).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () => call("POST", "/v1/embed/chat/completions", bearer(minted.token), body).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(2);
     expect(statuses.filter((s) => s === 429)).toHaveLength(4);
     expect(await tokenBudget(e.h.server.db, id)).toEqual({ spent: 6, max_credits: 7 });
@@ -125,7 +147,8 @@ test("CORS on every route a token may call, errors and streams included; the tok
   const t = (await mint({ user: "ada", scopes: ["responses:create", "chat:create", "conversations:read", "conversations:write"], models: [MODEL] })).token;
   for (const path of ["/v1/embed/responses", "/v1/embed/chat/completions", "/v1/conversations"]) {
     const pre = await fetch(`${e.h.base}${path}`, {
-      method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "x-thesys-frontend-token, content-type" },
+      method: "OPTIONS",
+      headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "x-thesys-frontend-token, content-type" },
     });
     expect([path, pre.status, pre.headers.get("access-control-allow-origin")]).toEqual([path, 204, ORIGIN]);
     expect(pre.headers.get("access-control-allow-headers")).toContain("x-thesys-frontend-token");

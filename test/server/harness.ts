@@ -26,17 +26,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(
-  overrides: Partial<ServerConfig> = {},
-  database: DatabaseKind = testDatabaseKind(),
-): Promise<Harness> {
+export async function startHarness(overrides: Partial<ServerConfig> = {}, database: DatabaseKind = testDatabaseKind()): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "tessera-test-"));
   const lines: string[] = [];
   const fresh = await freshDatabase(database, "harness");
-  const server = await startServer(
-    serverConfig({ port: 0, dbPath: fresh.target, dataDir: dir, ...overrides }),
-    { log: (line) => lines.push(line) },
-  );
+  const server = await startServer(serverConfig({ port: 0, dbPath: fresh.target, dataDir: dir, ...overrides }), { log: (line) => lines.push(line) });
   return {
     server,
     base: server.url,

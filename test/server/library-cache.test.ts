@@ -14,7 +14,12 @@ afterAll(() => h.close());
 test("Autofix compiles a block's library once, however often it comes", async () => {
   const key = await h.org("cache", 10);
   const block = writeConfigBlock({ chatLibrary: SMALL_LIBRARY }, `instructions that make this block new ${Math.random()}`);
-  const body = (generation: string) => ({ messages: [{ role: "system", content: block }, { role: "assistant", content: generation }] });
+  const body = (generation: string) => ({
+    messages: [
+      { role: "system", content: block },
+      { role: "assistant", content: generation },
+    ],
+  });
   const before = libraryCacheStats().compilations;
   for (const g of [VALID, BROKEN, VALID, BROKEN, VALID]) expect((await post(h.base, "/v1/autofix", key, body(g))).status).toBe(200);
   expect(libraryCacheStats().compilations - before).toBe(1);
@@ -25,7 +30,12 @@ test("Autofix compiles a block's library once, however often it comes", async ()
   // A malformed library is a 400 every time, never cached as if it compiled.
   const bad = writeConfigBlock({ chatLibrary: { root: "Nope", schema: { $defs: {} } } });
   for (let i = 0; i < 2; i++) {
-    const res = await post(h.base, "/v1/autofix", key, { messages: [{ role: "system", content: bad }, { role: "assistant", content: VALID }] });
+    const res = await post(h.base, "/v1/autofix", key, {
+      messages: [
+        { role: "system", content: bad },
+        { role: "assistant", content: VALID },
+      ],
+    });
     expect(res.status).toBe(400);
   }
 });

@@ -59,7 +59,14 @@ function expectRepaired(text: string) {
 test("Embed SSE: the deltas are the repaired answer; monitoring records the repaired stream under the model id", async () => {
   E.openai.queue.push({ text: MISTAKEN, pieces: pieces(MISTAKEN) });
   const client = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 0 });
-  const stream = await client.chat.completions.create({ model: "openai/gpt-embed-stream", stream: true, messages: [{ role: "system", content: BLOCK }, { role: "user", content: "Revenue" }] });
+  const stream = await client.chat.completions.create({
+    model: "openai/gpt-embed-stream",
+    stream: true,
+    messages: [
+      { role: "system", content: BLOCK },
+      { role: "user", content: "Revenue" },
+    ],
+  });
   let text = "";
   for await (const chunk of stream) {
     const delta = chunk.choices[0]?.delta.content ?? "";
@@ -67,16 +74,27 @@ test("Embed SSE: the deltas are the repaired answer; monitoring records the repa
     text += delta;
   }
   expectRepaired(text);
-  const events = await until(() => eventsOf("openai/gpt-embed-stream", "/v1/embed/chat/completions"), (r) => r.length > 0);
+  const events = await until(
+    () => eventsOf("openai/gpt-embed-stream", "/v1/embed/chat/completions"),
+    (r) => r.length > 0,
+  );
   expect(events[0]).toMatchObject({ outcome: "fixed" });
   expect(JSON.parse(events[0]!.corrected_codes)).toContain("unknown-component");
 });
 
 test("Responses SSE: deltas == output_text.done == the stored response == the conversation's item", async () => {
   E.openai.queue.push({ text: MISTAKEN, pieces: pieces(MISTAKEN) });
-  const conv = await (await fetch(`${E.h.base}/v1/conversations`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{}" })).json();
+  const conv = await (
+    await fetch(`${E.h.base}/v1/conversations`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{}" })
+  ).json();
   const client = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 0 });
-  const stream = await client.responses.create({ model: "openai/gpt-responses-stream", instructions: BLOCK, input: "Revenue", stream: true, conversation: conv.id });
+  const stream = await client.responses.create({
+    model: "openai/gpt-responses-stream",
+    instructions: BLOCK,
+    input: "Revenue",
+    stream: true,
+    conversation: conv.id,
+  });
   let deltas = "";
   let done = "";
   let id = "";
@@ -91,7 +109,10 @@ test("Responses SSE: deltas == output_text.done == the stored response == the co
   expect(stored.output_text).toBe(deltas);
   const items = await (await fetch(`${E.h.base}/v1/conversations/${conv.id}/items?order=asc`, { headers: { authorization: `Bearer ${key}` } })).json();
   expect(items.data[1].content[0].text).toBe(deltas);
-  const events = await until(() => eventsOf("openai/gpt-responses-stream", "/v1/embed/responses"), (r) => r.length > 0);
+  const events = await until(
+    () => eventsOf("openai/gpt-responses-stream", "/v1/embed/responses"),
+    (r) => r.length > 0,
+  );
   expect(events[0]).toMatchObject({ outcome: "fixed" });
 });
 
@@ -100,15 +121,20 @@ test("Responses over WebSocket: the same repaired deltas", async () => {
   const ws = new WebSocket(`${E.h.base.replace("http", "ws")}/v1/embed/responses`, { headers: { authorization: `Bearer ${key}` } } as any);
   await new Promise((resolve) => ws.addEventListener("open", resolve, { once: true }));
   const frames: any[] = [];
-  const finished = new Promise<void>((resolve) => ws.addEventListener("message", (m) => {
-    const e = JSON.parse(String(m.data));
-    frames.push(e);
-    if (e.type === "response.completed" || e.type === "error" || e.type === "response.failed") resolve();
-  }));
+  const finished = new Promise<void>((resolve) =>
+    ws.addEventListener("message", (m) => {
+      const e = JSON.parse(String(m.data));
+      frames.push(e);
+      if (e.type === "response.completed" || e.type === "error" || e.type === "response.failed") resolve();
+    }),
+  );
   ws.send(JSON.stringify({ type: "response.create", model: "openai/gpt-ws-stream", instructions: BLOCK, input: "Revenue" }));
   await finished;
   ws.close();
-  const deltas = frames.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta).join("");
+  const deltas = frames
+    .filter((e) => e.type === "response.output_text.delta")
+    .map((e) => e.delta)
+    .join("");
   expectRepaired(deltas);
   expect(frames.find((e) => e.type === "response.completed").response.output[0].content[0].text).toBe(deltas);
 });
@@ -118,26 +144,41 @@ test("the first line reaches the client, repaired, while the model is still writ
   const gate = new Promise<void>((r) => (release = r));
   const enc = new TextEncoder();
   const frame = (content: string | null, finish: string | null = null) =>
-    enc.encode(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`);
+    enc.encode(
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`,
+    );
   const model = Bun.serve({
-    port: 0, hostname: "127.0.0.1",
-    fetch: () => new Response(new ReadableStream({
-      async start(ctrl) {
-        ctrl.enqueue(frame('root = Card([hdr, t])\nhdr = CardHeadr("Hi")\nt = TextCon'));
-        await gate;
-        ctrl.enqueue(frame('tent("Hello")\n'));
-        ctrl.enqueue(frame(null, "stop"));
-        ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
-        ctrl.close();
-      },
-    }), { headers: { "content-type": "text/event-stream" } }),
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async start(ctrl) {
+            ctrl.enqueue(frame('root = Card([hdr, t])\nhdr = CardHeadr("Hi")\nt = TextCon'));
+            await gate;
+            ctrl.enqueue(frame('tent("Hello")\n'));
+            ctrl.enqueue(frame(null, "stop"));
+            ctrl.enqueue(enc.encode("data: [DONE]\n\n"));
+            ctrl.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
   });
   const saved = process.env.LOCAL_BASE_URL;
   process.env.LOCAL_BASE_URL = `http://127.0.0.1:${model.port}/v1`;
   try {
     const res = await fetch(`${E.h.base}/v1/embed/chat/completions`, {
-      method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: "local/gated", stream: true, messages: [{ role: "system", content: BLOCK }, { role: "user", content: "Hi" }] }),
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "local/gated",
+        stream: true,
+        messages: [
+          { role: "system", content: BLOCK },
+          { role: "user", content: "Hi" },
+        ],
+      }),
     });
     const reader = res.body!.getReader();
     const dec = new TextDecoder();
@@ -160,7 +201,14 @@ test("a valid program streams through untouched", async () => {
   const program = 'root = Card([t])\nt = TextContent("Hello")';
   E.openai.queue.push({ text: program, pieces: pieces(program) });
   const client = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 0 });
-  const stream = await client.chat.completions.create({ model: "openai/gpt-valid-stream", stream: true, messages: [{ role: "system", content: BLOCK }, { role: "user", content: "Hi" }] });
+  const stream = await client.chat.completions.create({
+    model: "openai/gpt-valid-stream",
+    stream: true,
+    messages: [
+      { role: "system", content: BLOCK },
+      { role: "user", content: "Hi" },
+    ],
+  });
   let text = "";
   for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
   expect(text).toBe(program);

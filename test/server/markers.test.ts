@@ -32,7 +32,12 @@ test("Autofix: a block of either family is read; the envelope the answer came in
     for (const m of families) {
       for (const nl of ["\n", "\r\n"]) {
         const wrap = (p: string) => `${m}content?libraryVersion=0.1.0${nl}${p.split("\n").join(nl)}${nl}${m}context${nl}[{"f":{}}]${nl}${m}end`;
-        const res = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: block(config) }, { role: "assistant", content: wrap(BROKEN) }] });
+        const res = await post(E.h.base, "/v1/autofix", key, {
+          messages: [
+            { role: "system", content: block(config) },
+            { role: "assistant", content: wrap(BROKEN) },
+          ],
+        });
         expect(res.status).toBe(200);
         const body = await res.json();
         expect(body.fix_summary.status).toBe("fixed");
@@ -43,10 +48,20 @@ test("Autofix: a block of either family is read; the envelope the answer came in
 });
 
 test("Autofix: a malformed ]]>openui:config block is a 400 naming both markers' rules", async () => {
-  const res = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: `${OPENUI_CONFIG_MARKER}\n{nope` }, { role: "assistant", content: CHAT_ORDERS }] });
+  const res = await post(E.h.base, "/v1/autofix", key, {
+    messages: [
+      { role: "system", content: `${OPENUI_CONFIG_MARKER}\n{nope` },
+      { role: "assistant", content: CHAT_ORDERS },
+    ],
+  });
   expect(res.status).toBe(400);
   expect((await res.json()).error.message).toContain("config block");
-  const plain = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: "]]>openui:configure\n{}" }, { role: "assistant", content: CHAT_ORDERS }] });
+  const plain = await post(E.h.base, "/v1/autofix", key, {
+    messages: [
+      { role: "system", content: "]]>openui:configure\n{}" },
+      { role: "assistant", content: CHAT_ORDERS },
+    ],
+  });
   expect(plain.status).toBe(400);
   expect((await plain.json()).error.message).toContain("]]>openui:config or ]]>service:config");
 });
@@ -57,7 +72,10 @@ test("Embed: an ]]>openui:config block is replaced by the library's prompt, neve
     E.openai.queue.push({ text: BROKEN });
     const out = await client.chat.completions.create({
       model: "openai/gpt-test",
-      messages: [{ role: "system", content: block(m, "Keep it short.") }, { role: "user", content: "Show my orders" }],
+      messages: [
+        { role: "system", content: block(m, "Keep it short.") },
+        { role: "user", content: "Show my orders" },
+      ],
     });
     const sent = E.openai.calls[0]!.body.messages[0].content as string;
     expect(sent).not.toContain("config");
@@ -75,7 +93,10 @@ test("Embed: an answer enveloped in ]]>openui: markers keeps them, byte for byte
   E.openai.queue.push({ text: wrap(BROKEN) });
   const out = await client.chat.completions.create({
     model: "openai/gpt-test",
-    messages: [{ role: "system", content: block("]]>openui:") }, { role: "user", content: "Show my orders" }],
+    messages: [
+      { role: "system", content: block("]]>openui:") },
+      { role: "user", content: "Show my orders" },
+    ],
   });
   expect(out.choices[0]!.message.content).toBe(wrap(CHAT_ORDERS));
 });

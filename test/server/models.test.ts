@@ -66,7 +66,9 @@ test("a model the operator does not offer is a 404 naming the model, on Embed an
   expect(E.openai.calls.length + E.anthropic.calls.length).toBe(0);
   expect(await E.h.credits("models")).toBe(before);
   E.openai.queue.push({ text: "offered" });
-  expect((await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] })).choices[0]!.message.content).toBe("offered");
+  expect((await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] })).choices[0]!.message.content).toBe(
+    "offered",
+  );
 });
 
 test("one client at {base}/v1/embed: a response stored in a conversation, read back through Conversations", async () => {
@@ -92,7 +94,9 @@ test("POST /v1/encryption/encrypt seals a key as /encryption/encrypt does; Embed
   expect(res.status).toBe(200);
   const { encryptedApiKey } = await res.json();
   const chat = await post(E.h.base, "/v1/embed/chat/completions", key, {
-    model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], byok: { provider: "openai", encryptedApiKey },
+    model: "openai/gpt-test",
+    messages: [{ role: "user", content: "x" }],
+    byok: { provider: "openai", encryptedApiKey },
   });
   expect(chat.status).toBe(200);
   expect(E.openai.calls.at(-1)!.headers.authorization).toBe("Bearer sk-user-v1");
@@ -116,6 +120,8 @@ test("CORS covers Conversations and the models list under /v1/embed too, errors 
 });
 
 test("a TESSERA_MODELS entry that is not {provider}/{model} stops the server at start, naming it", () => {
-  expect(() => configFromEnv({ TESSERA_MODELS: "openai/gpt-test, gpt-4o" })).toThrow('TESSERA_MODELS must list {provider}/{model} ids (e.g. openai/gpt-4.1-mini), got "gpt-4o"');
+  expect(() => configFromEnv({ TESSERA_MODELS: "openai/gpt-test, gpt-4o" })).toThrow(
+    'TESSERA_MODELS must list {provider}/{model} ids (e.g. openai/gpt-4.1-mini), got "gpt-4o"',
+  );
   expect(configFromEnv({ TESSERA_MODELS: "openai/gpt-test" }).port).toBe(8787);
 });

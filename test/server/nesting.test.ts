@@ -56,13 +56,26 @@ test("inside Embed tools[].function.parameters: too deep is a 400; deep but with
 
 test("a library nested 20,000 deep in the config block: 400 for Autofix and Embed managed mode", async () => {
   // JSON.stringify itself recurses; the line is written by hand, as a client in any language could.
-  const line = JSON.stringify({ chatLibrary: { ...SMALL_LIBRARY, schema: { $defs: { ...SMALL_LIBRARY.schema.$defs, Deep: "@" } } } })
-    .replace('"@"', `{"properties":{"x":${'{"type":"array","items":'.repeat(20_000)}{"type":"string"}${"}".repeat(20_000)}}}`);
+  const line = JSON.stringify({ chatLibrary: { ...SMALL_LIBRARY, schema: { $defs: { ...SMALL_LIBRARY.schema.$defs, Deep: "@" } } } }).replace(
+    '"@"',
+    `{"properties":{"x":${'{"type":"array","items":'.repeat(20_000)}{"type":"string"}${"}".repeat(20_000)}}}`,
+  );
   const block = `]]>service:config\n${line}`;
   const message = `malformed config block: the config JSON nests arrays and objects more than ${MAX_JSON_DEPTH} deep`;
-  const fix = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: block }, { role: "assistant", content: "root = Stack([])" }] });
+  const fix = await post(E.h.base, "/v1/autofix", key, {
+    messages: [
+      { role: "system", content: block },
+      { role: "assistant", content: "root = Stack([])" },
+    ],
+  });
   await expectTooDeep(fix, message);
-  const embed = await post(E.h.base, "/v1/embed/chat/completions", key, { model: "openai/gpt-test", messages: [{ role: "system", content: block }, { role: "user", content: "hi" }] });
+  const embed = await post(E.h.base, "/v1/embed/chat/completions", key, {
+    model: "openai/gpt-test",
+    messages: [
+      { role: "system", content: block },
+      { role: "user", content: "hi" },
+    ],
+  });
   await expectTooDeep(embed, message);
 });
 

@@ -15,7 +15,16 @@ import { skip } from "../support/harness.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const MODEL = "openai/gpt-openui";
 const PAGE = fileURLToPath(new URL("../support/openui-app/page.jsx", import.meta.url));
 
@@ -41,8 +50,16 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (TESSERA_SKIP_BROWSER=1 skips this test)`);
     const bundled = await build({
-      entryPoints: [PAGE], bundle: true, write: false, format: "esm", platform: "browser", target: "es2022",
-      jsx: "automatic", loader: { ".css": "empty" }, define: { "process.env.NODE_ENV": '"production"' }, logLevel: "error",
+      entryPoints: [PAGE],
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      jsx: "automatic",
+      loader: { ".css": "empty" },
+      define: { "process.env.NODE_ENV": '"production"' },
+      logLevel: "error",
     });
     const script = bundled.outputFiles[0]!.text;
     E = await startEmbedHarness();
@@ -50,18 +67,28 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
     process.env.TESSERA_RESPONSES_PRICE = "0";
     // The application: its page, and its one server route, which mints the browser's token.
     app = Bun.serve({
-      port: 0, hostname: "127.0.0.1",
+      port: 0,
+      hostname: "127.0.0.1",
       async fetch(req) {
         const path = new URL(req.url).pathname;
         if (path === "/page.js") return new Response(script, { headers: { "content-type": "text/javascript" } });
         if (path === "/token") {
           return fetch(`${E.h.base}/v1/frontend-tokens`, {
-            method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-            body: JSON.stringify({ user_id: "ada", scopes: ["responses:create", "conversations:read", "conversations:write", "artifacts:read", "artifacts:write"], models: [MODEL], ttl_seconds: 600 }),
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              user_id: "ada",
+              scopes: ["responses:create", "conversations:read", "conversations:write", "artifacts:read", "artifacts:write"],
+              models: [MODEL],
+              ttl_seconds: 600,
+            }),
           });
         }
         const config = JSON.stringify({ base: E.h.base, model: MODEL });
-        return new Response(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><div id="app" style="height:100vh"></div><script>window.APP=${config}</script><script type="module" src="/page.js"></script>`, { headers: { "content-type": "text/html" } });
+        return new Response(
+          `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title><div id="app" style="height:100vh"></div><script>window.APP=${config}</script><script type="module" src="/page.js"></script>`,
+          { headers: { "content-type": "text/html" } },
+        );
       },
     });
     E.h.server.config.corsOrigins = [`http://127.0.0.1:${app.port}`];

@@ -31,14 +31,25 @@ beforeEach(() => E.reset());
 const BROKEN = CHAT_ORDERS.replace("Header(", "Heder(");
 
 async function autofix(block: string, answer: string) {
-  const res = await post(E.h.base, "/v1/autofix", key, { messages: [{ role: "system", content: block }, { role: "assistant", content: answer }] });
+  const res = await post(E.h.base, "/v1/autofix", key, {
+    messages: [
+      { role: "system", content: block },
+      { role: "assistant", content: answer },
+    ],
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
 
 async function embed(block: string, answer: string) {
   E.openai.queue.push({ text: answer });
-  const out = await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "system", content: block }, { role: "user", content: "Show me" }] });
+  const out = await client.chat.completions.create({
+    model: "openai/gpt-test",
+    messages: [
+      { role: "system", content: block },
+      { role: "user", content: "Show me" },
+    ],
+  });
   const sent = E.openai.calls.at(-1)!.body.messages[0].content as string;
   return { content: out.choices[0]!.message.content!, sent };
 }
@@ -60,8 +71,12 @@ test("generateSystemPrompt() without a library: the built-in chat library, promp
 
 test("generateSystemPrompt() with a library and prompt options: the application's library, its options in the prompt", async () => {
   const spec = openuiChatLibrary.toSpec();
-  const block = generateSystemPrompt({ library: spec, promptOptions: { ...openuiChatPromptOptions, preamble: "You are Acme's assistant." }, instructions: "Be brief." });
-  expect(block.startsWith("]]>openui:config\n{\"chatLibrary\":")).toBe(true);
+  const block = generateSystemPrompt({
+    library: spec,
+    promptOptions: { ...openuiChatPromptOptions, preamble: "You are Acme's assistant." },
+    instructions: "Be brief.",
+  });
+  expect(block.startsWith(']]>openui:config\n{"chatLibrary":')).toBe(true);
   expect(block.length).toBeGreaterThan(20_000); // the whole library rides in the block
   const program = validProgramFor("react-ui/openui-chat", openuiChatPromptOptions.examples!);
   const broken = program.replace("TextContent(", "Textcontent(");
@@ -81,7 +96,10 @@ test("generateSystemPrompt() with a library and prompt options: the application'
 test("@openuidev/lang-core's own Cloud writer (generateSystemPrompt({cloud: true})) is read the same way", async () => {
   const program = validProgramFor("react-ui/openui", openuiPromptOptions.examples!);
   const broken = program.replace("TextContent(", "Textcontent(");
-  for (const spec of [{ cloud: true as const, library: openuiLibrary.toSpec(), promptOptions: openuiPromptOptions, instructions: "Be brief." }, { cloud: true as const }]) {
+  for (const spec of [
+    { cloud: true as const, library: openuiLibrary.toSpec(), promptOptions: openuiPromptOptions, instructions: "Be brief." },
+    { cloud: true as const },
+  ]) {
     const block = langCorePrompt(spec);
     expect(block.startsWith("]]>openui:config\n")).toBe(true);
     const answer = spec.library ? broken : CHAT_ORDERS.replace("Header(", "Heder(");
@@ -107,7 +125,11 @@ test("every answer for a built-in library renders with @openuidev/lang-core's pa
       const fromEmbed = (await embed(block, answer)).content;
       E.openai.queue.push({ text: answer });
       const fromResponses = (await client.responses.create({ model: "openai/gpt-test", instructions: block, input: "Show me" })).output_text;
-      for (const [surface, text] of [["autofix", fromAutofix], ["embed", fromEmbed], ["responses", fromResponses]]) {
+      for (const [surface, text] of [
+        ["autofix", fromAutofix],
+        ["embed", fromEmbed],
+        ["responses", fromResponses],
+      ]) {
         expect(`${name} ${surface}: ${typeof text}`).toBe(`${name} ${surface}: string`);
         const result = parser.parse(text!);
         expect(`${name} ${surface}: ${JSON.stringify(result.meta.errors)} ${result.root?.typeName}`).toBe(`${name} ${surface}: [] ${source.chatLibrary.root}`);

@@ -22,7 +22,8 @@ let mints = 0;
 async function mint(user: string, extra: Record<string, unknown> = {}) {
   mints++;
   const res = await fetch(`${E.h.base}/v1/frontend-tokens`, {
-    method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify({ user_id: user, scopes: ["responses:create", "conversations:read", "conversations:write"], ...extra }),
   });
   expect(res.status).toBe(200);
@@ -59,7 +60,12 @@ test("ThreadStorage: the user's threads, titled, paged by cursor; messages; rena
   expect(page1.threads).toHaveLength(20);
   expect(page1.threads[0]!.id).toBe(threads[22]!.id); // newest first
   const page2 = await storage.listThreads(page1.nextCursor);
-  expect(page2.threads.map((t) => t.id)).toEqual(threads.slice(0, 3).reverse().map((t) => t.id));
+  expect(page2.threads.map((t) => t.id)).toEqual(
+    threads
+      .slice(0, 3)
+      .reverse()
+      .map((t) => t.id),
+  );
   expect(page2.nextCursor).toBeUndefined();
   // Another user sees none of them.
   const bob = tesseraThreadStorage({ baseUrl: E.h.base, token: () => mint("bob") });
@@ -71,10 +77,14 @@ test("ThreadStorage: the user's threads, titled, paged by cursor; messages; rena
   const res = await llm.send({ threadId: threads[1]!.id, messages: [{ id: "u1", role: "user", content: "Hi there" }], signal: new AbortController().signal });
   expect(res.status).toBe(200);
   const text: string[] = [];
-  for await (const event of llm.streamProtocol.parse(res) as AsyncIterable<{ type: string; delta?: string }>) if (event.type === "TEXT_MESSAGE_CONTENT") text.push(event.delta!);
+  for await (const event of llm.streamProtocol.parse(res) as AsyncIterable<{ type: string; delta?: string }>)
+    if (event.type === "TEXT_MESSAGE_CONTENT") text.push(event.delta!);
   expect(text.join("")).toBe("Hello Ada");
   const messages = await storage.getMessages(threads[1]!.id);
-  expect(messages.map((m) => [m.role, m.content])).toEqual([["user", "Hi there"], ["assistant", "Hello Ada"]]);
+  expect(messages.map((m) => [m.role, m.content])).toEqual([
+    ["user", "Hi there"],
+    ["assistant", "Hello Ada"],
+  ]);
 
   const renamed = await storage.updateThread({ ...threads[1]!, title: "Greetings" });
   expect(renamed.title).toBe("Greetings");
@@ -91,7 +101,11 @@ test("ArtifactStorage: the user's artifacts listed by kind and name, read whole,
   const token = () => mint("eve", { scopes: ["artifacts:read", "artifacts:write"] });
   // Stored through the route as a renderer's edit would create one.
   const { token: t } = await token();
-  const made = await fetch(`${E.h.base}/v1/artifacts/deck-1`, { method: "POST", headers: { authorization: `Bearer ${t}`, "content-type": "application/json" }, body: JSON.stringify({ content: DECK, kind: "slides" }) });
+  const made = await fetch(`${E.h.base}/v1/artifacts/deck-1`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${t}`, "content-type": "application/json" },
+    body: JSON.stringify({ content: DECK, kind: "slides" }),
+  });
   expect(made.status).toBe(200);
   const artifacts = tesseraArtifactStorage({ baseUrl: E.h.base, token });
   const listed = await artifacts.list({ type: ["slides"] });
@@ -126,7 +140,8 @@ test("@openuidev/thesys's cloud storage, call by call: x-thesys-frontend-token, 
   const { token, expires_at } = await mint("dee");
   expect(expires_at).toBeGreaterThan(Date.now() / 1000);
   const h = { "x-thesys-frontend-token": token, "content-type": "application/json" };
-  const call = (method: string, path: string, body?: unknown) => fetch(`${E.h.base}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${E.h.base}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
 
   const created = await (await call("POST", "/v1/conversations", { title: "Plan a trip" })).json();
   expect(created).toMatchObject({ title: "Plan a trip" });

@@ -24,7 +24,12 @@ afterAll(() => h?.close());
 const samples = present ? readdirSync(join(fixtures, "samples")).filter((f) => f.endsWith(".oui")) : [];
 const read = (f: string) => readFileSync(join(fixtures, "samples", f), "utf8");
 const call = async (generation: string) => {
-  const res = await post(h.base, "/v1/autofix", key, { messages: [{ role: "system", content: config }, { role: "assistant", content: generation }] });
+  const res = await post(h.base, "/v1/autofix", key, {
+    messages: [
+      { role: "system", content: config },
+      { role: "assistant", content: generation },
+    ],
+  });
   expect(res.status).toBe(200);
   return res.json();
 };

@@ -42,14 +42,25 @@ async function replica(): Promise<{ proc: Subprocess; base: string }> {
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: ROOT,
     env: {
-      ...process.env, PORT: "0", TESSERA_DB: fresh.target, TESSERA_MASTER_KEY: masterKey, TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")),
-      TESSERA_AUTOFIX_PRICE: "1", TESSERA_AUTOFIX_MODEL: "openai/slow-fixer", TESSERA_LEASE_SECONDS: "1",
-      OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`, OPENAI_API_KEY: "sk-slow",
+      ...process.env,
+      PORT: "0",
+      TESSERA_DB: fresh.target,
+      TESSERA_MASTER_KEY: masterKey,
+      TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")),
+      TESSERA_AUTOFIX_PRICE: "1",
+      TESSERA_AUTOFIX_MODEL: "openai/slow-fixer",
+      TESSERA_LEASE_SECONDS: "1",
+      OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
+      OPENAI_API_KEY: "sk-slow",
     },
-    stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let out = "";
-  void (async () => { for await (const c of proc.stdout as ReadableStream<Uint8Array>) out += new TextDecoder().decode(c); })();
+  void (async () => {
+    for await (const c of proc.stdout as ReadableStream<Uint8Array>) out += new TextDecoder().decode(c);
+  })();
   const deadline = Date.now() + 20_000;
   for (;;) {
     const m = /listening on (http:\/\/[^\s]+)/.exec(out);
@@ -79,8 +90,13 @@ test("a replica killed with -9 amid paid fixes on both: the books balance throug
   const { key } = await createApiKey(db, org.id);
   const [a, b] = [await replica(), await replica()];
   try {
-    const fire = (base: string) => Array.from({ length: CALLS }, () =>
-      post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(async (r) => ({ status: r.status, body: await r.json() }), () => ({ status: 0, body: null })));
+    const fire = (base: string) =>
+      Array.from({ length: CALLS }, () =>
+        post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
+          async (r) => ({ status: r.status, body: await r.json() }),
+          () => ({ status: 0, body: null }),
+        ),
+      );
     const onA = fire(a.base);
     const onB = fire(b.base);
     await until("every call to reach the fixing model", () => model.arrived() === 2 * CALLS);

@@ -27,16 +27,24 @@ let quick: SlowOpenAI;
 const replicas: { url: string; proc: Bun.Subprocess }[] = [];
 let env: Record<string, string>;
 
-
 async function startReplica(extra: Record<string, string> = {}): Promise<{ url: string; proc: Bun.Subprocess }> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     // A data folder of its own: what the replicas share is the database and TESSERA_MASTER_KEY.
-    cwd: root, env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")), ...extra }, stdout: "pipe", stderr: "pipe",
+    cwd: root,
+    env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")), ...extra },
+    stdout: "pipe",
+    stderr: "pipe",
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, proc };
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, proc };
     await Bun.sleep(50);
   }
   proc.kill();
@@ -50,9 +58,13 @@ beforeAll(async () => {
   quick = startSlowOpenAI(3, 1);
   env = {
     ...(process.env as Record<string, string>),
-    TESSERA_DB: fresh.target, TESSERA_MASTER_KEY: randomBytes(32).toString("base64"), TESSERA_DATA_DIR: dir,
+    TESSERA_DB: fresh.target,
+    TESSERA_MASTER_KEY: randomBytes(32).toString("base64"),
+    TESSERA_DATA_DIR: dir,
     TESSERA_AUTOFIX_PRICE: "1",
-    LOCAL_BASE_URL: slow.url, OPENAI_BASE_URL: quick.url, OPENAI_API_KEY: "test-key",
+    LOCAL_BASE_URL: slow.url,
+    OPENAI_BASE_URL: quick.url,
+    OPENAI_API_KEY: "test-key",
   };
   db = await openDatabase(fresh.target);
   replicas.push(await startReplica(), await startReplica());
@@ -70,7 +82,8 @@ afterAll(async () => {
 
 const call = (replica: number, path: string, key: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
   fetch(replicas[replica]!.url + path, {
-    method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
@@ -165,9 +178,13 @@ test("a background response whose replica is killed with -9 is claimed and faile
     const { key } = await orgWithKey("orphan", 0);
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const startedBefore = slow.started;
-    const created = await (await fetch(`${doomed.url}/v1/embed/responses`, {
-      method: "POST", headers, body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
-    })).json();
+    const created = await (
+      await fetch(`${doomed.url}/v1/embed/responses`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
+      })
+    ).json();
     // Killed once it is in progress (a job still queued is taken over and run: the next test).
     let seen: any;
     do {
@@ -204,9 +221,18 @@ test("a queued background response left by a stopped replica is run to the end b
     const input = normalizeInput(body.input as string);
     const now = Math.floor(Date.now() / 1000);
     await insertResponse(db, {
-      id, organizationId: org.id, status: "queued", model: body.model, previousResponseId: null, conversationId: null,
-      background: true, body: responseObject(settingsOf(body, id, now, null), { status: "queued", output: [] }),
-      request: { body, requestId: "req_dead", held: 0 }, worker: "a-replica-that-died", leaseUntil: now - 5, input,
+      id,
+      organizationId: org.id,
+      status: "queued",
+      model: body.model,
+      previousResponseId: null,
+      conversationId: null,
+      background: true,
+      body: responseObject(settingsOf(body, id, now, null), { status: "queued", output: [] }),
+      request: { body, requestId: "req_dead", held: 0 },
+      worker: "a-replica-that-died",
+      leaseUntil: now - 5,
+      input,
     });
     let after: any;
     for (let i = 0; i < 100; i++) {

@@ -44,7 +44,12 @@ test("accepted requests keep the conversation; each distinct library block is st
     autofixBody(VALID),
     autofixBody(BROKEN),
     autofixBody(VALID, {}, [{ role: "user", content: "a greeting" }]),
-    { messages: [{ role: "system", content: other }, { role: "assistant", content: VALID }] },
+    {
+      messages: [
+        { role: "system", content: other },
+        { role: "assistant", content: VALID },
+      ],
+    },
   ];
   for (const body of sent) expect((await post(h.base, "/v1/autofix", key, body)).status).toBe(200);
   const logs = await logsOf("accepted");
@@ -68,7 +73,10 @@ test("retention takes a library block with the last log that names it", async ()
   const before = await h.server.db.selectFrom("log_libraries").select("hash").execute();
   expect(before.length).toBeGreaterThan(0);
   // Blocks older than the window that recent logs still name stay.
-  await h.server.db.updateTable("log_libraries").set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).execute();
+  await h.server.db
+    .updateTable("log_libraries")
+    .set({ created_at: new Date(Date.now() - 40 * 86_400_000).toISOString() })
+    .execute();
   expect(await purgeOldLogs(h.server.db, 30)).toBe(0);
   expect(await h.server.db.selectFrom("log_libraries").select("hash").execute()).toHaveLength(before.length);
   // Everything is older than a retention of -1 days.

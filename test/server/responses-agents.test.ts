@@ -11,7 +11,9 @@ import { startResponsesHarness, type ResponsesHarness } from "./responses-harnes
 
 setTracingDisabled(true);
 let H: ResponsesHarness;
-beforeAll(async () => { H = await startResponsesHarness("agents"); });
+beforeAll(async () => {
+  H = await startResponsesHarness("agents");
+});
 afterAll(() => H.close());
 
 const user = (text: string): AgentInputItem => ({ type: "message", role: "user", content: text });
@@ -20,7 +22,8 @@ const assistant = (text: string): AgentInputItem => ({ type: "message", role: "a
 /** What a person reads from an item: who said what, or which call / result. */
 function describeItem(item: any): string {
   if (item.type === "function_call") return `call ${item.name} ${item.arguments}`;
-  if (item.type === "function_call_result") return `result ${typeof item.output === "string" ? item.output : item.output?.text ?? JSON.stringify(item.output)}`;
+  if (item.type === "function_call_result")
+    return `result ${typeof item.output === "string" ? item.output : (item.output?.text ?? JSON.stringify(item.output))}`;
   const content = typeof item.content === "string" ? item.content : item.content.map((c: any) => c.text ?? "").join("");
   return `${item.role}: ${content}`;
 }
@@ -52,7 +55,10 @@ for (const [how, make] of sessions) {
 
     const all = await session.getItems();
     const expected = [
-      "user: What's the weather in SF?", 'call get_weather {"location":"San Francisco"}', "result 18 C", "assistant: It is 18 C in San Francisco.",
+      "user: What's the weather in SF?",
+      'call get_weather {"location":"San Francisco"}',
+      "result 18 C",
+      "assistant: It is 18 C in San Francisco.",
       ...more.map(describeItem),
     ];
     expect(all.map(describeItem)).toEqual(expected);
@@ -79,7 +85,10 @@ test("an agent with a tool, run twice on the Responses route with a conversation
     name: "get_weather",
     description: "The weather now at a place",
     parameters: z.object({ location: z.string() }),
-    execute: async ({ location }) => { calls.push(location); return `18 C in ${location}`; },
+    execute: async ({ location }) => {
+      calls.push(location);
+      return `18 C in ${location}`;
+    },
   });
   const agent = new Agent({ name: "Weather", instructions: "Answer weather questions.", model: "openai/gpt-stand-in", tools: [getWeather] });
   const runner = new Runner({ modelProvider: new OpenAIProvider({ baseURL: `${H.base}/v1/embed`, apiKey: H.key, useResponses: true }), tracingDisabled: true });
@@ -100,7 +109,12 @@ test("an agent with a tool, run twice on the Responses route with a conversation
   expect(sent).toContain("The tool answered: 18 C in San Francisco");
 
   const items = await session.getItems();
-  const turn = (q: string) => [`user: ${q}`, 'call get_weather {"location":"San Francisco"}', "result 18 C in San Francisco", "assistant: The tool answered: 18 C in San Francisco"];
+  const turn = (q: string) => [
+    `user: ${q}`,
+    'call get_weather {"location":"San Francisco"}',
+    "result 18 C in San Francisco",
+    "assistant: The tool answered: 18 C in San Francisco",
+  ];
   expect(items.map(describeItem)).toEqual([...turn("What's the weather in SF?"), ...turn("And in San Francisco tomorrow?")]);
 });
 
@@ -109,11 +123,15 @@ function weatherAgent(calls: string[], model = "openai/gpt-stand-in") {
     name: "get_weather",
     description: "The weather now at a place",
     parameters: z.object({ location: z.string() }),
-    execute: async ({ location }) => { calls.push(location); return `18 C in ${location}`; },
+    execute: async ({ location }) => {
+      calls.push(location);
+      return `18 C in ${location}`;
+    },
   });
   return new Agent({ name: "Weather", instructions: "Answer weather questions.", model, tools: [getWeather] });
 }
-const runnerFor = () => new Runner({ modelProvider: new OpenAIProvider({ baseURL: `${H.base}/v1/embed`, apiKey: H.key, useResponses: true }), tracingDisabled: true });
+const runnerFor = () =>
+  new Runner({ modelProvider: new OpenAIProvider({ baseURL: `${H.base}/v1/embed`, apiKey: H.key, useResponses: true }), tracingDisabled: true });
 
 test("server-managed state: two runs on one conversation id", async () => {
   const calls: string[] = [];

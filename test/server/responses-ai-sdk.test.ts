@@ -18,7 +18,12 @@ afterAll(() => H.close());
 const weatherCalls: string[] = [];
 const getWeather = tool({
   description: "The weather now at a place",
-  inputSchema: jsonSchema<{ location: string }>({ type: "object", properties: { location: { type: "string" } }, required: ["location"], additionalProperties: false }),
+  inputSchema: jsonSchema<{ location: string }>({
+    type: "object",
+    properties: { location: { type: "string" } },
+    required: ["location"],
+    additionalProperties: false,
+  }),
   execute: async ({ location }) => {
     weatherCalls.push(location);
     return { location, temperature: 18, sky: "sunny" };
@@ -54,7 +59,8 @@ for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google
 test("a tool loop: the model calls get_weather, the SDK executes it, the model answers with its result", async () => {
   weatherCalls.length = 0;
   const result = await generateText({
-    model: openai("openai/gpt-stand-in"), maxRetries: 0,
+    model: openai("openai/gpt-stand-in"),
+    maxRetries: 0,
     tools: { get_weather: getWeather },
     stopWhen: stepCountIs(5),
     prompt: "What's the weather in San Francisco?",
@@ -70,7 +76,8 @@ test("a tool loop: the model calls get_weather, the SDK executes it, the model a
 test("a streamed tool loop on Anthropic", async () => {
   weatherCalls.length = 0;
   const result = streamText({
-    model: openai("anthropic/claude-stand-in"), maxRetries: 0,
+    model: openai("anthropic/claude-stand-in"),
+    maxRetries: 0,
     tools: { get_weather: getWeather },
     stopWhen: stepCountIs(5),
     prompt: "Weather in SF?",
@@ -83,8 +90,16 @@ test("a streamed tool loop on Anthropic", async () => {
 test("structured output (text.format json_schema)", async () => {
   H.E.openai.queue.push({ text: '{"city":"Paris","temperature":21}' });
   const result = await generateText({
-    model: openai("openai/gpt-stand-in"), maxRetries: 0,
-    output: Output.object({ schema: jsonSchema<{ city: string; temperature: number }>({ type: "object", properties: { city: { type: "string" }, temperature: { type: "number" } }, required: ["city", "temperature"], additionalProperties: false }) }),
+    model: openai("openai/gpt-stand-in"),
+    maxRetries: 0,
+    output: Output.object({
+      schema: jsonSchema<{ city: string; temperature: number }>({
+        type: "object",
+        properties: { city: { type: "string" }, temperature: { type: "number" } },
+        required: ["city", "temperature"],
+        additionalProperties: false,
+      }),
+    }),
     prompt: "Weather in Paris as JSON",
   });
   expect(result.output).toEqual({ city: "Paris", temperature: 21 });
@@ -94,7 +109,9 @@ test("structured output (text.format json_schema)", async () => {
 test("turns kept by Tessera: previousResponseId, and a conversation", async () => {
   const first = await generateText({ model: openai("openai/gpt-stand-in"), maxRetries: 0, prompt: "My name is Ada" });
   const second = await generateText({
-    model: openai("openai/gpt-stand-in"), maxRetries: 0, prompt: "What is my name?",
+    model: openai("openai/gpt-stand-in"),
+    maxRetries: 0,
+    prompt: "What is my name?",
     providerOptions: { openai: { previousResponseId: first.providerMetadata!.openai!.responseId as string } },
   });
   expect(second.text).toBe("Stand-in answer to: What is my name?");
@@ -107,13 +124,24 @@ test("turns kept by Tessera: previousResponseId, and a conversation", async () =
   }
   const items: any[] = [];
   for await (const item of H.conversations.conversations.items.list(c.id, { order: "asc" })) items.push(item);
-  expect(items.map((i) => `${i.role}:${i.content[0].text}`)).toEqual(["user:one", "assistant:Stand-in answer to: one", "user:two", "assistant:Stand-in answer to: two"]);
+  expect(items.map((i) => `${i.role}:${i.content[0].text}`)).toEqual([
+    "user:one",
+    "assistant:Stand-in answer to: one",
+    "user:two",
+    "assistant:Stand-in answer to: two",
+  ]);
 });
 
 for (const model of ["anthropic/claude-stand-in", "google/gemini-stand-in", "meta/llama-stand-in", "local/qwen-stand-in"]) {
   test(`a tool loop on ${model}`, async () => {
     weatherCalls.length = 0;
-    const result = await generateText({ model: openai(model), maxRetries: 0, tools: { get_weather: getWeather }, stopWhen: stepCountIs(5), prompt: "Weather in SF?" });
+    const result = await generateText({
+      model: openai(model),
+      maxRetries: 0,
+      tools: { get_weather: getWeather },
+      stopWhen: stepCountIs(5),
+      prompt: "Weather in SF?",
+    });
     expect(weatherCalls).toEqual(["San Francisco"]);
     expect(result.text).toBe('The tool answered: {"location":"San Francisco","temperature":18,"sky":"sunny"}');
   });
@@ -122,8 +150,12 @@ for (const model of ["anthropic/claude-stand-in", "google/gemini-stand-in", "met
 test("a tool loop with store: false (the SDK sends every item itself, no item_reference)", async () => {
   weatherCalls.length = 0;
   const result = await generateText({
-    model: openai("openai/gpt-stand-in"), maxRetries: 0, tools: { get_weather: getWeather }, stopWhen: stepCountIs(5),
-    prompt: "Weather in SF?", providerOptions: { openai: { store: false } },
+    model: openai("openai/gpt-stand-in"),
+    maxRetries: 0,
+    tools: { get_weather: getWeather },
+    stopWhen: stepCountIs(5),
+    prompt: "Weather in SF?",
+    providerOptions: { openai: { store: false } },
   });
   expect(weatherCalls).toEqual(["San Francisco"]);
   expect(result.text).toBe('The tool answered: {"location":"San Francisco","temperature":18,"sky":"sunny"}');
@@ -134,12 +166,17 @@ test("a tool loop with store: false (the SDK sends every item itself, no item_re
 test("history kept by the app: the SDK refers to the stored assistant message by item_reference", async () => {
   const sent: any[] = [];
   const spying = createOpenAI({
-    baseURL: `${H.base}/v1/embed`, apiKey: H.key,
-    fetch: (async (url: string, init: RequestInit) => { sent.push(JSON.parse(String(init.body))); return fetch(url, init); }) as typeof fetch,
+    baseURL: `${H.base}/v1/embed`,
+    apiKey: H.key,
+    fetch: (async (url: string, init: RequestInit) => {
+      sent.push(JSON.parse(String(init.body)));
+      return fetch(url, init);
+    }) as typeof fetch,
   });
   const first = await generateText({ model: spying("openai/gpt-stand-in"), maxRetries: 0, messages: [{ role: "user", content: "My name is Ada" }] });
   const second = await generateText({
-    model: spying("openai/gpt-stand-in"), maxRetries: 0,
+    model: spying("openai/gpt-stand-in"),
+    maxRetries: 0,
     messages: [{ role: "user", content: "My name is Ada" }, ...first.response.messages, { role: "user", content: "What is my name?" }],
   });
   expect(second.text).toBe("Stand-in answer to: What is my name?");

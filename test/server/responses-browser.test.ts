@@ -14,12 +14,22 @@ import { skip } from "../support/harness.ts";
 import { startHarness, type Harness } from "./harness.ts";
 
 const browserFound = findChromium() as { path: string } | { skip: string } | { missing: string };
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** A page server on its own loopback port (its own origin) that serves the bundled openai client. */
 function pageServer(bundle: string) {
   return Bun.serve({
-    port: 0, hostname: "127.0.0.1",
+    port: 0,
+    hostname: "127.0.0.1",
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/openai.js") return new Response(bundle, { headers: { "content-type": "text/javascript" } });
@@ -33,9 +43,16 @@ async function scenario({ base, alice, aliceReadOnly, bob }: { base: string; ali
   const { OpenAI } = await import("/openai.js" as string);
   const client = (key: string) => new OpenAI({ baseURL: `${base}/v1`, apiKey: key, dangerouslyAllowBrowser: true, maxRetries: 0 });
   const outcome = async (p: Promise<unknown>) => {
-    try { await p; return "ok"; } catch (e: any) { return e?.status ?? e?.constructor?.name ?? String(e); }
+    try {
+      await p;
+      return "ok";
+    } catch (e: any) {
+      return e?.status ?? e?.constructor?.name ?? String(e);
+    }
   };
-  const a = client(alice), ro = client(aliceReadOnly), b = client(bob);
+  const a = client(alice),
+    ro = client(aliceReadOnly),
+    b = client(bob);
   const c = await a.conversations.create({ metadata: { title: "from the browser" }, items: [{ type: "message", role: "user", content: "hello" }] });
   await a.conversations.items.create(c.id, { items: [{ type: "message", role: "user", content: "again" }] });
   const texts: string[] = [];
@@ -56,7 +73,12 @@ async function scenario({ base, alice, aliceReadOnly, bob }: { base: string; ali
 async function otherOrigin({ base, alice }: { base: string; alice: string }) {
   const { OpenAI } = await import("/openai.js" as string);
   const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: alice, dangerouslyAllowBrowser: true, maxRetries: 0 });
-  try { await client.conversations.create(); return "ok"; } catch (e: any) { return e?.status ?? e?.constructor?.name; }
+  try {
+    await client.conversations.create();
+    return "ok";
+  } catch (e: any) {
+    return e?.status ?? e?.constructor?.name;
+  }
 }
 
 if ("skip" in browserFound) {
@@ -86,7 +108,11 @@ if ("skip" in browserFound) {
   });
 
   const mint = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${h.base}/v1/frontend-tokens`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${h.base}/v1/frontend-tokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { token: string }).token;
   };
@@ -102,8 +128,13 @@ if ("skip" in browserFound) {
     });
     await page.close();
     expect(out).toMatchObject({
-      texts: ["hello", "again"], title: "renamed",
-      bobReads: 404, readOnlyWrites: 403, alteredToken: 401, deleted: true, afterDelete: 404,
+      texts: ["hello", "again"],
+      title: "renamed",
+      bobReads: 404,
+      readOnlyWrites: 403,
+      alteredToken: 401,
+      deleted: true,
+      afterDelete: 404,
     });
   });
 

@@ -14,15 +14,25 @@ import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
 const SUITE = fileURLToPath(new URL("../../../shared/conformance/openresponses/", import.meta.url));
 const ZOD3 = fileURLToPath(new URL("../../node_modules/zod3/", import.meta.url));
-const MISSING = !existsSync(join(SUITE, "bin/compliance-test.ts")) ? `the suite is absent (looked in ${SUITE})`
-  : !existsSync(join(ZOD3, "package.json")) ? "node_modules/zod3 (zod 3.25.76, a devDependency) is not installed: run npm ci"
-  : null;
+const MISSING = !existsSync(join(SUITE, "bin/compliance-test.ts"))
+  ? `the suite is absent (looked in ${SUITE})`
+  : !existsSync(join(ZOD3, "package.json"))
+    ? "node_modules/zod3 (zod 3.25.76, a devDependency) is not installed: run npm ci"
+    : null;
 /** The suite's own test ids, read from its source (top-level templates are indented by four spaces). */
 const IDS = MISSING ? [] : [...readFileSync(join(SUITE, "src/lib/compliance-tests.ts"), "utf8").matchAll(/^ {4}id: "([a-z0-9-]+)",$/gm)].map((m) => m[1]!);
 const RUN_TIMEOUT_MS = 120_000;
 
-interface SuiteResult { id: string; name: string; status: string; errors?: string[] }
-interface SuiteRun { summary: { passed: number; failed: number; skipped: number; total: number }; results: SuiteResult[] }
+interface SuiteResult {
+  id: string;
+  name: string;
+  status: string;
+  errors?: string[];
+}
+interface SuiteRun {
+  summary: { passed: number; failed: number; skipped: number; total: number };
+  results: SuiteResult[];
+}
 
 let eh: EmbedHarness;
 let tmp: string;

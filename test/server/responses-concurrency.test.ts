@@ -5,7 +5,9 @@ import OpenAI from "openai";
 import { startResponsesHarness, type ResponsesHarness } from "./responses-harness.ts";
 
 let H: ResponsesHarness;
-beforeAll(async () => { H = await startResponsesHarness("concurrency"); });
+beforeAll(async () => {
+  H = await startResponsesHarness("concurrency");
+});
 afterAll(() => H.close());
 
 const text = (i: any) => i.content?.[0]?.text;
@@ -18,10 +20,12 @@ async function all(c: string, query: OpenAI.Conversations.Items.ItemListParams):
 test("50 concurrent turns (half streamed) on one conversation: each turn's input and answer once, side by side", async () => {
   const c = await H.conversations.conversations.create();
   const turns = Array.from({ length: 50 }, (_, i) => `turn ${i}`);
-  const results = await Promise.all(turns.map(async (input, i) => {
-    if (i % 2) return H.responses.responses.create({ model: "openai/gpt-stand-in", conversation: c.id, input });
-    return H.responses.responses.stream({ model: "anthropic/claude-stand-in", conversation: c.id, input }).finalResponse();
-  }));
+  const results = await Promise.all(
+    turns.map(async (input, i) => {
+      if (i % 2) return H.responses.responses.create({ model: "openai/gpt-stand-in", conversation: c.id, input });
+      return H.responses.responses.stream({ model: "anthropic/claude-stand-in", conversation: c.id, input }).finalResponse();
+    }),
+  );
   expect(results.map((r) => r.status)).toEqual(turns.map(() => "completed"));
   const items = await all(c.id, { order: "asc", limit: 100 });
   expect(items).toHaveLength(100);
@@ -31,7 +35,12 @@ test("50 concurrent turns (half streamed) on one conversation: each turn's input
     expect(items[k + 1].role).toBe("assistant");
     expect(text(items[k + 1])).toBe(`Stand-in answer to: ${text(items[k])}`);
   }
-  expect(items.filter((i) => i.role === "user").map(text).sort()).toEqual([...turns].sort());
+  expect(
+    items
+      .filter((i) => i.role === "user")
+      .map(text)
+      .sort(),
+  ).toEqual([...turns].sort());
   const desc = await all(c.id, { order: "desc", limit: 7 });
   expect(desc.map((i) => i.id)).toEqual(items.map((i) => i.id).reverse());
 });
@@ -76,6 +85,8 @@ test("GET /v1/conversations pages an organization's 45 conversations newest firs
     after = `&after=${page.last_id}`;
   }
   expect(seen).toEqual([...created].reverse());
-  const asc = (await fetch(`${H.base}/v1/conversations?limit=100&order=asc`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as { data: { id: string }[] };
+  const asc = (await fetch(`${H.base}/v1/conversations?limit=100&order=asc`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as {
+    data: { id: string }[];
+  };
   expect(asc.data.map((c) => c.id)).toEqual(created);
 });

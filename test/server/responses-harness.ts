@@ -37,12 +37,22 @@ export async function startResponsesHarness(orgName = "clients", overrides: Part
   const key = await E.h.org(orgName, 1_000_000);
   const base = E.h.base;
   return {
-    E, key, base,
+    E,
+    key,
+    base,
     responses: new OpenAI({ baseURL: `${base}/v1/embed`, apiKey: key, maxRetries: 0 }),
     conversations: new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0 }),
     fakeFor(model) {
       const provider = model.split("/")[0];
-      return provider === "openai" ? E.openai : provider === "anthropic" ? E.anthropic : provider === "google" ? E.gemini : provider === "local" ? E.local : E.aggregator;
+      return provider === "openai"
+        ? E.openai
+        : provider === "anthropic"
+          ? E.anthropic
+          : provider === "google"
+            ? E.gemini
+            : provider === "local"
+              ? E.local
+              : E.aggregator;
     },
     close: () => E.close(),
   };

@@ -24,7 +24,9 @@ beforeAll(async () => {
   hosted = {
     webSearch: { provider: "searxng", url: searx.url, key: null },
     privateHostsAllowed: parseAllowedHosts(`127.0.0.1:${mcp.port}`),
-    toolPrice: 0, mcpTimeoutMs: 1500, maxToolRounds: 16,
+    toolPrice: 0,
+    mcpTimeoutMs: 1500,
+    maxToolRounds: 16,
   };
   H = await startResponsesHarness("hosted", { hostedTools: hosted });
   client = H.responses;
@@ -36,10 +38,17 @@ afterAll(async () => {
 });
 
 /** The test server as an mcp tool, with credentials, only `tools` allowed, no approval unless asked. */
-const server = (extra: Record<string, unknown> = {}) => ({
-  type: "mcp" as const, server_label: "tester", server_url: mcp.url, authorization: SECRET, headers: { "x-tenant": TENANT },
-  require_approval: "never" as const, allowed_tools: ["echo"], ...extra,
-}) as unknown as OpenAI.Responses.Tool;
+const server = (extra: Record<string, unknown> = {}) =>
+  ({
+    type: "mcp" as const,
+    server_label: "tester",
+    server_url: mcp.url,
+    authorization: SECRET,
+    headers: { "x-tenant": TENANT },
+    require_approval: "never" as const,
+    allowed_tools: ["echo"],
+    ...extra,
+  }) as unknown as OpenAI.Responses.Tool;
 
 const types = (r: OpenAI.Responses.Response) => r.output.map((i) => i.type);
 const lists = () => mcp.methods.filter((m) => m === "tools/list").length;
@@ -74,11 +83,20 @@ describe("remote MCP", () => {
     const final = await stream.finalResponse();
     const names = events.map((e) => e.type);
     const want = [
-      "response.created", "response.in_progress",
-      "response.output_item.added", "response.mcp_list_tools.in_progress", "response.mcp_list_tools.completed", "response.output_item.done",
-      "response.output_item.added", "response.mcp_call_arguments.delta", "response.mcp_call_arguments.done", "response.mcp_call.in_progress",
-      "response.mcp_call.completed", "response.output_item.done",
-      "response.output_item.added", "response.content_part.added",
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.mcp_list_tools.in_progress",
+      "response.mcp_list_tools.completed",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.mcp_call_arguments.delta",
+      "response.mcp_call_arguments.done",
+      "response.mcp_call.in_progress",
+      "response.mcp_call.completed",
+      "response.output_item.done",
+      "response.output_item.added",
+      "response.content_part.added",
     ];
     expect(names.slice(0, want.length)).toEqual(want);
     expect(names.at(-1)).toBe("response.completed");
@@ -102,11 +120,21 @@ describe("remote MCP", () => {
     const second = await client.responses.create({ model: MODEL, input: "Two", previous_response_id: first.id, tools: [server()] });
     expect(types(second)).toEqual(["mcp_call", "message"]);
     expect(lists()).toBe(before);
-    const third = await client.responses.create({ model: MODEL, input: "Three", previous_response_id: second.id, tools: [server({ authorization: "another-token" })] });
+    const third = await client.responses.create({
+      model: MODEL,
+      input: "Three",
+      previous_response_id: second.id,
+      tools: [server({ authorization: "another-token" })],
+    });
     expect(types(third)[0]).toBe("mcp_list_tools");
     expect(lists()).toBe(before + 1);
     // Other allowed tools: the stored list (which holds only the allowed ones) is not reused either.
-    const fourth = await client.responses.create({ model: MODEL, input: "Four", previous_response_id: second.id, tools: [server({ allowed_tools: ["echo", "whoami"] })] });
+    const fourth = await client.responses.create({
+      model: MODEL,
+      input: "Four",
+      previous_response_id: second.id,
+      tools: [server({ allowed_tools: ["echo", "whoami"] })],
+    });
     expect((fourth.output[0] as any).tools.map((t: any) => t.name)).toEqual(["echo", "whoami"]);
     expect(lists()).toBe(before + 2);
   });
@@ -167,7 +195,9 @@ describe("approvals", () => {
     expect(req).toMatchObject({ server_label: "tester", name: "echo" });
     expect(mcp.calls.length).toBe(calls);
     const r2 = await client.responses.create({
-      model: MODEL, previous_response_id: r1.id, tools: [ask()],
+      model: MODEL,
+      previous_response_id: r1.id,
+      tools: [ask()],
       input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: true }],
     });
     expect(types(r2)).toEqual(["mcp_call", "message"]);
@@ -183,7 +213,9 @@ describe("approvals", () => {
     const req = r1.output.at(-1) as any;
     expect(req.type).toBe("mcp_approval_request");
     const r2 = await client.responses.create({
-      model: MODEL, conversation: conv.id, tools: [ask()],
+      model: MODEL,
+      conversation: conv.id,
+      tools: [ask()],
       input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: false, reason: "not today" } as any],
     });
     expect(mcp.calls.length).toBe(calls);
@@ -199,7 +231,9 @@ describe("approvals", () => {
     const req = r1.output.at(-1) as any;
     const calls = mcp.calls.length;
     const r2 = await client.responses.create({
-      model: MODEL, conversation: conv.id, tools: [ask()],
+      model: MODEL,
+      conversation: conv.id,
+      tools: [ask()],
       input: [{ type: "mcp_approval_response", approval_request_id: req.id, approve: true }],
     });
     expect(types(r2)).toEqual(["mcp_call", "message"]);
@@ -212,10 +246,13 @@ describe("approvals", () => {
     const r = await client.responses.create({ model: MODEL, input: "Echo", tools: [ask({ require_approval: { never: { tool_names: ["echo"] } } })] });
     expect(types(r)).toContain("mcp_call");
     const r1 = await client.responses.create({ model: MODEL, input: "Echo after asking", tools: [ask()] });
-    const e = await client.responses.create({
-      model: MODEL, previous_response_id: r1.id,
-      input: [{ type: "mcp_approval_response", approval_request_id: (r1.output.at(-1) as any).id, approve: true }],
-    }).catch((e) => e);
+    const e = await client.responses
+      .create({
+        model: MODEL,
+        previous_response_id: r1.id,
+        input: [{ type: "mcp_approval_response", approval_request_id: (r1.output.at(-1) as any).id, approve: true }],
+      })
+      .catch((e) => e);
     expect(e).toBeInstanceOf(OpenAI.BadRequestError);
     expect(e.message).toContain("credentials are not kept");
   });
@@ -280,10 +317,12 @@ describe("web and image search", () => {
   });
 
   test("max_tool_calls: calls past it are not run, and the model is told", async () => {
-    H.E.openai.queue.push({ toolCalls: [
-      { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
-      { id: "c2", name: "web_search", arguments: '{"query":"pharos"}' },
-    ] });
+    H.E.openai.queue.push({
+      toolCalls: [
+        { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
+        { id: "c2", name: "web_search", arguments: '{"query":"pharos"}' },
+      ],
+    });
     const before = searx.calls.length;
     // max_tool_calls is not in this client version's types: the body is cast.
     const body = { model: MODEL, input: "two searches", tools: [web], max_tool_calls: 1 } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
@@ -334,7 +373,10 @@ describe("web and image search", () => {
 describe("every transport", () => {
   test("background: the loop runs and the stored response holds its items", async () => {
     const queued = await client.responses.create({ model: MODEL, input: "Echo in the background", tools: [server()], background: true });
-    const done = await until(() => client.responses.retrieve(queued.id), (r) => r.status === "completed" || r.status === "failed");
+    const done = await until(
+      () => client.responses.retrieve(queued.id),
+      (r) => r.status === "completed" || r.status === "failed",
+    );
     expect(done.status).toBe("completed");
     expect(types(done)).toEqual(["mcp_list_tools", "mcp_call", "message"]);
   });
@@ -395,12 +437,15 @@ describe("WebSocket, billing, OpenUI", () => {
 
   test("OpenUI's openAIResponsesAdapter reads a stream with MCP and search items", async () => {
     const { openAIResponsesAdapter, EventType } = await import("@openuidev/react-headless");
-    H.E.openai.queue.push({ toolCalls: [
-      { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
-      { id: "c2", name: "tester__echo", arguments: '{"text":"hi"}' },
-    ] });
+    H.E.openai.queue.push({
+      toolCalls: [
+        { id: "c1", name: "web_search", arguments: '{"query":"lighthouse"}' },
+        { id: "c2", name: "tester__echo", arguments: '{"text":"hi"}' },
+      ],
+    });
     const res = await fetch(`${H.base}/v1/embed/responses`, {
-      method: "POST", headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
+      method: "POST",
+      headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
       body: JSON.stringify({ model: MODEL, input: "search and echo", stream: true, tools: [server(), { type: "web_search" }] }),
     });
     const seen: any[] = [];
@@ -410,9 +455,15 @@ describe("WebSocket, billing, OpenUI", () => {
     const results = seen.filter((e) => e.type === EventType.TOOL_CALL_RESULT);
     expect(results.map((e) => e.content)).toContain("echo: hi");
     expect(JSON.parse(results[0].content)).toEqual({ server_label: "tester", tool_count: 1, tools: ["echo"] });
-    const args = seen.filter((e) => e.type === EventType.TOOL_CALL_ARGS).map((e) => e.delta).join("");
+    const args = seen
+      .filter((e) => e.type === EventType.TOOL_CALL_ARGS)
+      .map((e) => e.delta)
+      .join("");
     expect(args).toContain('"query":"lighthouse"');
-    const text = seen.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT).map((e) => e.delta).join("");
+    const text = seen
+      .filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT)
+      .map((e) => e.delta)
+      .join("");
     expect(text.startsWith("The tool answered:")).toBe(true);
     expect(seen.some((e) => e.type === EventType.RUN_ERROR)).toBe(false);
   });
@@ -420,18 +471,34 @@ describe("WebSocket, billing, OpenUI", () => {
 
 test("the environment configures hosted tools; a half-made search backend stops the start", async () => {
   const { hostedToolsFromEnv } = await import("../../src/server/hosted/config.ts");
-  const c = hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "brave", TESSERA_WEB_SEARCH_KEY: "k", TESSERA_PRIVATE_HOSTS_ALLOWED: "mcp.internal:8080", TESSERA_TOOL_PRICE: "2", TESSERA_MCP_TIMEOUT_MS: "5000" });
-  expect(c).toMatchObject({ webSearch: { provider: "brave", url: "https://api.search.brave.com/res/v1", key: "k" }, privateHostsAllowed: [{ host: "mcp.internal", port: "8080" }], toolPrice: 2, mcpTimeoutMs: 5000 });
+  const c = hostedToolsFromEnv({
+    TESSERA_WEB_SEARCH_PROVIDER: "brave",
+    TESSERA_WEB_SEARCH_KEY: "k",
+    TESSERA_PRIVATE_HOSTS_ALLOWED: "mcp.internal:8080",
+    TESSERA_TOOL_PRICE: "2",
+    TESSERA_MCP_TIMEOUT_MS: "5000",
+  });
+  expect(c).toMatchObject({
+    webSearch: { provider: "brave", url: "https://api.search.brave.com/res/v1", key: "k" },
+    privateHostsAllowed: [{ host: "mcp.internal", port: "8080" }],
+    toolPrice: 2,
+    mcpTimeoutMs: 5000,
+  });
   expect(hostedToolsFromEnv({}).webSearch).toBeNull();
   expect(() => hostedToolsFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: "searxng" })).toThrow("TESSERA_WEB_SEARCH_URL");
 });
 
 test("a server that refuses the token and quotes it: 424, its error body without the token", async () => {
-  const quoting = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => new Response(`token ${req.headers.get("authorization")} is not valid here`, { status: 401 }) });
+  const quoting = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => new Response(`token ${req.headers.get("authorization")} is not valid here`, { status: 401 }),
+  });
   hosted.privateHostsAllowed.push(...parseAllowedHosts(`127.0.0.1:${quoting.port}`));
   try {
     const res = await fetch(`${H.base}/v1/embed/responses`, {
-      method: "POST", headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
+      method: "POST",
+      headers: { authorization: `Bearer ${H.key}`, "content-type": "application/json" },
       body: JSON.stringify({ model: MODEL, input: "x", tools: [server({ server_url: `http://127.0.0.1:${quoting.port}/mcp` })] }),
     });
     expect(res.status).toBe(424);
@@ -450,7 +517,14 @@ describe("credentials", () => {
     const db = H.E.h.server.db;
     const dump: string[] = [];
     for (const table of ["responses", "response_items", "response_events", "conversation_items", "request_logs", "credit_ledger", "mcp_tool_lists"] as const) {
-      dump.push(JSON.stringify(await db.selectFrom(table as any).selectAll().execute()));
+      dump.push(
+        JSON.stringify(
+          await db
+            .selectFrom(table as any)
+            .selectAll()
+            .execute(),
+        ),
+      );
     }
     const all = dump.join("\n") + H.E.h.lines.join("\n");
     expect(all.includes("tester")).toBe(true); // the rows are there

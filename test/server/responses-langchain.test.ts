@@ -11,7 +11,9 @@ import { startResponsesHarness, type ResponsesHarness } from "./responses-harnes
 let H: ResponsesHarness;
 const chat = (model: string) =>
   new ChatOpenAI({ model, apiKey: H.key, configuration: { baseURL: `${H.base}/v1/embed` }, useResponsesApi: true, maxRetries: 0 });
-beforeAll(async () => { H = await startResponsesHarness("langchain"); });
+beforeAll(async () => {
+  H = await startResponsesHarness("langchain");
+});
 afterAll(() => H.close());
 
 const getWeather = tool(async ({ location }) => `18 C and sunny in ${location}`, {
@@ -69,13 +71,23 @@ test("bindTools streamed on Gemini: the call is put together from chunks", async
 
 test("withStructuredOutput (text.format json_schema)", async () => {
   H.E.openai.queue.push({ text: '{"city":"Paris","temperature":21}' });
-  const structured = chat("openai/gpt-stand-in").withStructuredOutput(z.object({ city: z.string(), temperature: z.number() }), { name: "weather", method: "jsonSchema" });
+  const structured = chat("openai/gpt-stand-in").withStructuredOutput(z.object({ city: z.string(), temperature: z.number() }), {
+    name: "weather",
+    method: "jsonSchema",
+  });
   expect(await structured.invoke("Weather in Paris as JSON")).toEqual({ city: "Paris", temperature: 21 });
   expect(H.E.openai.calls.at(-1)!.body.response_format?.type).toBe("json_schema");
 });
 
 test("bindTools round trip with zdrEnabled (store: false: LangChain sends the whole history itself)", async () => {
-  const llm = new ChatOpenAI({ model: "anthropic/claude-stand-in", apiKey: H.key, configuration: { baseURL: `${H.base}/v1/embed` }, useResponsesApi: true, zdrEnabled: true, maxRetries: 0 }).bindTools([getWeather]);
+  const llm = new ChatOpenAI({
+    model: "anthropic/claude-stand-in",
+    apiKey: H.key,
+    configuration: { baseURL: `${H.base}/v1/embed` },
+    useResponsesApi: true,
+    zdrEnabled: true,
+    maxRetries: 0,
+  }).bindTools([getWeather]);
   const question = new HumanMessage("What's the weather in San Francisco?");
   const ai = await llm.invoke([question]);
   expect(ai.tool_calls!.map((c) => c.name)).toEqual(["get_weather"]);

@@ -51,7 +51,8 @@ test("a refused WebSocket frame is logged as a refused request is", async () => 
   const key = await e.h.org("responses-refused-ws", 10);
   const error = await new Promise<any>((resolve, reject) => {
     const ws = new (WebSocket as any)(`${e.h.base.replace("http", "ws")}/v1/embed/responses`, { headers: { authorization: `Bearer ${key}` } }) as WebSocket;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "response.create", model: "openai/gpt-test", input: "on the socket", previous_response_id: "resp_nothing" }));
+    ws.onopen = () =>
+      ws.send(JSON.stringify({ type: "response.create", model: "openai/gpt-test", input: "on the socket", previous_response_id: "resp_nothing" }));
     ws.onerror = () => reject(new Error("socket failed"));
     ws.onmessage = (m) => {
       ws.close();

@@ -44,7 +44,13 @@ describe("responses.create", () => {
         { role: "developer", content: "Answer in English." },
         { role: "user", content: "First question" },
         { role: "assistant", content: "First answer" },
-        { role: "user", content: [{ type: "input_text", text: "Second " }, { type: "input_text", text: "question" }] },
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "Second " },
+            { type: "input_text", text: "question" },
+          ],
+        },
       ],
     });
     expect(r.output_text).toBe("Stand-in answer to: Second question");
@@ -67,9 +73,15 @@ describe("responses.create", () => {
 
   test("text.format json_schema: the schema reaches the model and the JSON comes back as output_text", async () => {
     H.E.openai.queue.push({ text: '{"city":"Paris","temperature":21}' });
-    const schema = { type: "object", properties: { city: { type: "string" }, temperature: { type: "number" } }, required: ["city", "temperature"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { city: { type: "string" }, temperature: { type: "number" } },
+      required: ["city", "temperature"],
+      additionalProperties: false,
+    };
     const r = await client.responses.create({
-      model: MODEL, input: "Weather in Paris as JSON",
+      model: MODEL,
+      input: "Weather in Paris as JSON",
       text: { format: { type: "json_schema", name: "weather", schema, strict: true } },
     });
     expect(JSON.parse(r.output_text)).toEqual({ city: "Paris", temperature: 21 });
@@ -85,7 +97,9 @@ describe("responses.create", () => {
     const hosted = await client.responses.create({ model: MODEL, input: "x", tools: [{ type: "web_search" }] }).catch((e) => e);
     expect(hosted).toBeInstanceOf(OpenAI.BadRequestError);
     expect(hosted.message).toContain("web_search");
-    const nokey = await new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: "sk-wrong", maxRetries: 0 }).responses.create({ model: MODEL, input: "x" }).catch((e) => e);
+    const nokey = await new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: "sk-wrong", maxRetries: 0 }).responses
+      .create({ model: MODEL, input: "x" })
+      .catch((e) => e);
     expect(nokey).toBeInstanceOf(OpenAI.AuthenticationError);
     const c = await conv.conversations.create();
     const both = await client.responses.create({ model: MODEL, input: "x", conversation: c.id, previous_response_id: "resp_x" }).catch((e) => e);
@@ -158,7 +172,10 @@ describe("stored responses", () => {
     const r = await client.responses.create({ model: MODEL, input: "In the background", background: true });
     expect(["queued", "in_progress"]).toContain(r.status!);
     expect(r.background).toBe(true);
-    const done = await until(() => client.responses.retrieve(r.id), (x) => x.status === "completed");
+    const done = await until(
+      () => client.responses.retrieve(r.id),
+      (x) => x.status === "completed",
+    );
     expect(done.output_text).toBe("Stand-in answer to: In the background");
   });
 
@@ -214,7 +231,9 @@ describe("conversations.*", () => {
     const c = await conv.conversations.create({});
     const texts = Array.from({ length: 45 }, (_, i) => `item ${i}`);
     for (let i = 0; i < texts.length; i += 20) {
-      const added = await conv.conversations.items.create(c.id, { items: texts.slice(i, i + 20).map((t) => ({ type: "message" as const, role: "user" as const, content: t })) });
+      const added = await conv.conversations.items.create(c.id, {
+        items: texts.slice(i, i + 20).map((t) => ({ type: "message" as const, role: "user" as const, content: t })),
+      });
       expect(added.data.map((x: any) => x.content[0].text)).toEqual(texts.slice(i, i + 20));
       expect(added.data.every((x) => typeof x.id === "string")).toBe(true);
     }
@@ -270,7 +289,9 @@ describe("function-call round trips", () => {
     const [call] = functionCalls(first);
     expect(call!.name).toBe("get_weather");
     const second = await client.responses.create({
-      model: MODEL, previous_response_id: first.id, tools: [WEATHER_TOOL],
+      model: MODEL,
+      previous_response_id: first.id,
+      tools: [WEATHER_TOOL],
       input: [{ type: "function_call_output", call_id: call!.call_id, output: "18 C and sunny" }],
     });
     expect(second.status).toBe("completed");
@@ -289,13 +310,20 @@ describe("function-call round trips", () => {
     expect(first.conversation?.id).toBe(c.id);
     const [call] = functionCalls(first);
     const second = await client.responses.create({
-      model: MODEL, conversation: { id: c.id }, tools: [WEATHER_TOOL],
+      model: MODEL,
+      conversation: { id: c.id },
+      tools: [WEATHER_TOOL],
       input: [{ type: "function_call_output", call_id: call!.call_id, output: "18 C and sunny" }],
     });
     expect(second.output_text).toBe("The tool answered: 18 C and sunny");
     const items: any[] = [];
     for await (const item of conv.conversations.items.list(c.id, { order: "asc" })) items.push(item);
-    expect(items.map((i) => (i.type === "message" ? `message:${i.role}` : i.type))).toEqual(["message:user", "function_call", "function_call_output", "message:assistant"]);
+    expect(items.map((i) => (i.type === "message" ? `message:${i.role}` : i.type))).toEqual([
+      "message:user",
+      "function_call",
+      "function_call_output",
+      "message:assistant",
+    ]);
     expect(items[1].call_id).toBe(call!.call_id);
     expect(items[2].call_id).toBe(call!.call_id);
     expect(items[3].content[0].text).toBe("The tool answered: 18 C and sunny");
@@ -344,7 +372,9 @@ describe("streams a user relies on", () => {
       const [call] = functionCalls(first);
       expect(call!.name).toBe("get_weather");
       const stream = client.responses.stream({
-        model, previous_response_id: first.id, tools: [WEATHER_TOOL],
+        model,
+        previous_response_id: first.id,
+        tools: [WEATHER_TOOL],
         input: [{ type: "function_call_output", call_id: call!.call_id, output: '{"temperature":18}' }],
       });
       const second = await stream.finalResponse();
@@ -403,7 +433,10 @@ describe("the rest of the surface", () => {
   test("compact, and the compacted output as the input of a later response", async () => {
     const compacted = await client.responses.compact({
       model: MODEL,
-      input: [{ role: "user", content: "My name is Ada." }, { role: "assistant", content: "Hello Ada." }],
+      input: [
+        { role: "user", content: "My name is Ada." },
+        { role: "assistant", content: "Hello Ada." },
+      ],
     });
     expect(compacted.object).toBe("response.compaction");
     const item = compacted.output.find((i) => i.type === "compaction") as { type: "compaction"; id: string; encrypted_content: string } | undefined;
@@ -415,8 +448,12 @@ describe("the rest of the surface", () => {
   test("metadata over the limits is a 400; so are more than 20 items in one conversations call", async () => {
     const many = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]));
     expect(await client.responses.create({ model: MODEL, input: "x", metadata: many }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { ["k".repeat(65)]: "v" } }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { k: "v".repeat(513) } }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { ["k".repeat(65)]: "v" } }).catch((e) => e)).toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
+    expect(await client.responses.create({ model: MODEL, input: "x", metadata: { k: "v".repeat(513) } }).catch((e) => e)).toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
     const c = await conv.conversations.create();
     const items = Array.from({ length: 21 }, (_, i) => ({ type: "message" as const, role: "user" as const, content: `m${i}` }));
     expect(await conv.conversations.items.create(c.id, { items }).catch((e) => e)).toBeInstanceOf(OpenAI.BadRequestError);
@@ -451,7 +488,9 @@ describe("the rest of the surface", () => {
     const never = await them.responses.create({ model: MODEL, input: "x", previous_response_id: "resp_never_existed" }).catch((e) => e);
     expect([foreign.status, foreign.code]).toEqual([never.status, never.code]);
     expect(foreign.message).not.toContain("mine");
-    const list = await fetch(`${H.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${other}` } }).then((x) => x.json()) as { data: { id: string }[] };
+    const list = (await fetch(`${H.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${other}` } }).then((x) => x.json())) as {
+      data: { id: string }[];
+    };
     expect(list.data.map((x) => x.id)).not.toContain(c.id);
     expect((await client.responses.retrieve(r.id)).output_text).toBe("Stand-in answer to: mine");
     expect((await conv.conversations.items.list(c.id)).data.map((x: any) => x.content[0].text)).toEqual(["mine"]);
@@ -485,7 +524,8 @@ describe("endings and helpers", () => {
     const { z } = await import("zod");
     H.E.openai.queue.push({ text: '{"city":"Paris","temperature":21}' });
     const parsed = await client.responses.parse({
-      model: MODEL, input: "Weather in Paris as JSON",
+      model: MODEL,
+      input: "Weather in Paris as JSON",
       text: { format: zodTextFormat(z.object({ city: z.string(), temperature: z.number() }), "weather") },
     });
     expect(parsed.output_parsed).toEqual({ city: "Paris", temperature: 21 });
@@ -504,14 +544,20 @@ describe("provider errors as the client's defaults meet them", () => {
   test("a provider that refuses the request (its 400) is not retried by a client with default retries; its 429 is", async () => {
     const defaults = new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: H.key }); // maxRetries: 2, as users have it
     const fake = H.E.anthropic;
-    fake.queue.push({ status: 400, errorMessage: "prompt is too long" }, { status: 400, errorMessage: "prompt is too long" }, { status: 400, errorMessage: "prompt is too long" });
+    fake.queue.push(
+      { status: 400, errorMessage: "prompt is too long" },
+      { status: 400, errorMessage: "prompt is too long" },
+      { status: 400, errorMessage: "prompt is too long" },
+    );
     const before = fake.calls.length;
     const refused = await defaults.responses.create({ model: "anthropic/claude-stand-in", input: "x".repeat(100) }).catch((e) => e);
     expect(refused).toBeInstanceOf(OpenAI.APIError);
     expect(refused.message).toContain("prompt is too long");
     const calls = fake.calls.length - before;
     fake.queue.length = 0;
-    expect(`${calls} provider call(s), answered ${refused.status} with x-should-retry: ${refused.headers?.get("x-should-retry")}`).toMatch(/^1 provider call\(s\)/);
+    expect(`${calls} provider call(s), answered ${refused.status} with x-should-retry: ${refused.headers?.get("x-should-retry")}`).toMatch(
+      /^1 provider call\(s\)/,
+    );
 
     fake.queue.push({ status: 429, errorMessage: "slow down" });
     const retried = await defaults.responses.create({ model: "anthropic/claude-stand-in", input: "again" });
@@ -520,7 +566,9 @@ describe("provider errors as the client's defaults meet them", () => {
 });
 
 describe("slow models", () => {
-  const slowText = Array.from({ length: 12 }, (_, i) => `word${i} `).join("").trim();
+  const slowText = Array.from({ length: 12 }, (_, i) => `word${i} `)
+    .join("")
+    .trim();
 
   test("a background stream cancelled mid-answer ends with one terminal event; the response is cancelled and its conversation untouched", async () => {
     const c = await conv.conversations.create();
@@ -551,7 +599,11 @@ describe("slow models", () => {
       if (e.type === "response.created") id = e.response.id;
       if (e.type === "response.output_text.delta") break; // leaves the loop: the helper aborts the request
     }
-    const ended = await until(() => client.responses.retrieve(id), (r) => r.status !== "in_progress" && r.status !== "queued", 5000);
+    const ended = await until(
+      () => client.responses.retrieve(id),
+      (r) => r.status !== "in_progress" && r.status !== "queued",
+      5000,
+    );
     expect(["cancelled", "failed", "incomplete"]).toContain(ended.status!);
     expect((await conv.conversations.items.list(c.id)).data).toEqual([]);
   });
@@ -559,9 +611,15 @@ describe("slow models", () => {
   test("GET of a background response in flight shows it in progress, then the whole result", async () => {
     H.E.gemini.queue.push({ text: slowText, pieceDelayMs: 40 });
     const r = await client.responses.create({ model: "google/gemini-stand-in", input: "Write slowly", background: true });
-    const during = await until(() => client.responses.retrieve(r.id), (x) => x.status === "in_progress");
+    const during = await until(
+      () => client.responses.retrieve(r.id),
+      (x) => x.status === "in_progress",
+    );
     expect(during.status).toBe("in_progress");
-    const done = await until(() => client.responses.retrieve(r.id), (x) => x.status === "completed");
+    const done = await until(
+      () => client.responses.retrieve(r.id),
+      (x) => x.status === "completed",
+    );
     expect(done.output_text).toBe(slowText);
   });
 });

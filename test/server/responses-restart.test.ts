@@ -24,10 +24,17 @@ async function serve(port: number) {
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: root,
     env: { ...process.env, PORT: String(port), TESSERA_DB: fresh.target, TESSERA_DATA_DIR: dir, TESSERA_LEASE_SECONDS: "1", LOCAL_BASE_URL: slow.url },
-    stdout: "pipe", stderr: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) return proc;
+    if (
+      await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return proc;
     await Bun.sleep(50);
   }
   throw new Error("server did not start");
@@ -42,9 +49,13 @@ test("a background response survives a kill -9 of its server as a failed respons
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
 
   const first = await serve(port);
-  const created = await (await fetch(`http://127.0.0.1:${port}/v1/embed/responses`, {
-    method: "POST", headers, body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
-  })).json();
+  const created = await (
+    await fetch(`http://127.0.0.1:${port}/v1/embed/responses`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
+    })
+  ).json();
   let seen: any;
   do {
     await Bun.sleep(100);

@@ -26,7 +26,13 @@ for (const model of ["openai/gpt-stand-in", "anthropic/claude-stand-in", "google
     }
     fake.contextLimit = 2_500; // about three turns with their answers
     const calls = fake.calls.length;
-    const auto = await H.responses.responses.create({ model, input: "And now?", instructions: "Keep it short.", previous_response_id: previous, truncation: "auto" });
+    const auto = await H.responses.responses.create({
+      model,
+      input: "And now?",
+      instructions: "Keep it short.",
+      previous_response_id: previous,
+      truncation: "auto",
+    });
     expect(auto.status).toBe("completed");
     expect(auto.truncation).toBe("auto");
     expect(auto.output_text).toBe("Stand-in answer to: And now?");

@@ -53,9 +53,33 @@ test("bad frames are error events with the wire-format error, and the socket ser
 
 test("the upgrade needs a valid API key: 401 otherwise, 403 for a frontend token", async () => {
   const http = `${e.h.base}/v1/embed/responses`;
-  const bad = await fetch(http, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", authorization: "Bearer tsk_nope_nope_nope" } });
+  const bad = await fetch(http, {
+    headers: {
+      upgrade: "websocket",
+      connection: "Upgrade",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+      "sec-websocket-version": "13",
+      authorization: "Bearer tsk_nope_nope_nope",
+    },
+  });
   expect(bad.status).toBe(401);
-  const token = (await (await fetch(`${e.h.base}/v1/frontend-tokens`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ user: "u" }) })).json()).token;
-  const denied = await fetch(http, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", authorization: `Bearer ${token}` } });
+  const token = (
+    await (
+      await fetch(`${e.h.base}/v1/frontend-tokens`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ user: "u" }),
+      })
+    ).json()
+  ).token;
+  const denied = await fetch(http, {
+    headers: {
+      upgrade: "websocket",
+      connection: "Upgrade",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+      "sec-websocket-version": "13",
+      authorization: `Bearer ${token}`,
+    },
+  });
   expect(denied.status).toBe(403);
 });

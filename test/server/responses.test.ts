@@ -29,7 +29,11 @@ beforeEach(() => {
 });
 
 /** The error a call fails with (the client's APIPromise is not a plain promise for `expect().rejects`). */
-const fails = (p: PromiseLike<unknown>) => Promise.resolve(p).then(() => null, (x) => x);
+const fails = (p: PromiseLike<unknown>) =>
+  Promise.resolve(p).then(
+    () => null,
+    (x) => x,
+  );
 
 const raw = (path: string, init: RequestInit = {}) =>
   fetch(`${e.h.base}/v1/embed${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) } });
@@ -58,7 +62,10 @@ test("store:false is neither retrievable nor continuable; stored ones are, at on
   const transient = await client.responses.create({ model: "openai/gpt-x", input: "secret", store: false });
   expect((transient as unknown as { store: boolean }).store).toBe(false);
   expect(await fails(client.responses.retrieve(transient.id))).toMatchObject({ status: 404 });
-  expect(await fails(client.responses.create({ model: "openai/gpt-x", input: "go on", previous_response_id: transient.id }))).toMatchObject({ status: 400, code: "previous_response_not_found" });
+  expect(await fails(client.responses.create({ model: "openai/gpt-x", input: "go on", previous_response_id: transient.id }))).toMatchObject({
+    status: 400,
+    code: "previous_response_not_found",
+  });
 });
 
 test("a chain of 30 reaches the provider whole and in order: input, output, next input", async () => {
@@ -102,7 +109,11 @@ test("input items page exactly in both orders, and the client's auto-pager sees 
 test("a stream the provider breaks ends in response.failed with the error, stored as failed, not charged", async () => {
   e.h.server.config.responsesPrice = 3;
   const before = await e.h.credits("resp-acme");
-  for (const [model, fake] of [["openai/gpt-x", e.openai], ["anthropic/claude", e.anthropic], ["google/gemini", e.gemini]] as const) {
+  for (const [model, fake] of [
+    ["openai/gpt-x", e.openai],
+    ["anthropic/claude", e.anthropic],
+    ["google/gemini", e.gemini],
+  ] as const) {
     for (const how of ["close", "event"] as const) {
       fake.queue.push({ text: "partial answer here", failMidStream: how });
       const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model, input: "hi", stream: true }) });
@@ -127,14 +138,22 @@ test("billing: each completed response costs the price, streamed and background 
   const stream = c2.responses.stream({ model: "openai/gpt-x", input: "two" });
   await stream.finalResponse();
   const bg = await c2.responses.create({ model: "openai/gpt-x", input: "three", background: true });
-  await eventually(() => c2.responses.retrieve(bg.id), (x) => x.status === "completed");
+  await eventually(
+    () => c2.responses.retrieve(bg.id),
+    (x) => x.status === "completed",
+  );
   expect(await e.h.credits("resp-payer")).toBe(1);
   const err = await c2.responses.create({ model: "openai/gpt-x", input: "three" }).catch((x) => x);
   expect(err.status).toBe(429);
   expect(err.headers.get("x-should-retry")).toBe("false");
   // No waiting for the background run: its end and its settlement (ledger, request log) are one transaction.
   const org = (await findOrganizationByName(e.h.server.db, "resp-payer"))!;
-  const logs = await e.h.server.db.selectFrom("request_logs").select(["input_tokens", "output_tokens", "charge"]).where("organization_id", "=", org.id).where("status", "=", 200).execute();
+  const logs = await e.h.server.db
+    .selectFrom("request_logs")
+    .select(["input_tokens", "output_tokens", "charge"])
+    .where("organization_id", "=", org.id)
+    .where("status", "=", 200)
+    .execute();
   expect(logs).toHaveLength(3);
   expect(logs.every((l) => l.input_tokens === 11 && l.output_tokens === 7 && l.charge === 2)).toBe(true);
 });
@@ -144,7 +163,10 @@ test("background: queued at once, progress while it runs, the whole result at th
   const r = await client.responses.create({ model: "local/slow", input: "long job", background: true });
   expect(["queued", "in_progress"]).toContain(r.status as string);
   expect(r.background).toBe(true);
-  const seen = await eventually(() => client.responses.retrieve(r.id), (x) => x.status !== "queued" && x.status !== "in_progress");
+  const seen = await eventually(
+    () => client.responses.retrieve(r.id),
+    (x) => x.status !== "queued" && x.status !== "in_progress",
+  );
   expect(seen.status).toBe("completed");
   expect(seen.output_text.trim().split(" ")).toHaveLength(40);
 
@@ -162,7 +184,10 @@ test("cancel: idempotent, answers the cancelled response, not charged; a 400 for
   e.h.server.config.responsesPrice = 4;
   const before = await e.h.credits("resp-acme");
   const r = await client.responses.create({ model: "local/slow", input: "cancel me", background: true });
-  await eventually(() => client.responses.retrieve(r.id), (x) => x.status === "in_progress");
+  await eventually(
+    () => client.responses.retrieve(r.id),
+    (x) => x.status === "in_progress",
+  );
   const c1 = await client.responses.cancel(r.id);
   expect(c1.status).toBe("cancelled");
   const c2 = await client.responses.cancel(r.id);
@@ -196,7 +221,10 @@ test("managed UI: a config block as instructions; the broken program is repaired
 
 test("refusals: conversation with previous_response_id, hosted tools by name or unconfigured, a bad model id", async () => {
   const first = await client.responses.create({ model: "openai/gpt-x", input: "hi" });
-  const both = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", previous_response_id: first.id, conversation: "conv_1" }) });
+  const both = await raw("/responses", {
+    method: "POST",
+    body: JSON.stringify({ model: "openai/gpt-x", input: "x", previous_response_id: first.id, conversation: "conv_1" }),
+  });
   expect(both.status).toBe(400);
   expect((await both.json()).error).toMatchObject({ type: "invalid_request_error", param: "conversation" });
   const hosted = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "x", tools: [{ type: "file_search" }] }) });
@@ -212,12 +240,16 @@ test("refusals: conversation with previous_response_id, hosted tools by name or 
 
 test("input_tokens estimates the whole context; compaction seals a summary that later input opens", async () => {
   const small = await (await raw("/responses/input_tokens", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "short" }) })).json();
-  const large = await (await raw("/responses/input_tokens", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "long ".repeat(400) }) })).json();
+  const large = await (
+    await raw("/responses/input_tokens", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "long ".repeat(400) }) })
+  ).json();
   expect(small.object).toBe("response.input_tokens");
   expect(large.input_tokens).toBeGreaterThan(small.input_tokens + 400);
 
   e.openai.queue.push({ text: "The user's code word is slate." });
-  const compacted = await (await raw("/responses/compact", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "The code word is slate." }) })).json();
+  const compacted = await (
+    await raw("/responses/compact", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "The code word is slate." }) })
+  ).json();
   expect(compacted.object).toBe("response.compaction");
   const item = compacted.output[0];
   expect(item.type).toBe("compaction");
@@ -225,16 +257,24 @@ test("input_tokens estimates the whole context; compaction seals a summary that 
   await client.responses.create({ model: "openai/gpt-x", input: [item, { role: "user", content: "code word?" }] as any });
   expect(e.openai.calls.at(-1)!.body.messages[0].content).toContain("The user's code word is slate.");
   const tampered = { ...item, encrypted_content: item.encrypted_content.slice(0, -4) + "AAAA" };
-  expect(await fails(client.responses.create({ model: "openai/gpt-x", input: [tampered, { role: "user", content: "x" }] as any }))).toMatchObject({ status: 400 });
+  expect(await fails(client.responses.create({ model: "openai/gpt-x", input: [tampered, { role: "user", content: "x" }] as any }))).toMatchObject({
+    status: 400,
+  });
 });
 
 test("a base64 PDF reaches every provider in its own form; a file a provider cannot take is a 400 naming it, nothing charged", async () => {
   const input = [{ role: "user", content: [{ type: "input_file", file_data: "JVBERi0xLjQK", filename: "a.pdf" }] }];
   const post = (model: string, body = input) => raw("/responses", { method: "POST", body: JSON.stringify({ model, input: body }) });
   expect((await post("openai/gpt-x")).status).toBe(200);
-  expect(e.openai.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0xLjQK", filename: "a.pdf" } });
+  expect(e.openai.calls.at(-1)!.body.messages[0].content[0]).toEqual({
+    type: "file",
+    file: { file_data: "data:application/pdf;base64,JVBERi0xLjQK", filename: "a.pdf" },
+  });
   expect((await post("anthropic/claude")).status).toBe(200);
-  expect(e.anthropic.calls.at(-1)!.body.messages[0].content[0]).toEqual({ type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" } });
+  expect(e.anthropic.calls.at(-1)!.body.messages[0].content[0]).toEqual({
+    type: "document",
+    source: { type: "base64", media_type: "application/pdf", data: "JVBERi0xLjQK" },
+  });
   expect((await post("google/gemini")).status).toBe(200);
   expect(e.gemini.calls.at(-1)!.body.contents[0].parts[0]).toEqual({ inlineData: { mimeType: "application/pdf", data: "JVBERi0xLjQK" } });
 
@@ -258,7 +298,12 @@ test("a client that leaves mid-stream: the turn ends cancelled, stored so, its c
   while (!text.includes("response.output_text.delta")) text += new TextDecoder().decode((await reader.read()).value);
   const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)![1]!;
   ac.abort();
-  const status = (await eventually(() => client.responses.retrieve(id), (x) => x.status !== "in_progress")).status;
+  const status = (
+    await eventually(
+      () => client.responses.retrieve(id),
+      (x) => x.status !== "in_progress",
+    )
+  ).status;
   expect(status).toBe("cancelled");
   expect(await e.h.credits("resp-acme")).toBe(before);
   e.h.server.config.responsesPrice = 0;

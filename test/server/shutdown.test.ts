@@ -44,17 +44,28 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Spawned { proc: Subprocess<"ignore", "pipe", "pipe">; base: string; output: () => string }
+interface Spawned {
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  base: string;
+  output: () => string;
+}
 
 async function spawnServer(dbPath: string, env: Record<string, string> = {}): Promise<Spawned> {
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: ROOT,
     env: {
-      ...process.env, PORT: "0", TESSERA_DB: dbPath, TESSERA_AUTOFIX_PRICE: "1",
-      TESSERA_AUTOFIX_MODEL: "openai/slow-fixer", OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`, OPENAI_API_KEY: "sk-slow",
+      ...process.env,
+      PORT: "0",
+      TESSERA_DB: dbPath,
+      TESSERA_AUTOFIX_PRICE: "1",
+      TESSERA_AUTOFIX_MODEL: "openai/slow-fixer",
+      OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
+      OPENAI_API_KEY: "sk-slow",
       ...env,
     },
-    stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let out = "";
   const pump = async (s: ReadableStream<Uint8Array>) => {
@@ -71,7 +82,12 @@ async function spawnServer(dbPath: string, env: Record<string, string> = {}): Pr
   }
 }
 
-interface Books { credits: number; holds: number; openHolds: number; ledger: number }
+interface Books {
+  credits: number;
+  holds: number;
+  openHolds: number;
+  ledger: number;
+}
 
 async function books(name: string): Promise<Books> {
   const org = (await findOrganizationByName(db, name))!;
@@ -109,7 +125,8 @@ async function fireFixes(base: string, key: string) {
     post(base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
       async (r) => ({ status: r.status, body: await r.json() }),
       (e: Error) => ({ status: 0, body: e.message }),
-    ));
+    ),
+  );
   await until("every call to reach the fixing model", () => model.arrived() - before === CALLS);
   return answers;
 }
@@ -172,7 +189,10 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   server.proc.kill("SIGTERM");
   await until("the server to say it is stopping", () => server.output().includes("SIGTERM"));
   // A request after TERM is refused; those in flight are still waiting on the model.
-  const late = await post(server.base, "/v1/autofix", key, autofixBody(HOPELESS)).then((r) => r.status, () => 0);
+  const late = await post(server.base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
+    (r) => r.status,
+    () => 0,
+  );
   expect(late).toBe(0);
   expect(server.proc.exitCode).toBeNull();
   expectBalanced(await books("stopped"));

@@ -14,15 +14,26 @@ beforeAll(async () => {
 afterAll(() => E.close());
 
 async function call(path: string, body: BodyInit, headers: Record<string, string> = {}) {
-  const res = await fetch(E.h.base + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers }, body });
+  const res = await fetch(E.h.base + path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    body,
+  });
   return { status: res.status, body: await res.json() };
 }
 
-const conversations = async () => (await (await fetch(`${E.h.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()).data.length;
+const conversations = async () =>
+  (await (await fetch(`${E.h.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()).data.length;
 
 test.each([
   ["metadata as an array (conversation)", "/v1/conversations", { metadata: ["a"] }, "metadata", /metadata must be an object/],
-  ["metadata as an empty array (response)", "/v1/embed/responses", { model: "openai/gpt-4o", input: "hi", metadata: [] }, "metadata", /metadata must be an object/],
+  [
+    "metadata as an empty array (response)",
+    "/v1/embed/responses",
+    { model: "openai/gpt-4o", input: "hi", metadata: [] },
+    "metadata",
+    /metadata must be an object/,
+  ],
   ["user with a NUL (frontend token)", "/v1/frontend-tokens", { user: "a\u0000b" }, "user", /control characters/],
   ["user with a line break (conversation)", "/v1/conversations", { user: "a\nb" }, "user", /control characters/],
   ["user with a control character (response)", "/v1/embed/responses", { model: "openai/gpt-4o", input: "hi", user: "a\u0007" }, "user", /control characters/],

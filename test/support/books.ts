@@ -2,7 +2,13 @@
 // balance + open holds = sum of the ledger.
 import type { Db } from "../../src/db/index.ts";
 
-export interface Books { credits: number; holds: number; openHolds: number; ledger: number; balanced: boolean }
+export interface Books {
+  credits: number;
+  holds: number;
+  openHolds: number;
+  ledger: number;
+  balanced: boolean;
+}
 
 export async function books(db: Db, orgId: number): Promise<Books> {
   const org = await db.selectFrom("organizations").select("credits").where("id", "=", orgId).executeTakeFirstOrThrow();

@@ -21,7 +21,8 @@ export const COSTLY_INPUTS: Record<string, string> = {
   "escaped quotes in a bracket": head + '("' + '\\"'.repeat(200_000),
   "single quotes": head + "1\n'" + "\\'".repeat(200_000),
   // The sanitizer walked the tree once per level for each node, for each error.
-  "unknown components nested to the limit": 'root = Stack([' + lines(20, (i) => `y${i}`).replace(/\n/g, ", ") + "])\n" + lines(20, (i) => `y${i} = ` + "Nope([".repeat(599) + "])".repeat(599)),
+  "unknown components nested to the limit":
+    "root = Stack([" + lines(20, (i) => `y${i}`).replace(/\n/g, ", ") + "])\n" + lines(20, (i) => `y${i} = ` + "Nope([".repeat(599) + "])".repeat(599)),
   // It read the whole text again for each rewrite of a broken line.
   "cut-off lines": "root = Stack([])\n" + lines(10_000, (i) => `a${i} = Stack([`),
   // Each error's node was found by a scan of the array holding it, and each edit checked
@@ -30,7 +31,11 @@ export const COSTLY_INPUTS: Record<string, string> = {
   // The nearest name to a reference to nothing: an edit distance over every pair of letters.
   "a long reference to nothing and a long orphan": "root = Stack([" + "a".repeat(100_000) + "])\n" + "b".repeat(100_000) + ' = Text("x", "m")',
   // Two thousand of each, no two close: a "did you mean" over every pair, a distance per pair.
-  "references to nothing and orphans spelt backwards": "root = Stack([" + Array.from({ length: 2_000 }, (_, i) => `abcdefghijklmnopqrst${i}`).join(", ") + "])\n" + lines(2_000, (i) => `tsrqponmlkjihgfedcba${i} = Text("x", "m")`),
+  "references to nothing and orphans spelt backwards":
+    "root = Stack([" +
+    Array.from({ length: 2_000 }, (_, i) => `abcdefghijklmnopqrst${i}`).join(", ") +
+    "])\n" +
+    lines(2_000, (i) => `tsrqponmlkjihgfedcba${i} = Text("x", "m")`),
   "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
 };
 
@@ -39,7 +44,8 @@ export const COSTLY_INPUTS: Record<string, string> = {
 export const PARALLEL_CALLS = 300_000;
 function parallelCalls(): Item[] {
   const items: Item[] = [{ type: "message", role: "user", content: [{ type: "input_text", text: "Go" }], id: "msg_0", status: "completed" }];
-  for (let i = 0; i < PARALLEL_CALLS; i++) items.push({ type: "function_call", call_id: `call_${i}`, name: "lookup", arguments: "{}", id: `fc_${i}`, status: "completed" });
+  for (let i = 0; i < PARALLEL_CALLS; i++)
+    items.push({ type: "function_call", call_id: `call_${i}`, name: "lookup", arguments: "{}", id: `fc_${i}`, status: "completed" });
   for (let i = 0; i < PARALLEL_CALLS; i++) items.push({ type: "function_call_output", call_id: `call_${i}`, output: "1", id: `fco_${i}`, status: "completed" });
   return items;
 }
@@ -53,7 +59,7 @@ export const DEEP_LIBRARY = { root: "Deep", schema: { $defs: { Deep: { propertie
 export const COSTLY_DEEP_INPUTS: Record<string, string> = {
   // Each level twice the one below it, through references: the checker walked it as a tree
   // (2^40 leaves) to find the one string that does not fit.
-  "references that share their parts": "root = Deep(x0)\nx0 = [x1, \"bad\"]\n" + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
+  "references that share their parts": 'root = Deep(x0)\nx0 = [x1, "bad"]\n' + lines(39, (i) => `x${i + 1} = [x${i + 2}, x${i + 2}]`) + "\nx40 = 1",
   // The same, every part fitting: the fast verdict (WebAssembly) walked it as a tree.
   "references that share their parts, all fitting": "root = Deep(x0)\n" + lines(40, (i) => `x${i} = [x${i + 1}, x${i + 1}]`) + "\nx40 = 1",
   // A number 30 levels down where the schema wants arrays 40 deep: one mismatch for each of the
@@ -83,15 +89,28 @@ if (import.meta.main) {
   const small = compileLibrary(SMALL_LIBRARY);
   const deepLib = compileLibrary(DEEP_LIBRARY);
   const out: Record<string, unknown> = {};
-  const inputs = [...Object.entries(COSTLY_INPUTS).map(([name, text]) => [name, text, small] as const), ...Object.entries(COSTLY_DEEP_INPUTS).map(([name, text]) => [name, text, deepLib] as const)];
+  const inputs = [
+    ...Object.entries(COSTLY_INPUTS).map(([name, text]) => [name, text, small] as const),
+    ...Object.entries(COSTLY_DEEP_INPUTS).map(([name, text]) => [name, text, deepLib] as const),
+  ];
   for (const [name, text, lib] of inputs) {
     const fix = repair(text, lib);
-    out[name] = { parse: [...new Set(parse(text, lib).errors.map((e) => e.code))], inspect: inspect(text, lib).errors.length, repair: fix.status, left: fix.unfixed_errors.length };
+    out[name] = {
+      parse: [...new Set(parse(text, lib).errors.map((e) => e.code))],
+      inspect: inspect(text, lib).errors.length,
+      repair: fix.status,
+      left: fix.unfixed_errors.length,
+    };
   }
-  out["many required props"] = compileLibrary(manyRequiredProps()).components.get("Big")!.props.filter((p) => p.required).length;
+  out["many required props"] = compileLibrary(manyRequiredProps())
+    .components.get("Big")!
+    .props.filter((p) => p.required).length;
   const refs = compileLibrary(manyRefs());
   out["many components that take one another"] = [parse("root = C1(C2(C3()))", refs).errors.length, parse("root = C1(C3())", refs).errors.map((e) => e.code)];
   const chat = toChatRequest(parallelCalls(), { model: "m", summaryOf: () => "" });
-  out["parallel tool calls"] = chat.messages.map((m) => `${m.role}:${m.tool_calls?.length ?? 0}`).slice(0, 3).concat(String(chat.messages.length));
+  out["parallel tool calls"] = chat.messages
+    .map((m) => `${m.role}:${m.tool_calls?.length ?? 0}`)
+    .slice(0, 3)
+    .concat(String(chat.messages.length));
   console.log(JSON.stringify(out));
 }

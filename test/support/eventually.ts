@@ -2,11 +2,7 @@
 // a status another process sets): `get` is asked again, a few milliseconds apart, until `check`
 // holds, and the test goes on at once; past `ms` it fails saying what it last saw. Where the code
 // does announce it (server.idle(), a stream's end), tests await that instead.
-export async function eventually<T>(
-  get: () => T | Promise<T>,
-  check: (value: T) => boolean = Boolean,
-  opts: { ms?: number; what?: string } = {},
-): Promise<T> {
+export async function eventually<T>(get: () => T | Promise<T>, check: (value: T) => boolean = Boolean, opts: { ms?: number; what?: string } = {}): Promise<T> {
   const end = Date.now() + (opts.ms ?? 10_000);
   for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
     const value = await get();

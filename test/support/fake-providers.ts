@@ -24,7 +24,12 @@ export interface Script {
   pieceDelayMs?: number;
 }
 
-export interface FakeCall { path: string; url: string; headers: Record<string, string>; body: any }
+export interface FakeCall {
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  body: any;
+}
 
 export interface FakeProvider {
   kind: "openai" | "anthropic" | "gemini";
@@ -87,7 +92,13 @@ function sse(frames: string[], fail: "close" | null): Response {
 
 function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Request, url: URL, body: any) => Response): FakeProvider {
   const fake: FakeProvider = {
-    kind, url: "", calls: [], queue: [], fallback: { text: `Hello from the ${kind} stand-in.` }, requireKey: null, contextLimit: null,
+    kind,
+    url: "",
+    calls: [],
+    queue: [],
+    fallback: { text: `Hello from the ${kind} stand-in.` },
+    requireKey: null,
+    contextLimit: null,
     stop: () => server.stop(true),
   };
   const server = Bun.serve({
@@ -96,7 +107,11 @@ function start(kind: FakeProvider["kind"], handle: (fake: FakeProvider, req: Req
     async fetch(req) {
       const url = new URL(req.url);
       let body: any = null;
-      try { body = await req.json(); } catch { /* checked by the handler */ }
+      try {
+        body = await req.json();
+      } catch {
+        /* checked by the handler */
+      }
       fake.calls.push({ path: url.pathname, url: req.url, headers: Object.fromEntries(req.headers), body });
       const res = handle(fake, req, url, body);
       const delay = body && typeof body === "object" ? delays.get(body) : undefined;
@@ -152,14 +167,24 @@ export function startFakeOpenAI(): FakeProvider {
     const finish = s.finish ?? (calls.length ? "tool_calls" : "stop");
     if (!body.stream) {
       return json({
-        id, object: "chat.completion", created: now(), model: body.model, system_fingerprint: "fp_fake",
-        choices: [{
-          index: 0, logprobs: null, finish_reason: finish,
-          message: {
-            role: "assistant", content: calls.length && !s.text ? null : (s.text ?? ""), refusal: null,
-            ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+        id,
+        object: "chat.completion",
+        created: now(),
+        model: body.model,
+        system_fingerprint: "fp_fake",
+        choices: [
+          {
+            index: 0,
+            logprobs: null,
+            finish_reason: finish,
+            message: {
+              role: "assistant",
+              content: calls.length && !s.text ? null : (s.text ?? ""),
+              refusal: null,
+              ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}),
+            },
           },
-        }],
+        ],
         usage,
       });
     }
@@ -178,9 +203,22 @@ export function startFakeOpenAI(): FakeProvider {
     calls.forEach((c, i) => {
       // Arguments arrive in two pieces, as OpenAI does.
       const half = Math.floor(c.arguments.length / 2);
-      frames.push(frame([{ index: 0, delta: { tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }, logprobs: null, finish_reason: null }]));
-      frames.push(frame([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: c.arguments.slice(0, half) } }] }, logprobs: null, finish_reason: null }]));
-      frames.push(frame([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: c.arguments.slice(half) } }] }, logprobs: null, finish_reason: null }]));
+      frames.push(
+        frame([
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: i, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ]),
+      );
+      frames.push(
+        frame([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: c.arguments.slice(0, half) } }] }, logprobs: null, finish_reason: null }]),
+      );
+      frames.push(
+        frame([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: c.arguments.slice(half) } }] }, logprobs: null, finish_reason: null }]),
+      );
     });
     frames.push(frame([{ index: 0, delta: {}, logprobs: null, finish_reason: finish }]));
     if (withUsage) frames.push(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
@@ -204,7 +242,7 @@ function checkAnthropic(body: any): string | null {
   let prev = "";
   for (const [i, m] of body.messages.entries()) {
     if (m.role !== "user" && m.role !== "assistant") return `messages.${i}.role: Input should be 'user' or 'assistant'`;
-    if (m.role === prev) return "messages: roles must alternate between \"user\" and \"assistant\"";
+    if (m.role === prev) return 'messages: roles must alternate between "user" and "assistant"';
     prev = m.role;
     if (Array.isArray(m.content)) {
       for (const b of m.content) {
@@ -238,13 +276,31 @@ export function startFakeAnthropic(): FakeProvider {
     ];
     if (!body.stream) {
       return json({
-        id, type: "message", role: "assistant", model: body.model, content, stop_reason: stop, stop_sequence: null,
+        id,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content,
+        stop_reason: stop,
+        stop_sequence: null,
         usage: { input_tokens: u.input, output_tokens: u.output },
       });
     }
     const ev = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
     const frames = [
-      ev("message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: u.input, output_tokens: 1 } } }),
+      ev("message_start", {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: u.input, output_tokens: 1 },
+        },
+      }),
       ev("ping", { type: "ping" }),
     ];
     if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
@@ -266,8 +322,12 @@ export function startFakeAnthropic(): FakeProvider {
       frames.push(ev("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: c.id, name: c.name, input: {} } }));
       const half = Math.floor(c.arguments.length / 2);
       frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: "" } }));
-      frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: c.arguments.slice(0, half) } }));
-      frames.push(ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: c.arguments.slice(half) } }));
+      frames.push(
+        ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: c.arguments.slice(0, half) } }),
+      );
+      frames.push(
+        ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: c.arguments.slice(half) } }),
+      );
       frames.push(ev("content_block_stop", { type: "content_block_stop", index }));
       index++;
     }
@@ -280,7 +340,8 @@ export function startFakeAnthropic(): FakeProvider {
 // ---------------------------------------------------------------- Gemini
 
 function geminiError(status: number, message: string): Response {
-  const statusName = status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 || status === 403 ? "PERMISSION_DENIED" : status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT";
+  const statusName =
+    status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 || status === 403 ? "PERMISSION_DENIED" : status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT";
   return json({ error: { code: status, message, status: statusName } }, status);
 }
 
@@ -290,7 +351,8 @@ function checkGemini(body: any): string | null {
     if (c.role !== "user" && c.role !== "model") return `Please use a valid role: user, model. (contents[${i}])`;
     if (!Array.isArray(c.parts) || c.parts.length === 0) return `contents[${i}].parts: must not be empty`;
     for (const p of c.parts) {
-      if (p.functionResponse && (typeof p.functionResponse.name !== "string" || typeof p.functionResponse.response !== "object")) return "functionResponse needs name and response object";
+      if (p.functionResponse && (typeof p.functionResponse.name !== "string" || typeof p.functionResponse.response !== "object"))
+        return "functionResponse needs name and response object";
     }
   }
   if (body.systemInstruction && !Array.isArray(body.systemInstruction.parts)) return "systemInstruction.parts is required";
@@ -303,7 +365,8 @@ export function startFakeGemini(): FakeProvider {
     if (req.method !== "POST" || !m) return geminiError(404, `Method not found: ${url.pathname}`);
     const stream = m[2] === "streamGenerateContent";
     if (stream && url.searchParams.get("alt") !== "sse") return geminiError(400, "stand-in speaks SSE only: add alt=sse");
-    if (fake.requireKey !== null && req.headers.get("x-goog-api-key") !== fake.requireKey) return geminiError(400, "API key not valid. Please pass a valid API key.");
+    if (fake.requireKey !== null && req.headers.get("x-goog-api-key") !== fake.requireKey)
+      return geminiError(400, "API key not valid. Please pass a valid API key.");
     const problem = checkGemini(body);
     if (problem) return geminiError(400, problem);
     const over = overflow(fake, body.systemInstruction, body.contents);
@@ -319,7 +382,9 @@ export function startFakeGemini(): FakeProvider {
     if (!stream) {
       return json({
         candidates: [{ content: { role: "model", parts: [...(s.text ? [{ text: s.text }] : []), ...callParts] }, finishReason, index: 0 }],
-        usageMetadata, modelVersion, responseId: `resp${fake.calls.length}`,
+        usageMetadata,
+        modelVersion,
+        responseId: `resp${fake.calls.length}`,
       });
     }
     const frame = (o: unknown) => `data: ${JSON.stringify(o)}\r\n\r\n`;
@@ -327,13 +392,25 @@ export function startFakeGemini(): FakeProvider {
     if (s.pieceDelayMs) pieceDelays.set(frames, s.pieceDelayMs);
     const pieces = s.text ? (s.pieces ?? words(s.text)) : [];
     for (const [i, p] of pieces.entries()) {
-      frames.push(frame({ candidates: [{ content: { role: "model", parts: [{ text: p }] }, index: 0 }], usageMetadata: { promptTokenCount: u.input, totalTokenCount: u.input }, modelVersion }));
+      frames.push(
+        frame({
+          candidates: [{ content: { role: "model", parts: [{ text: p }] }, index: 0 }],
+          usageMetadata: { promptTokenCount: u.input, totalTokenCount: u.input },
+          modelVersion,
+        }),
+      );
       if (i === 0 && s.failMidStream) {
         if (s.failMidStream === "event") frames.push(frame({ error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } }));
         return sse(frames, s.failMidStream === "close" ? "close" : null);
       }
     }
-    frames.push(frame({ candidates: [{ content: { role: "model", parts: callParts.length ? callParts : [{ text: "" }] }, finishReason, index: 0 }], usageMetadata, modelVersion }));
+    frames.push(
+      frame({
+        candidates: [{ content: { role: "model", parts: callParts.length ? callParts : [{ text: "" }] }, finishReason, index: 0 }],
+        usageMetadata,
+        modelVersion,
+      }),
+    );
     return sse(frames, null);
   });
 }
@@ -348,7 +425,10 @@ export function deadUrl(): string {
 
 // ---------------------------------------------------------------- A stand-in model for agents
 
-interface OfferedTool { name: string; schema: any }
+interface OfferedTool {
+  name: string;
+  schema: any;
+}
 interface AgentTurn {
   tools: OfferedTool[];
   /** "none", "auto", "required" or the name of the one tool the request forces. */
@@ -360,9 +440,7 @@ interface AgentTurn {
 }
 
 const textOf = (c: unknown): string =>
-  typeof c === "string" ? c
-  : Array.isArray(c) ? c.map((p: any) => typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "").join("")
-  : "";
+  typeof c === "string" ? c : Array.isArray(c) ? c.map((p: any) => (typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "")).join("") : "";
 
 /** A Gemini functionResponse.response: a tool's text comes wrapped as `{ result: "…" }` (or another single key). */
 function unwrapResult(r: unknown): string {
@@ -377,7 +455,9 @@ function unwrapResult(r: unknown): string {
 function readTurn(body: any): AgentTurn {
   if (Array.isArray(body?.contents)) {
     // Gemini: tools[].functionDeclarations[], functionResponse parts.
-    const tools = (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })));
+    const tools = (body.tools ?? []).flatMap((t: any) =>
+      (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })),
+    );
     const mode = body.toolConfig?.functionCallingConfig?.mode;
     const allowed = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
     const choice = mode === "NONE" ? "none" : mode === "ANY" ? (allowed?.length === 1 ? allowed[0] : "required") : "auto";
@@ -385,11 +465,15 @@ function readTurn(body: any): AgentTurn {
     const parts: any[] = last?.parts ?? [];
     const response = parts.find((p) => p.functionResponse)?.functionResponse;
     return {
-      tools, choice, userSpoke: last?.role === "user" && !response,
+      tools,
+      choice,
+      userSpoke: last?.role === "user" && !response,
       text: response ? unwrapResult(response.response) : parts.map((p) => p.text ?? "").join(""),
     };
   }
-  const openaiShaped = body?.tools?.some((t: any) => t.function) || body?.messages?.some((m: any) => m.role === "tool" || m.role === "system" || m.role === "developer" || m.tool_calls);
+  const openaiShaped =
+    body?.tools?.some((t: any) => t.function) ||
+    body?.messages?.some((m: any) => m.role === "tool" || m.role === "system" || m.role === "developer" || m.tool_calls);
   if (!openaiShaped) {
     // Anthropic: tools[] with input_schema, tool_result blocks.
     const tools = (body.tools ?? []).map((t: any) => ({ name: t.name, schema: t.input_schema }));
@@ -399,14 +483,18 @@ function readTurn(body: any): AgentTurn {
     const blocks: any[] = Array.isArray(last?.content) ? last.content : [];
     const result = blocks.find((b) => b.type === "tool_result");
     return {
-      tools, choice, userSpoke: last?.role === "user" && !result,
+      tools,
+      choice,
+      userSpoke: last?.role === "user" && !result,
       text: result ? textOf(result.content) : textOf(last?.content),
     };
   }
   // OpenAI chat completions (also the aggregator and local): tools[].function, role "tool".
-  const tools = (body?.tools ?? []).filter((t: any) => t.type === "function" || t.function).map((t: any) => ({ name: t.function.name, schema: t.function.parameters }));
+  const tools = (body?.tools ?? [])
+    .filter((t: any) => t.type === "function" || t.function)
+    .map((t: any) => ({ name: t.function.name, schema: t.function.parameters }));
   const tc = body?.tool_choice;
-  const choice = !tc ? "auto" : typeof tc === "string" ? tc : tc.function?.name ?? "auto";
+  const choice = !tc ? "auto" : typeof tc === "string" ? tc : (tc.function?.name ?? "auto");
   const last = body?.messages?.at(-1);
   return { tools, choice, userSpoke: last?.role === "user", text: textOf(last?.content) };
 }
@@ -428,11 +516,16 @@ export function plausibleValue(schema: any, name = ""): unknown {
       for (const key of Object.keys(props)) if (required.includes(key)) out[key] = plausibleValue(props[key], key);
       return out;
     }
-    case "array": return [plausibleValue(schema.items, name)];
-    case "integer": return Math.max(1, Math.ceil(schema.minimum ?? 1));
-    case "number": return Math.max(1, schema.minimum ?? 1);
-    case "boolean": return true;
-    case "null": return null;
+    case "array":
+      return [plausibleValue(schema.items, name)];
+    case "integer":
+      return Math.max(1, Math.ceil(schema.minimum ?? 1));
+    case "number":
+      return Math.max(1, schema.minimum ?? 1);
+    case "boolean":
+      return true;
+    case "null":
+      return null;
     default: {
       const n = name.toLowerCase();
       if (/location|city|place|where|address/.test(n)) return "San Francisco";

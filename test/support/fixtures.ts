@@ -13,5 +13,10 @@ export function realLibraryConfig(): { root: string; schema: Record<string, unkn
 /** The seven real model outputs, by file name. */
 export function realSamples(): Record<string, string> {
   const dir = shared + "samples/";
-  return Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith(".oui")).sort().map((f) => [f, readFileSync(dir + f, "utf8")]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.endsWith(".oui"))
+      .sort()
+      .map((f) => [f, readFileSync(dir + f, "utf8")]),
+  );
 }

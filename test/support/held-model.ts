@@ -20,7 +20,10 @@ export function startHeldModel(content: string): HeldModel {
       arrived++;
       await new Promise<void>((resolve) => waiting.push(resolve));
       return Response.json({
-        id: "chatcmpl-slow", object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
+        id: "chatcmpl-slow",
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
         choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content, refusal: null } }],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       });
@@ -37,4 +40,3 @@ export function startHeldModel(content: string): HeldModel {
     stop: () => server.stop(true),
   };
 }
-

@@ -27,14 +27,18 @@ export async function startMcpServer(opts: { name?: string } = {}): Promise<Test
 
   const build = (headers: Record<string, string>) => {
     const server = new McpServer({ name: opts.name ?? "test-tools", version: "1.0.0" });
-    server.registerTool("echo", {
-      description: "Says the text back",
-      inputSchema: { text: z.string().describe("What to say back") },
-      annotations: { readOnlyHint: true },
-    }, async ({ text }) => {
-      state.calls.push({ name: "echo", args: { text } });
-      return { content: [{ type: "text", text: `echo: ${text}` }] };
-    });
+    server.registerTool(
+      "echo",
+      {
+        description: "Says the text back",
+        inputSchema: { text: z.string().describe("What to say back") },
+        annotations: { readOnlyHint: true },
+      },
+      async ({ text }) => {
+        state.calls.push({ name: "echo", args: { text } });
+        return { content: [{ type: "text", text: `echo: ${text}` }] };
+      },
+    );
     server.registerTool("fail", { description: "Always fails", inputSchema: { reason: z.string().optional() } }, async (args) => {
       state.calls.push({ name: "fail", args });
       return { isError: true, content: [{ type: "text", text: "the tool failed on purpose" }] };
@@ -53,7 +57,9 @@ export async function startMcpServer(opts: { name?: string } = {}): Promise<Test
   };
 
   const http = Bun.serve({
-    port: 0, hostname: "127.0.0.1", idleTimeout: 0,
+    port: 0,
+    hostname: "127.0.0.1",
+    idleTimeout: 0,
     async fetch(req) {
       if (new URL(req.url).pathname !== "/mcp") return new Response("not found", { status: 404 });
       if (req.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
@@ -69,8 +75,13 @@ export async function startMcpServer(opts: { name?: string } = {}): Promise<Test
     },
   });
   return {
-    url: `http://127.0.0.1:${http.port}/mcp`, port: http.port!, ...state,
-    hanging: () => hangStarted.promise.then(() => { hangStarted = Promise.withResolvers<void>(); }),
+    url: `http://127.0.0.1:${http.port}/mcp`,
+    port: http.port!,
+    ...state,
+    hanging: () =>
+      hangStarted.promise.then(() => {
+        hangStarted = Promise.withResolvers<void>();
+      }),
     async stop() {
       released.resolve();
       await http.stop(true);
@@ -94,7 +105,9 @@ export async function startLegacySseMcpServer(): Promise<{ url: string; port: nu
       sessions.set(transport.sessionId, transport);
       res.on("close", () => sessions.delete(transport.sessionId));
       const server = new McpServer({ name: "legacy", version: "1.0.0" });
-      server.registerTool("echo", { description: "Says the text back", inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: "text", text: `legacy echo: ${text}` }] }));
+      server.registerTool("echo", { description: "Says the text back", inputSchema: { text: z.string() } }, async ({ text }) => ({
+        content: [{ type: "text", text: `legacy echo: ${text}` }],
+      }));
       await server.connect(transport);
       return;
     }
@@ -113,10 +126,13 @@ export async function startLegacySseMcpServer(): Promise<{ url: string; port: nu
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const port = (http.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}/sse`, port, methods,
-    stop: () => new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    }),
+    url: `http://127.0.0.1:${port}/sse`,
+    port,
+    methods,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }

@@ -117,7 +117,6 @@ export function sharedServer(): Promise<Server> {
   return shared;
 }
 
-
 /** initdb refuses to run as root: as root, run the server as `postgres` (or `nobody`) on a folder it owns. */
 function runAs(): { prefix: string[]; uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return { prefix: [] };
@@ -164,9 +163,14 @@ export async function startPostgres(): Promise<Server> {
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
     options = [
-      `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=400",
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses=127.0.0.1",
+      "-c max_connections=400",
       // A throwaway server: durability off, for speed.
-      "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+      "-c fsync=off",
+      "-c synchronous_commit=off",
+      "-c full_page_writes=off",
     ].join(" ");
     try {
       run([bins.pgCtl, "-D", data, "-l", join(dir, "log"), "-w", "-t", "30", "-o", options, "start"]);

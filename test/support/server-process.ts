@@ -19,7 +19,9 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", ...env },
-    stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let out = "";
   let listening: (base: string) => void;
@@ -37,11 +39,14 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const base = await Promise.race([
     started,
-    proc.exited.then((code) => { throw new Error(`server exited (${code}) before listening: ${out}`); }),
+    proc.exited.then((code) => {
+      throw new Error(`server exited (${code}) before listening: ${out}`);
+    }),
     new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms: ${out}`)), timeoutMs))),
   ]).finally(() => clearTimeout(timer));
   return {
-    proc, base,
+    proc,
+    base,
     log: () => out,
     alive: () => proc.exitCode === null && proc.signalCode === null,
     async stop(signal = "SIGTERM") {

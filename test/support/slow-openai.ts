@@ -1,6 +1,11 @@
 // A stand-in OpenAI chat-completions server that streams slowly (one text piece every `delayMs`),
 // in the real wire format: for background runs, cancels and restarts, which need a turn in flight.
-export interface SlowOpenAI { url: string; started: number; /** Every request body, in order. */ bodies: any[]; stop(): void }
+export interface SlowOpenAI {
+  url: string;
+  started: number /** Every request body, in order. */;
+  bodies: any[];
+  stop(): void;
+}
 
 export function startSlowOpenAI(pieces = 40, delayMs = 50): SlowOpenAI {
   const enc = new TextEncoder();

@@ -31,21 +31,31 @@ export async function buildViewer(): Promise<Map<string, { body: string; type: s
     stdin: { contents: ENTRY, resolveDir: ROOT, loader: "js", sourcefile: "viewer.js" },
     // Split and minified: what the viewers load later (mermaid, KaTeX, each icon) stays out of
     // the entry, which the browser then parses in a fraction of the time.
-    bundle: true, format: "esm", splitting: true, minify: true, platform: "browser", write: false, outdir: "/out", logLevel: "silent",
-    entryNames: "viewer", chunkNames: "chunks/[name]-[hash]",
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    minify: true,
+    platform: "browser",
+    write: false,
+    outdir: "/out",
+    logLevel: "silent",
+    entryNames: "viewer",
+    chunkNames: "chunks/[name]-[hash]",
     define: { "process.env.NODE_ENV": '"production"' },
     loader: { ".woff": "dataurl", ".woff2": "dataurl", ".ttf": "dataurl", ".svg": "dataurl", ".png": "dataurl" },
-    plugins: [{
-      name: "react-ui-with-dot-matrix-loader",
-      setup(b) {
-        b.onResolve({ filter: /^@openuidev\/react-ui$/ }, (a) => (a.importer === thesysEntry ? { path: "react-ui", namespace: "shim" } : undefined));
-        b.onLoad({ filter: /.*/, namespace: "shim" }, () => ({
-          contents: `export * from ${JSON.stringify(reactUi)}; export const DotMatrixLoader = () => null;`,
-          resolveDir: ROOT,
-          loader: "js",
-        }));
+    plugins: [
+      {
+        name: "react-ui-with-dot-matrix-loader",
+        setup(b) {
+          b.onResolve({ filter: /^@openuidev\/react-ui$/ }, (a) => (a.importer === thesysEntry ? { path: "react-ui", namespace: "shim" } : undefined));
+          b.onLoad({ filter: /.*/, namespace: "shim" }, () => ({
+            contents: `export * from ${JSON.stringify(reactUi)}; export const DotMatrixLoader = () => null;`,
+            resolveDir: ROOT,
+            loader: "js",
+          }));
+        },
       },
-    }],
+    ],
   });
   const files = new Map<string, { body: string; type: string }>();
   for (const f of built.outputFiles) files.set(f.path.slice("/out".length), { body: f.text, type: f.path.endsWith(".css") ? "text/css" : "text/javascript" });

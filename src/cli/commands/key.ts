@@ -12,7 +12,8 @@ Commands:
   key revoke PREFIX       revoke the key(s) with this prefix (as shown by key list)`;
 
 const HELP: Record<string, string> = {
-  create: "Usage: tessera key create --org NAME\n\nCreates an API key for the organization. The key is printed once, alone on the\nlast line; only its SHA-256 hash is stored, so keep it now.",
+  create:
+    "Usage: tessera key create --org NAME\n\nCreates an API key for the organization. The key is printed once, alone on the\nlast line; only its SHA-256 hash is stored, so keep it now.",
   list: "Usage: tessera key list --org NAME [--json]\n\nLists the organization's keys: prefix, created, last used, revoked.",
   revoke: "Usage: tessera key revoke PREFIX\n\nRevokes the key whose prefix (from key list) matches. Calls with it get 401.",
 };

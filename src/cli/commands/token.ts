@@ -10,7 +10,8 @@ Commands:
   token revoke --org NAME USER   end every frontend token of USER minted so far (new ones still work)`;
 
 const HELP: Record<string, string> = {
-  revoke: "Usage: tessera token revoke --org NAME USER\n\nEnds every frontend token the organization minted for USER so far, on every\nserver at once: calls with them get 401 token_revoked. Tokens minted later work.",
+  revoke:
+    "Usage: tessera token revoke --org NAME USER\n\nEnds every frontend token the organization minted for USER so far, on every\nserver at once: calls with them get 401 token_revoked. Tokens minted later work.",
 };
 
 export async function tokenCommand(argv: string[]): Promise<void> {

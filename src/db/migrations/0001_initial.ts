@@ -61,11 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("corrected_codes", "text", (c) => c.notNull().defaultTo("[]"))
     .addColumn("created_at", t.isoText, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("reliability_events_org")
-    .on("reliability_events")
-    .columns(["organization_id", "model"])
-    .execute();
+  await db.schema.createIndex("reliability_events_org").on("reliability_events").columns(["organization_id", "model"]).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -12,7 +12,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("config", "text", (c) => c.notNull())
     .addColumn("created_at", t.isoText, (c) => c.notNull())
     .execute();
-  await db.schema.alterTable("request_logs").addColumn("library_hash", "text", (c) => c.references("log_libraries.hash")).execute();
+  await db.schema
+    .alterTable("request_logs")
+    .addColumn("library_hash", "text", (c) => c.references("log_libraries.hash"))
+    .execute();
   await db.schema.createIndex("request_logs_library").on("request_logs").column("library_hash").execute();
 }
 

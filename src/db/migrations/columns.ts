@@ -16,9 +16,7 @@ export type Column = [DataTypeExpression, Build];
 export function columns(db: Kysely<any>) {
   const sqlite = capabilities(db).autoincrement;
   const identity = (type: "integer" | "bigint"): Column =>
-    sqlite
-      ? ["integer", (c) => c.primaryKey().autoIncrement()]
-      : [type, (c) => c.primaryKey().generatedByDefaultAsIdentity()];
+    sqlite ? ["integer", (c) => c.primaryKey().autoIncrement()] : [type, (c) => c.primaryKey().generatedByDefaultAsIdentity()];
   return {
     identity: identity("integer"),
     bigIdentity: identity("bigint"),

@@ -35,7 +35,20 @@ async function sign(keys: Keyring, payload: string): Promise<Buffer> {
 }
 
 export async function mintToken(keys: Keyring, c: TokenClaims): Promise<string> {
-  const payload = Buffer.from(JSON.stringify({ v: 1, o: c.organizationId, u: c.userId, s: c.scopes, e: c.expiresAt, k: c.keyId, i: c.issuedAt, j: c.id ?? crypto.randomUUID(), m: c.models ?? null, c: c.maxCredits ?? null })).toString("base64url");
+  const payload = Buffer.from(
+    JSON.stringify({
+      v: 1,
+      o: c.organizationId,
+      u: c.userId,
+      s: c.scopes,
+      e: c.expiresAt,
+      k: c.keyId,
+      i: c.issuedAt,
+      j: c.id ?? crypto.randomUUID(),
+      m: c.models ?? null,
+      c: c.maxCredits ?? null,
+    }),
+  ).toString("base64url");
   return `${TOKEN_PREFIX}${payload}.${(await sign(keys, payload)).toString("base64url")}`;
 }
 

@@ -91,7 +91,10 @@ export function addressProblem(ip: string): string | null {
 }
 
 /** One entry of TESSERA_PRIVATE_HOSTS_ALLOWED: a host, and a port when one was given. */
-export interface AllowedHost { host: string; port: string | null }
+export interface AllowedHost {
+  host: string;
+  port: string | null;
+}
 
 /** `host[:port]` entries, comma-separated; IPv6 hosts in brackets (`[::1]:8080`). */
 export function parseAllowedHosts(value: string | undefined): AllowedHost[] {

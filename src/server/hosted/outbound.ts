@@ -37,7 +37,8 @@ async function resolveAll(host: string): Promise<string[]> {
 /** Refuses a URL the service may not fetch for a caller; resolves its host to check every address. */
 export async function checkUrl(url: URL, policy: OutboundPolicy): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefused(`${url.protocol} URLs cannot be fetched: use http or https`);
-  if (url.username || url.password) throw new OutboundRefused("URLs with a user name or password in them cannot be fetched: send credentials as headers or authorization");
+  if (url.username || url.password)
+    throw new OutboundRefused("URLs with a user name or password in them cannot be fetched: send credentials as headers or authorization");
   if (isAllowedHost(url, policy.allowed)) return;
   const host = url.hostname;
   let addresses: string[];
@@ -53,7 +54,9 @@ export async function checkUrl(url: URL, policy: OutboundPolicy): Promise<void> 
   for (const a of addresses) {
     const problem = addressProblem(a);
     if (problem) {
-      throw new OutboundRefused(`${url.host} resolves to ${problem}: the service does not fetch private or internal addresses for a caller (an operator may allow a host with TESSERA_PRIVATE_HOSTS_ALLOWED)`);
+      throw new OutboundRefused(
+        `${url.host} resolves to ${problem}: the service does not fetch private or internal addresses for a caller (an operator may allow a host with TESSERA_PRIVATE_HOSTS_ALLOWED)`,
+      );
     }
   }
 }
@@ -68,7 +71,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export function guardedFetch(policy: OutboundPolicy): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return async (input, init = {}) => {
     let url = new URL(input instanceof Request ? input.url : String(input));
-    let req: RequestInit = input instanceof Request ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...init } : { ...init };
+    let req: RequestInit =
+      input instanceof Request ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...init } : { ...init };
     for (let hop = 0; ; hop++) {
       await checkUrl(url, policy);
       const timeout = AbortSignal.timeout(policy.headersTimeoutMs);

@@ -66,7 +66,13 @@ type Factory = (entries: ToolIn[], config: HostedToolsConfig) => Promise<HostedT
 /** One factory per kind; each takes every entry of its kind (MCP servers are told apart by label). */
 const KINDS: Factory[] = [mcpTools, webSearchTool, imageSearchTool];
 
-const DEFAULTS: HostedToolsConfig = { webSearch: null, privateHostsAllowed: [], toolPrice: 0, mcpTimeoutMs: DEFAULT_MCP_TIMEOUT_MS, maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS };
+const DEFAULTS: HostedToolsConfig = {
+  webSearch: null,
+  privateHostsAllowed: [],
+  toolPrice: 0,
+  mcpTimeoutMs: DEFAULT_MCP_TIMEOUT_MS,
+  maxToolRounds: DEFAULT_MAX_TOOL_ROUNDS,
+};
 
 export function hostedConfig(deps: Pick<AppDeps, "config">): HostedToolsConfig {
   return deps.config.hostedTools ?? DEFAULTS;
@@ -83,7 +89,8 @@ export async function hostedToolsOf(entries: readonly ToolIn[] | null | undefine
   const names = new Set((entries ?? []).filter((t) => t.type === "function").map((t) => (t as { name: string }).name));
   for (const t of tools) {
     for (const d of t.declarations()) {
-      if (names.has(d.name)) throw new HttpError(400, `the function tool ${d.name} has the name a hosted tool is offered to the model under: rename it`, { param: "tools" });
+      if (names.has(d.name))
+        throw new HttpError(400, `the function tool ${d.name} has the name a hosted tool is offered to the model under: rename it`, { param: "tools" });
     }
   }
   return { config, tools };

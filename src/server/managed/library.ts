@@ -33,7 +33,10 @@ export const LIBRARY_CACHE_CHARS = 16 * 1024 * 1024;
 class LruCache<V> {
   private readonly entries = new Map<string, V>();
   private chars = 0;
-  constructor(private readonly maxEntries: number, private readonly maxChars: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxChars: number,
+  ) {}
 
   get(key: string): V | undefined {
     const value = this.entries.get(key);

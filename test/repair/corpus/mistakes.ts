@@ -78,7 +78,10 @@ const isComponent = (ctx: Ctx, e: Expr): e is Call => e.k === "call" && ctx.libr
 
 /** `Card({children: [...], variant: "card"})`. */
 function objectProps(ctx: Ctx): Mistake | null {
-  const hit = pick(ctx.rand, nodes(ctx, (e) => isComponent(ctx, e) && e.args.length >= 2));
+  const hit = pick(
+    ctx.rand,
+    nodes(ctx, (e) => isComponent(ctx, e) && e.args.length >= 2),
+  );
   if (!hit) return null;
   const call = hit.e as Call;
   const props = ctx.library.components.get(call.name)!.props;
@@ -88,7 +91,10 @@ function objectProps(ctx: Ctx): Mistake | null {
 
 /** `Button(label="Go", action="x")` or `Button(label: "Go", ...)`. */
 function namedArgs(ctx: Ctx): Mistake | null {
-  const hit = pick(ctx.rand, nodes(ctx, (e) => isComponent(ctx, e) && e.args.length >= 1));
+  const hit = pick(
+    ctx.rand,
+    nodes(ctx, (e) => isComponent(ctx, e) && e.args.length >= 1),
+  );
   if (!hit) return null;
   const call = hit.e as Call;
   const props = ctx.library.components.get(call.name)!.props;
@@ -101,7 +107,10 @@ function namedArgs(ctx: Ctx): Mistake | null {
 function bareChildren(ctx: Ctx): Mistake | null {
   const hit = pick(
     ctx.rand,
-    nodes(ctx, (e) => isComponent(ctx, e) && e.args[0]?.k === "arr" && e.args[0].items.length > 0 && e.args[0].items.every((i) => i.k === "ref" || i.k === "call")),
+    nodes(
+      ctx,
+      (e) => isComponent(ctx, e) && e.args[0]?.k === "arr" && e.args[0].items.length > 0 && e.args[0].items.every((i) => i.k === "ref" || i.k === "call"),
+    ),
   );
   if (!hit) return null;
   const arr = (hit.e as Call).args[0] as Extract<Expr, { k: "arr" }>;
@@ -158,7 +167,10 @@ export const FOREIGN: Record<string, string[]> = {
 
 /** A component written under a name from HTML or another library: `Panel([...], "sunk")`. */
 function foreignName(ctx: Ctx): Mistake | null {
-  const hit = pick(ctx.rand, nodes(ctx, (e) => e.k === "call" && FOREIGN[e.name] !== undefined));
+  const hit = pick(
+    ctx.rand,
+    nodes(ctx, (e) => e.k === "call" && FOREIGN[e.name] !== undefined),
+  );
   if (!hit) return null;
   const call = hit.e as Call;
   const name = pick(ctx.rand, FOREIGN[call.name])!;
@@ -167,7 +179,10 @@ function foreignName(ctx: Ctx): Mistake | null {
 
 /** A letter dropped, doubled or two swapped in a component name. */
 function misspeltName(ctx: Ctx): Mistake | null {
-  const hit = pick(ctx.rand, nodes(ctx, (e) => isComponent(ctx, e) && e.name.length >= 4));
+  const hit = pick(
+    ctx.rand,
+    nodes(ctx, (e) => isComponent(ctx, e) && e.name.length >= 4),
+  );
   if (!hit) return null;
   const call = hit.e as Call;
   const n = call.name;
@@ -245,8 +260,16 @@ function enumSynonym(ctx: Ctx): Mistake | null {
   const synonyms = (SYNONYMS[v] ?? []).filter((w) => !hit.listed.includes(w));
   ways.push(...synonyms, ...synonyms); // the likeliest kind
   ways.push(v[0].toUpperCase() + v.slice(1), v.toUpperCase());
-  if (v.includes("-")) ways.push(v.replace(/-/g, "_"), v.replace(/-/g, " "), v.replace(/-(.)/g, (_, c: string) => c.toUpperCase()));
-  const w = pick(ctx.rand, ways.filter((x) => x !== v && !hit.listed.includes(x)))!;
+  if (v.includes("-"))
+    ways.push(
+      v.replace(/-/g, "_"),
+      v.replace(/-/g, " "),
+      v.replace(/-(.)/g, (_, c: string) => c.toUpperCase()),
+    );
+  const w = pick(
+    ctx.rand,
+    ways.filter((x) => x !== v && !hit.listed.includes(x)),
+  )!;
   return w === undefined ? null : { family: "enum-synonym", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: JSON.stringify(w) };
 }
 
@@ -282,7 +305,10 @@ function jsIsm(ctx: Ctx): Mistake | null {
 
 /** `title: TextContent(...)` for `title = TextContent(...)`. */
 function colonAssignment(ctx: Ctx): Mistake | null {
-  const s = pick(ctx.rand, ctx.statements.filter((x) => !ctx.used.has(x.id) && x.id !== "root" && !x.id.startsWith("$")));
+  const s = pick(
+    ctx.rand,
+    ctx.statements.filter((x) => !ctx.used.has(x.id) && x.id !== "root" && !x.id.startsWith("$")),
+  );
   if (!s) return null;
   const eq = ctx.text.indexOf("=", s.start);
   return { family: "colon-assignment", statement: s.id, start: s.start + s.id.length, end: eq + 1, text: ":" };
@@ -304,7 +330,10 @@ function missingComma(ctx: Ctx): Mistake | null {
 
 /** A statement broken over two lines after its `=`. */
 function twoLine(ctx: Ctx): Mistake | null {
-  const s = pick(ctx.rand, ctx.statements.filter((x) => !ctx.used.has(x.id)));
+  const s = pick(
+    ctx.rand,
+    ctx.statements.filter((x) => !ctx.used.has(x.id)),
+  );
   if (!s) return null;
   const eq = ctx.text.indexOf("=", s.start);
   return { family: "two-line-statement", statement: s.id, start: eq + 1, end: s.expr.start, text: "\n  " };
@@ -315,7 +344,10 @@ function orphanUnlisted(ctx: Ctx): Mistake | null {
   const counts = new Map<string, number>();
   for (const s of ctx.statements) each(s.expr, (e) => e.k === "ref" && counts.set(e.name, (counts.get(e.name) ?? 0) + 1));
   const hits = nodes(ctx, (e, parent) => e.k === "ref" && parent?.k === "arr" && parent.items.length >= 2 && counts.get(e.name) === 1);
-  const hit = pick(ctx.rand, hits.filter((h) => !ctx.used.has((h.e as { name: string }).name)));
+  const hit = pick(
+    ctx.rand,
+    hits.filter((h) => !ctx.used.has((h.e as { name: string }).name)),
+  );
   if (!hit) return null;
   const items = (hit.parent as Extract<Expr, { k: "arr" }>).items;
   const i = items.indexOf(hit.e);
@@ -326,7 +358,10 @@ function orphanUnlisted(ctx: Ctx): Mistake | null {
 
 /** A number (or boolean) written as a string. */
 function numberAsString(ctx: Ctx): Mistake | null {
-  const hit = pick(ctx.rand, nodes(ctx, (e, parent) => (e.k === "num" || e.k === "bool") && parent?.k === "call"));
+  const hit = pick(
+    ctx.rand,
+    nodes(ctx, (e, parent) => (e.k === "num" || e.k === "bool") && parent?.k === "call"),
+  );
   return hit ? { family: "number-as-string", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: `"${src(ctx, hit.e)}"` } : null;
 }
 

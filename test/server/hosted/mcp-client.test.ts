@@ -7,7 +7,9 @@ import { DEFAULT_OUTBOUND, guardedFetch } from "../../../src/server/hosted/outbo
 import { startLegacySseMcpServer, startMcpServer, type TestMcpServer } from "../../support/mcp-server.ts";
 
 let S: TestMcpServer;
-beforeAll(async () => { S = await startMcpServer(); });
+beforeAll(async () => {
+  S = await startMcpServer();
+});
 afterAll(() => S.stop());
 
 const open = (headers: Record<string, string> = {}) => {
@@ -28,7 +30,10 @@ describe("McpConnection", () => {
   test("a call's text comes back as output; a failing tool as mcp_tool_execution_error", async () => {
     const c = open();
     expect(await c.callTool("echo", { text: "hi" }, 5000)).toEqual({ output: "echo: hi" });
-    expect(await c.callTool("fail", {}, 5000)).toEqual({ error: { type: "mcp_tool_execution_error", content: [{ type: "text", text: "the tool failed on purpose" }] }, ran: true });
+    expect(await c.callTool("fail", {}, 5000)).toEqual({
+      error: { type: "mcp_tool_execution_error", content: [{ type: "text", text: "the tool failed on purpose" }] },
+      ran: true,
+    });
     // The SDK's server answers a tool it does not have with an error result, not a protocol error.
     const unknown = await c.callTool("nope", {}, 5000);
     expect(JSON.stringify(unknown)).toContain("nope not found");
@@ -51,9 +56,16 @@ describe("McpConnection", () => {
   });
 
   test("a server that refuses the credentials: http_error, without them in the message", async () => {
-    const echoing = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => new Response(`bad token ${req.headers.get("authorization")}`, { status: 401 }) });
+    const echoing = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => new Response(`bad token ${req.headers.get("authorization")}`, { status: 401 }),
+    });
     const fetch = guardedFetch({ ...DEFAULT_OUTBOUND, allowed: parseAllowedHosts(`127.0.0.1:${echoing.port}`) });
-    const c = new McpConnection({ url: `http://127.0.0.1:${echoing.port}/mcp`, headers: { authorization: "Bearer sekrit-777" } }, fetch, ["Bearer sekrit-777", "sekrit-777"]);
+    const c = new McpConnection({ url: `http://127.0.0.1:${echoing.port}/mcp`, headers: { authorization: "Bearer sekrit-777" } }, fetch, [
+      "Bearer sekrit-777",
+      "sekrit-777",
+    ]);
     const r = await c.callTool("echo", { text: "x" }, 3000);
     expect("error" in r && r.error.type).toBe("http_error");
     expect(JSON.stringify(r)).not.toContain("sekrit-777");

@@ -15,7 +15,14 @@ beforeAll(() => {
     const url = new URL(req.url);
     seen.push({ path: url.pathname, auth: req.headers.get("authorization") });
     if (url.pathname === "/ok") return new Response("fine");
-    if (url.pathname === "/big") return new Response(new ReadableStream({ pull(c) { c.enqueue(new Uint8Array(64 * 1024)); } }));
+    if (url.pathname === "/big")
+      return new Response(
+        new ReadableStream({
+          pull(c) {
+            c.enqueue(new Uint8Array(64 * 1024));
+          },
+        }),
+      );
     if (url.pathname === "/to-b") return Response.redirect(`http://127.0.0.1:${b.port}/ok`, 302);
     if (url.pathname === "/to-self") return Response.redirect(`/ok`, 307);
     if (url.pathname === "/loop") return Response.redirect(`/loop`, 302);
@@ -30,8 +37,16 @@ afterAll(() => {
   for (const s of [a, b, hang]) s.stop(true);
 });
 
-const policy = (allowed: string, extra: Partial<OutboundPolicy> = {}): OutboundPolicy => ({ ...DEFAULT_OUTBOUND, allowed: parseAllowedHosts(allowed), ...extra });
-const refusal = (p: Promise<unknown>) => p.then(() => null, (e) => e);
+const policy = (allowed: string, extra: Partial<OutboundPolicy> = {}): OutboundPolicy => ({
+  ...DEFAULT_OUTBOUND,
+  allowed: parseAllowedHosts(allowed),
+  ...extra,
+});
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e) => e,
+  );
 
 describe("guardedFetch", () => {
   test("loopback is refused unless allowed, in any spelling", async () => {

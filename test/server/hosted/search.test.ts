@@ -10,7 +10,11 @@ const signal = new AbortController().signal;
 function backend(kind: SearchKind) {
   const f = startFakeSearch(kind);
   fakes.push(f);
-  const config = webSearchFromEnv({ TESSERA_WEB_SEARCH_PROVIDER: kind, TESSERA_WEB_SEARCH_URL: f.url, TESSERA_WEB_SEARCH_KEY: kind === "searxng" ? undefined : f.key })!;
+  const config = webSearchFromEnv({
+    TESSERA_WEB_SEARCH_PROVIDER: kind,
+    TESSERA_WEB_SEARCH_URL: f.url,
+    TESSERA_WEB_SEARCH_KEY: kind === "searxng" ? undefined : f.key,
+  })!;
   return { f, wire: wireOf(config) };
 }
 
@@ -30,12 +34,23 @@ for (const kind of ["searxng", "brave", "tavily", "exa"] as const) {
       const { f, wire } = backend(kind);
       const results = await searchWeb(wire, { query: "lighthouse history", count: 5 }, signal);
       expect(results.length).toBe(3);
-      expect(results[0]).toEqual({ url: "https://en.wikipedia.org/wiki/Lighthouse", title: "Lighthouse - Wikipedia", snippet: expect.stringContaining("tower") });
+      expect(results[0]).toEqual({
+        url: "https://en.wikipedia.org/wiki/Lighthouse",
+        title: "Lighthouse - Wikipedia",
+        snippet: expect.stringContaining("tower"),
+      });
       const call = f.calls.at(-1)!;
       if (kind === "searxng") expect(call.query).toMatchObject({ q: "lighthouse history", format: "json" });
-      if (kind === "brave") expect(call).toMatchObject({ path: "/res/v1/web/search", query: { q: "lighthouse history", count: "5" }, headers: { "x-subscription-token": f.key } });
-      if (kind === "tavily") expect(call).toMatchObject({ method: "POST", body: { query: "lighthouse history", max_results: 5 }, headers: { authorization: `Bearer ${f.key}` } });
-      if (kind === "exa") expect(call).toMatchObject({ method: "POST", body: { query: "lighthouse history", numResults: 5, contents: { text: { maxCharacters: 500 } } }, headers: { "x-api-key": f.key } });
+      if (kind === "brave")
+        expect(call).toMatchObject({ path: "/res/v1/web/search", query: { q: "lighthouse history", count: "5" }, headers: { "x-subscription-token": f.key } });
+      if (kind === "tavily")
+        expect(call).toMatchObject({ method: "POST", body: { query: "lighthouse history", max_results: 5 }, headers: { authorization: `Bearer ${f.key}` } });
+      if (kind === "exa")
+        expect(call).toMatchObject({
+          method: "POST",
+          body: { query: "lighthouse history", numResults: 5, contents: { text: { maxCharacters: 500 } } },
+          headers: { "x-api-key": f.key },
+        });
     });
 
     test("allowed domains: only results from them (subdomains included)", async () => {
@@ -48,10 +63,16 @@ for (const kind of ["searxng", "brave", "tavily", "exa"] as const) {
       test("image search: absolute image URLs with title, source page and size", async () => {
         const { f, wire } = backend(kind);
         const images = await searchImages(wire, { query: "lighthouse", count: 5 }, signal);
-        expect(images).toEqual([{
-          image_url: "https://upload.wikimedia.org/lighthouse-1.jpg", title: "Lighthouse at dusk", source_url: "https://commons.wikimedia.org/wiki/File:Lighthouse-1.jpg",
-          thumbnail_url: "https://upload.wikimedia.org/thumb/lighthouse-1.jpg", width: 1920, height: 1080,
-        }]);
+        expect(images).toEqual([
+          {
+            image_url: "https://upload.wikimedia.org/lighthouse-1.jpg",
+            title: "Lighthouse at dusk",
+            source_url: "https://commons.wikimedia.org/wiki/File:Lighthouse-1.jpg",
+            thumbnail_url: "https://upload.wikimedia.org/thumb/lighthouse-1.jpg",
+            width: 1920,
+            height: 1080,
+          },
+        ]);
         if (kind === "searxng") expect(f.calls.at(-1)!.query.categories).toBe("images");
         else expect(f.calls.at(-1)!.path).toBe("/res/v1/images/search");
       });

@@ -10,7 +10,12 @@ import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/
 import { OutboundRefused } from "../outbound.ts";
 
 /** A tool as an mcp_list_tools item lists it. */
-export interface McpToolInfo { name: string; input_schema: Record<string, unknown>; description?: string | null; annotations?: unknown }
+export interface McpToolInfo {
+  name: string;
+  input_schema: Record<string, unknown>;
+  description?: string | null;
+  annotations?: unknown;
+}
 
 /** The `error` of an mcp_call item (an object, as OpenAI types it). */
 export type McpCallError =
@@ -36,7 +41,11 @@ export class McpConnection {
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
 
-  constructor(private readonly endpoint: McpEndpoint, private readonly fetch: Fetch, private readonly secrets: string[]) {}
+  constructor(
+    private readonly endpoint: McpEndpoint,
+    private readonly fetch: Fetch,
+    private readonly secrets: string[],
+  ) {}
 
   /** The credentials' values cut out of a text that may quote them (an error from the server). */
   redact(text: string): string {
@@ -52,7 +61,10 @@ export class McpConnection {
       const opts = { timeout: timeoutMs, signal };
       const streamable = new Client(CLIENT_INFO);
       try {
-        await streamable.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetch, redirectPolicy: "follow", reconnectionOptions: NO_RECONNECT }), opts);
+        await streamable.connect(
+          new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetch, redirectPolicy: "follow", reconnectionOptions: NO_RECONNECT }),
+          opts,
+        );
         this.client = streamable;
         return streamable;
       } catch (e) {
@@ -77,7 +89,12 @@ export class McpConnection {
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
       for (const t of r.tools) {
-        tools.push({ name: t.name, input_schema: t.inputSchema as Record<string, unknown>, description: t.description ?? null, annotations: t.annotations ?? null });
+        tools.push({
+          name: t.name,
+          input_schema: t.inputSchema as Record<string, unknown>,
+          description: t.description ?? null,
+          annotations: t.annotations ?? null,
+        });
       }
       cursor = r.nextCursor;
       if (!cursor) break;

@@ -44,7 +44,9 @@ export function needsApproval(entry: McpToolIn, t: McpToolListed): boolean {
 /** The fingerprint of what a list was made with: keyed, so it says nothing of the credentials. */
 async function fingerprint(entry: McpToolIn, keys: Keyring): Promise<string> {
   const key = await keys.hmacKey("mcp-tool-lists");
-  const headers = Object.entries(entry.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]).sort();
+  const headers = Object.entries(entry.headers ?? {})
+    .map(([k, v]) => [k.toLowerCase(), v])
+    .sort();
   // allowed_tools too: a stored list holds only the tools allowed when it was made.
   const data = JSON.stringify([entry.server_url, entry.authorization ?? null, headers, entry.allowed_tools ?? null]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(data)));
@@ -56,15 +58,19 @@ export async function mcpTools(entries: ToolIn[], config: HostedToolsConfig): Pr
   const policy: OutboundPolicy = { ...DEFAULT_OUTBOUND, allowed: config.privateHostsAllowed };
   const labels = new Set<string>();
   for (const [i, entry] of mcp.entries()) {
-    if (labels.has(entry.server_label)) throw new HttpError(400, `two mcp tools have the server_label ${entry.server_label}: labels must differ`, { param: "tools" });
+    if (labels.has(entry.server_label))
+      throw new HttpError(400, `two mcp tools have the server_label ${entry.server_label}: labels must differ`, { param: "tools" });
     labels.add(entry.server_label);
     if (entry.headers && Object.keys(entry.headers).some((k) => k.toLowerCase() === "authorization") && entry.authorization) {
-      throw new HttpError(400, `mcp tool ${entry.server_label}: send the token either as authorization or as an Authorization header, not both`, { param: "tools" });
+      throw new HttpError(400, `mcp tool ${entry.server_label}: send the token either as authorization or as an Authorization header, not both`, {
+        param: "tools",
+      });
     }
     try {
       await checkUrl(new URL(entry.server_url), policy);
     } catch (e) {
-      if (e instanceof OutboundRefused) throw new HttpError(400, `mcp tool ${entry.server_label}: ${e.message}`, { param: `tools[${i}].server_url`, code: "server_url_refused" });
+      if (e instanceof OutboundRefused)
+        throw new HttpError(400, `mcp tool ${entry.server_label}: ${e.message}`, { param: `tools[${i}].server_url`, code: "server_url_refused" });
       throw e;
     }
   }
@@ -77,7 +83,11 @@ class McpServerTool implements HostedTool {
   private byFunction = new Map<string, McpToolListed>();
   private connection: McpConnection;
 
-  constructor(private readonly entry: McpToolIn, private readonly config: HostedToolsConfig, policy: OutboundPolicy) {
+  constructor(
+    private readonly entry: McpToolIn,
+    private readonly config: HostedToolsConfig,
+    policy: OutboundPolicy,
+  ) {
     const headers: Record<string, string> = { ...(entry.headers ?? {}) };
     if (entry.authorization) headers.authorization = `Bearer ${entry.authorization}`;
     const secrets = [...Object.values(entry.headers ?? {}), ...(entry.authorization ? [entry.authorization] : [])];
@@ -108,7 +118,13 @@ class McpServerTool implements HostedTool {
       const why = err.type === "mcp_tool_execution_error" ? "the server failed" : err.message;
       throw new HttpError(424, `Error retrieving tool list from MCP server '${this.label}': ${why}`, { param: "tools", code: "mcp_list_tools_failed" });
     }
-    const item: McpListToolsItem = { type: "mcp_list_tools", id: newId("mcpListTools"), server_label: this.label, tools: listed.filter((t) => allowed(this.entry, t)), error: null };
+    const item: McpListToolsItem = {
+      type: "mcp_list_tools",
+      id: newId("mcpListTools"),
+      server_label: this.label,
+      tools: listed.filter((t) => allowed(this.entry, t)),
+      error: null,
+    };
     this.use(listed);
     if (ctx.store) await recordToolList(ctx.deps.db, ctx.org.id, item.id, fp);
     return [item];
@@ -117,8 +133,11 @@ class McpServerTool implements HostedTool {
   declarations(): FunctionToolOut[] {
     const about = this.entry.server_description ? ` (${this.label}: ${this.entry.server_description})` : ` (MCP server ${this.label})`;
     return [...this.byFunction].map(([name, t]) => ({
-      type: "function", name, description: `${t.description ?? t.name}${about}`,
-      parameters: t.input_schema ?? { type: "object", properties: {} }, strict: false,
+      type: "function",
+      name,
+      description: `${t.description ?? t.name}${about}`,
+      parameters: t.input_schema ?? { type: "object", properties: {} },
+      strict: false,
     }));
   }
 
@@ -129,7 +148,13 @@ class McpServerTool implements HostedTool {
   call(call: { name: string; arguments: string }, ctx: HostedContext): HostedRun {
     const tool = this.byFunction.get(call.name)!;
     if (needsApproval(this.entry, tool)) {
-      const item: McpApprovalRequestItem = { type: "mcp_approval_request", id: newId("mcpApprovalRequest"), server_label: this.label, name: tool.name, arguments: call.arguments };
+      const item: McpApprovalRequestItem = {
+        type: "mcp_approval_request",
+        id: newId("mcpApprovalRequest"),
+        server_label: this.label,
+        name: tool.name,
+        arguments: call.arguments,
+      };
       return { item, run: async () => ({ ran: false, pause: true }) };
     }
     return this.run(tool.name, call.arguments, null, ctx);
@@ -156,8 +181,15 @@ class McpServerTool implements HostedTool {
 
   private run(name: string, args: string, approvalRequestId: string | null, ctx: HostedContext): HostedRun {
     const item: McpCallItem = {
-      type: "mcp_call", id: newId("mcpCall"), server_label: this.label, name, arguments: args, output: null, error: null,
-      ...(approvalRequestId ? { approval_request_id: approvalRequestId } : {}), status: "in_progress",
+      type: "mcp_call",
+      id: newId("mcpCall"),
+      server_label: this.label,
+      name,
+      arguments: args,
+      output: null,
+      error: null,
+      ...(approvalRequestId ? { approval_request_id: approvalRequestId } : {}),
+      status: "in_progress",
     };
     return {
       item,
@@ -203,10 +235,18 @@ export function checkApprovals(input: readonly Item[], context: readonly Item[],
     if (item.type !== "mcp_approval_response") continue;
     const req = context.find((c) => c.type === "mcp_approval_request" && c.id === item.approval_request_id) as McpApprovalRequestItem | undefined;
     if (!req) {
-      throw new HttpError(400, `mcp_approval_response: no mcp_approval_request ${item.approval_request_id} in this conversation (continue it with previous_response_id or conversation)`, { param: `input[${i}].approval_request_id`, code: "approval_request_not_found" });
+      throw new HttpError(
+        400,
+        `mcp_approval_response: no mcp_approval_request ${item.approval_request_id} in this conversation (continue it with previous_response_id or conversation)`,
+        { param: `input[${i}].approval_request_id`, code: "approval_request_not_found" },
+      );
     }
     if (item.approve && !labels.has(req.server_label)) {
-      throw new HttpError(400, `mcp_approval_response: the approved call is to MCP server '${req.server_label}', which is not among this request's tools: send its mcp tool again (its credentials are not kept between requests)`, { param: "tools", code: "mcp_server_missing" });
+      throw new HttpError(
+        400,
+        `mcp_approval_response: the approved call is to MCP server '${req.server_label}', which is not among this request's tools: send its mcp tool again (its credentials are not kept between requests)`,
+        { param: "tools", code: "mcp_server_missing" },
+      );
     }
   }
 }

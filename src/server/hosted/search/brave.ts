@@ -18,18 +18,30 @@ export function brave(base: string, key: string): SearchWire {
     name: "brave",
     web: {
       request: (query) => request(base, key, "web/search", query, 20),
-      read: (json) => asArray(obj(obj(json).web).results).map(obj).filter((r) => str(r.url)).map((r) => ({ url: str(r.url), title: str(r.title), snippet: str(r.description) })),
+      read: (json) =>
+        asArray(obj(obj(json).web).results)
+          .map(obj)
+          .filter((r) => str(r.url))
+          .map((r) => ({ url: str(r.url), title: str(r.title), snippet: str(r.description) })),
     },
     images: {
       request: (query) => request(base, key, "images/search", query, 200),
-      read: (json) => asArray(obj(json).results).map(obj).map((r) => {
-        const props = obj(r.properties);
-        const thumb = obj(r.thumbnail);
-        return {
-          image_url: str(props.url), title: str(r.title), source_url: str(r.url) || null, thumbnail_url: str(thumb.src) || null,
-          width: num(props.width) ?? num(thumb.width), height: num(props.height) ?? num(thumb.height),
-        };
-      }).filter((r) => r.image_url),
+      read: (json) =>
+        asArray(obj(json).results)
+          .map(obj)
+          .map((r) => {
+            const props = obj(r.properties);
+            const thumb = obj(r.thumbnail);
+            return {
+              image_url: str(props.url),
+              title: str(r.title),
+              source_url: str(r.url) || null,
+              thumbnail_url: str(thumb.src) || null,
+              width: num(props.width) ?? num(thumb.width),
+              height: num(props.height) ?? num(thumb.height),
+            };
+          })
+          .filter((r) => r.image_url),
     },
   };
 }

@@ -11,17 +11,27 @@ export function exa(base: string, key: string): SearchWire {
     name: "exa",
     web: {
       request: (q) => ({
-        url: `${base.replace(/\/+$/, "")}/search`, method: "POST",
+        url: `${base.replace(/\/+$/, "")}/search`,
+        method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify({
-          query: q.query, type: "auto", numResults: Math.min(q.count, 100), contents: { text: { maxCharacters: SNIPPET_CHARS } },
+          query: q.query,
+          type: "auto",
+          numResults: Math.min(q.count, 100),
+          contents: { text: { maxCharacters: SNIPPET_CHARS } },
           ...(q.allowedDomains?.length ? { includeDomains: q.allowedDomains } : {}),
           ...(q.country ? { userLocation: q.country.toUpperCase() } : {}),
         }),
       }),
-      read: (json) => asArray(obj(json).results).map(obj).filter((r) => str(r.url)).map((r) => ({
-        url: str(r.url), title: str(r.title), snippet: str(r.text) || asArray(r.highlights).map(str).join(" … "),
-      })),
+      read: (json) =>
+        asArray(obj(json).results)
+          .map(obj)
+          .filter((r) => str(r.url))
+          .map((r) => ({
+            url: str(r.url),
+            title: str(r.title),
+            snippet: str(r.text) || asArray(r.highlights).map(str).join(" … "),
+          })),
     },
   };
 }

@@ -12,7 +12,11 @@ export type { ImageResult, SearchQuery, WebResult } from "./types.ts";
 export const SEARCH_PROVIDERS = ["searxng", "brave", "tavily", "exa"] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 
-export interface WebSearchConfig { provider: SearchProvider; url: string; key: string | null }
+export interface WebSearchConfig {
+  provider: SearchProvider;
+  url: string;
+  key: string | null;
+}
 
 const DEFAULT_URLS: Record<SearchProvider, string | null> = { searxng: null, brave: BRAVE_URL, tavily: TAVILY_URL, exa: EXA_URL };
 
@@ -25,7 +29,8 @@ export function webSearchFromEnv(env: Record<string, string | undefined>): WebSe
   }
   const p = provider as SearchProvider;
   const url = env.TESSERA_WEB_SEARCH_URL?.trim() || DEFAULT_URLS[p];
-  if (!url) throw new Error(`TESSERA_WEB_SEARCH_URL is required with TESSERA_WEB_SEARCH_PROVIDER=${p} (the base URL of the instance, e.g. http://searxng:8080)`);
+  if (!url)
+    throw new Error(`TESSERA_WEB_SEARCH_URL is required with TESSERA_WEB_SEARCH_PROVIDER=${p} (the base URL of the instance, e.g. http://searxng:8080)`);
   try {
     new URL(url);
   } catch {
@@ -38,10 +43,14 @@ export function webSearchFromEnv(env: Record<string, string | undefined>): WebSe
 
 export function wireOf(c: WebSearchConfig): SearchWire {
   switch (c.provider) {
-    case "searxng": return searxng(c.url);
-    case "brave": return brave(c.url, c.key!);
-    case "tavily": return tavily(c.url, c.key!);
-    case "exa": return exa(c.url, c.key!);
+    case "searxng":
+      return searxng(c.url);
+    case "brave":
+      return brave(c.url, c.key!);
+    case "tavily":
+      return tavily(c.url, c.key!);
+    case "exa":
+      return exa(c.url, c.key!);
   }
 }
 
@@ -64,7 +73,9 @@ async function send(name: string, r: WireRequest, signal: AbortSignal): Promise<
     res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, signal: deadline, redirect: "error" });
   } catch (e) {
     if (signal.aborted) throw e;
-    throw new SearchError(deadline.aborted ? `the ${name} search backend did not answer within ${SEARCH_TIMEOUT_MS} ms` : `the ${name} search backend could not be reached`);
+    throw new SearchError(
+      deadline.aborted ? `the ${name} search backend did not answer within ${SEARCH_TIMEOUT_MS} ms` : `the ${name} search backend could not be reached`,
+    );
   }
   const text = await res.text();
   if (text.length > MAX_ANSWER_BYTES) throw new SearchError(`the ${name} search backend's answer is too large`);
@@ -89,20 +100,28 @@ export function inDomains(url: string, domains: string[] | undefined): boolean {
     return false;
   }
   return domains.some((d) => {
-    const dom = d.toLowerCase().replace(/^\*?\./, "").replace(/^https?:\/\//, "").replace(/\/.*$/, "");
+    const dom = d
+      .toLowerCase()
+      .replace(/^\*?\./, "")
+      .replace(/^https?:\/\//, "")
+      .replace(/\/.*$/, "");
     return host === dom || host.endsWith(`.${dom}`);
   });
 }
 
 export async function searchWeb(wire: SearchWire, q: SearchQuery, signal: AbortSignal): Promise<WebResult[]> {
   const json = await send(wire.name, wire.web.request(q), signal);
-  return wire.web.read(json).filter((r) => inDomains(r.url, q.allowedDomains)).slice(0, q.count);
+  return wire.web
+    .read(json)
+    .filter((r) => inDomains(r.url, q.allowedDomains))
+    .slice(0, q.count);
 }
 
 export async function searchImages(wire: SearchWire, q: SearchQuery, signal: AbortSignal): Promise<ImageResult[]> {
   if (!wire.images) throw new SearchError(`the ${wire.name} search backend has no image search`);
   const json = await send(wire.name, wire.images.request(q), signal);
-  return wire.images.read(json)
+  return wire.images
+    .read(json)
     .filter((r) => /^https?:\/\//.test(r.image_url) && inDomains(r.source_url ?? r.image_url, q.allowedDomains))
     .slice(0, q.count);
 }

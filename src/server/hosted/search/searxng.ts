@@ -27,15 +27,25 @@ export function searxng(base: string): SearchWire {
     name: "searxng",
     web: {
       request: (query) => request(base, query),
-      read: (json) => asArray(obj(json).results).map(obj).filter((r) => str(r.url)).map((r) => ({ url: str(r.url), title: str(r.title), snippet: str(r.content) })),
+      read: (json) =>
+        asArray(obj(json).results)
+          .map(obj)
+          .filter((r) => str(r.url))
+          .map((r) => ({ url: str(r.url), title: str(r.title), snippet: str(r.content) })),
     },
     images: {
       request: (query) => request(base, query, "images"),
-      read: (json) => asArray(obj(json).results).map(obj).filter((r) => str(r.img_src)).map((r) => ({
-        image_url: str(r.img_src), title: str(r.title), source_url: str(r.url) || null,
-        thumbnail_url: str(r.thumbnail_src) || str(r.thumbnail) || null,
-        ...(num(r.width) !== null ? { width: num(r.width), height: num(r.height) } : size(r.resolution)),
-      })),
+      read: (json) =>
+        asArray(obj(json).results)
+          .map(obj)
+          .filter((r) => str(r.img_src))
+          .map((r) => ({
+            image_url: str(r.img_src),
+            title: str(r.title),
+            source_url: str(r.url) || null,
+            thumbnail_url: str(r.thumbnail_src) || str(r.thumbnail) || null,
+            ...(num(r.width) !== null ? { width: num(r.width), height: num(r.height) } : size(r.resolution)),
+          })),
     },
   };
 }

@@ -45,39 +45,42 @@ export async function webSearchTool(entries: ToolIn[], config: HostedToolsConfig
   if (!config.webSearch) throw needsBackend(tool.type);
   const wire = wireOf(config.webSearch);
   const query = (q: string): SearchQuery => ({
-    query: q, count: RESULTS[tool.search_context_size ?? "medium"],
+    query: q,
+    count: RESULTS[tool.search_context_size ?? "medium"],
     allowedDomains: tool.filters?.allowed_domains ?? undefined,
     country: tool.user_location?.country ?? undefined,
   });
-  return [{
-    kind: "web_search",
-    declarations: () => [declaration(WEB_SEARCH_FUNCTION, "Search the web. Answers with numbered results: URL, title and a snippet each.", "the web")],
-    owns: (name) => name === WEB_SEARCH_FUNCTION,
-    call(call, ctx): HostedRun {
-      const q = queryOf(call.arguments);
-      const item: WebSearchCallItem = { type: "web_search_call", id: newId("webSearch"), status: "in_progress", action: { type: "search", query: q ?? "" } };
-      return {
-        item,
-        async run() {
-          if (!q) {
-            item.status = "failed";
-            return { ran: false, modelText: 'The search needs a query: call it with {"query": "…"}.' };
-          }
-          try {
-            const results = await searchWeb(wire, query(q), ctx.signal);
-            item.status = "completed";
-            if (ctx.include.includes("web_search_call.action.sources")) item.action.sources = results.map((r) => ({ type: "url", url: r.url }));
-            if (ctx.include.includes("web_search_call.results")) item.results = results;
-            return { ran: true, modelText: webResultsText(q, results), sources: results.map((r) => ({ url: r.url, title: r.title })) };
-          } catch (e) {
-            if (!(e instanceof SearchError)) throw e;
-            item.status = "failed";
-            return { ran: false, modelText: `The search failed: ${e.message}.` };
-          }
-        },
-      };
+  return [
+    {
+      kind: "web_search",
+      declarations: () => [declaration(WEB_SEARCH_FUNCTION, "Search the web. Answers with numbered results: URL, title and a snippet each.", "the web")],
+      owns: (name) => name === WEB_SEARCH_FUNCTION,
+      call(call, ctx): HostedRun {
+        const q = queryOf(call.arguments);
+        const item: WebSearchCallItem = { type: "web_search_call", id: newId("webSearch"), status: "in_progress", action: { type: "search", query: q ?? "" } };
+        return {
+          item,
+          async run() {
+            if (!q) {
+              item.status = "failed";
+              return { ran: false, modelText: 'The search needs a query: call it with {"query": "…"}.' };
+            }
+            try {
+              const results = await searchWeb(wire, query(q), ctx.signal);
+              item.status = "completed";
+              if (ctx.include.includes("web_search_call.action.sources")) item.action.sources = results.map((r) => ({ type: "url", url: r.url }));
+              if (ctx.include.includes("web_search_call.results")) item.results = results;
+              return { ran: true, modelText: webResultsText(q, results), sources: results.map((r) => ({ url: r.url, title: r.title })) };
+            } catch (e) {
+              if (!(e instanceof SearchError)) throw e;
+              item.status = "failed";
+              return { ran: false, modelText: `The search failed: ${e.message}.` };
+            }
+          },
+        };
+      },
     },
-  }];
+  ];
 }
 
 export async function imageSearchTool(entries: ToolIn[], config: HostedToolsConfig): Promise<HostedTool[]> {
@@ -86,33 +89,50 @@ export async function imageSearchTool(entries: ToolIn[], config: HostedToolsConf
   if (!config.webSearch) throw needsBackend("image_search");
   const wire = wireOf(config.webSearch);
   if (!wire.images) {
-    throw new HttpError(400, `image_search is not available with the ${wire.name} search backend: it needs searxng or brave (TESSERA_WEB_SEARCH_PROVIDER)`, { param: "tools", code: "search_not_configured" });
+    throw new HttpError(400, `image_search is not available with the ${wire.name} search backend: it needs searxng or brave (TESSERA_WEB_SEARCH_PROVIDER)`, {
+      param: "tools",
+      code: "search_not_configured",
+    });
   }
-  return [{
-    kind: "image_search",
-    declarations: () => [declaration(IMAGE_SEARCH_FUNCTION, "Search for images. Answers with absolute image URLs, each with its title, size and the page it is on.", "images")],
-    owns: (name) => name === IMAGE_SEARCH_FUNCTION,
-    call(call, ctx): HostedRun {
-      const q = queryOf(call.arguments);
-      const item: ImageSearchCallItem = { type: "image_search_call", id: newId("imageSearch"), status: "in_progress", action: { type: "search", query: q ?? "" }, results: [] };
-      return {
-        item,
-        async run() {
-          if (!q) {
-            item.status = "failed";
-            return { ran: false, modelText: 'The image search needs a query: call it with {"query": "…"}.' };
-          }
-          try {
-            item.results = await searchImages(wire, { query: q, count: RESULTS[tool.search_context_size ?? "medium"], allowedDomains: tool.filters?.allowed_domains ?? undefined }, ctx.signal);
-            item.status = "completed";
-            return { ran: true, modelText: imageSearchText(item) };
-          } catch (e) {
-            if (!(e instanceof SearchError)) throw e;
-            item.status = "failed";
-            return { ran: false, modelText: `The image search failed: ${e.message}.` };
-          }
-        },
-      };
+  return [
+    {
+      kind: "image_search",
+      declarations: () => [
+        declaration(IMAGE_SEARCH_FUNCTION, "Search for images. Answers with absolute image URLs, each with its title, size and the page it is on.", "images"),
+      ],
+      owns: (name) => name === IMAGE_SEARCH_FUNCTION,
+      call(call, ctx): HostedRun {
+        const q = queryOf(call.arguments);
+        const item: ImageSearchCallItem = {
+          type: "image_search_call",
+          id: newId("imageSearch"),
+          status: "in_progress",
+          action: { type: "search", query: q ?? "" },
+          results: [],
+        };
+        return {
+          item,
+          async run() {
+            if (!q) {
+              item.status = "failed";
+              return { ran: false, modelText: 'The image search needs a query: call it with {"query": "…"}.' };
+            }
+            try {
+              item.results = await searchImages(
+                wire,
+                { query: q, count: RESULTS[tool.search_context_size ?? "medium"], allowedDomains: tool.filters?.allowed_domains ?? undefined },
+                ctx.signal,
+              );
+              item.status = "completed";
+              return { ran: true, modelText: imageSearchText(item) };
+            } catch (e) {
+              if (!(e instanceof SearchError)) throw e;
+              item.status = "failed";
+              return { ran: false, modelText: `The image search failed: ${e.message}.` };
+            }
+          },
+        };
+      },
     },
-  }];
+  ];
 }

@@ -10,7 +10,11 @@ export interface SearchQuery {
   country?: string;
 }
 
-export interface WebResult { url: string; title: string; snippet: string }
+export interface WebResult {
+  url: string;
+  title: string;
+  snippet: string;
+}
 
 export interface ImageResult {
   /** The full image, absolute. */
@@ -24,7 +28,12 @@ export interface ImageResult {
 }
 
 /** An HTTP request as a backend's wire wants it (pure translation: the caller sends it). */
-export interface WireRequest { url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string }
+export interface WireRequest {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+}
 
 /** One backend: its wire both ways. `images` is absent where the backend has no image search. */
 export interface SearchWire {
@@ -35,5 +44,6 @@ export interface SearchWire {
 
 export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string => (typeof v === "string" ? v : "");
-export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null);
+export const num = (v: unknown): number | null =>
+  typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null;
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

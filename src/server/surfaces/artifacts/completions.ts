@@ -25,7 +25,20 @@ import { artifactModel, planEdit, runArtifactJob, type JobOutcome } from "./job.
 import { artifactJson } from "./view.ts";
 
 const ArtifactBody = v.object({
-  ...v.pick(EmbedBody, ["model", "messages", "stream", "stream_options", "temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "user", "n", "byok"]).entries,
+  ...v.pick(EmbedBody, [
+    "model",
+    "messages",
+    "stream",
+    "stream_options",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "max_completion_tokens",
+    "seed",
+    "user",
+    "n",
+    "byok",
+  ]).entries,
   // Read by readArtifactMetadata, which names the field at fault.
   metadata: v.optional(v.unknown()),
 });
@@ -47,7 +60,10 @@ interface Plan {
 
 async function plan(ctx: RequestContext<string>, owner: Owner, body: ArtifactBody, request: ArtifactRequest): Promise<Plan> {
   const messages = body.messages as ChatMessage[];
-  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content)).join("\n\n");
+  const instructions = messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map((m) => textOf(m.content))
+    .join("\n\n");
   if (!request.isEdit) {
     const turns: PromptTurn[] = messages
       .filter((m) => m.role === "user" || m.role === "assistant")
@@ -62,7 +78,13 @@ async function plan(ctx: RequestContext<string>, owner: Owner, body: ArtifactBod
   if (!instruction) throw new HttpError(400, "an edit needs a user turn saying what to change", { param: "messages" });
   const assistant = messages.slice(0, lastUser).findLast((m) => m.role === "assistant");
   const sent = assistant ? textOf(assistant.content) : "";
-  const edit = await planEdit(ctx.deps.db, owner, { id: request.id, sent, baseVersion: request.baseVersion, fork: request.fork, idParam: "metadata.thesys.id" });
+  const edit = await planEdit(ctx.deps.db, owner, {
+    id: request.id,
+    sent,
+    baseVersion: request.baseVersion,
+    fork: request.fork,
+    idParam: "metadata.thesys.id",
+  });
   return { request, task: { kind: "edit", base: edit.program, instruction }, instructions, base: edit.base };
 }
 
@@ -93,12 +115,26 @@ export async function artifactChatCompletions(ctx: PaidContext<string, "key or t
   // The work, from the model call to the stored version; it ends the call whatever happens.
   const work = async (): Promise<Done> => {
     const outcome = await runArtifactJob(deps.db, {
-      owner, id: p.request.id, kind: p.request.kind, task: p.task, instructions: p.instructions, base: p.base, fork: p.request.fork,
-      userId: body.user ?? null, complete: artifactModel(provider, body.model, params(body)), fixer: deps.fixingModel,
+      owner,
+      id: p.request.id,
+      kind: p.request.kind,
+      task: p.task,
+      instructions: p.instructions,
+      base: p.base,
+      fork: p.request.fork,
+      userId: body.user ?? null,
+      complete: artifactModel(provider, body.model, params(body)),
+      fixer: deps.fixingModel,
       kindParam: "metadata.thesys.c1_artifact_type",
     });
     if (!outcome.ok) {
-      await end({ charged: false, status: outcome.error.status, outcome: outcome.outcome, usage: outcome.usage, event: outcome.fixFailed ? { outcome: "fix_failed", corrected: [] } : null });
+      await end({
+        charged: false,
+        status: outcome.error.status,
+        outcome: outcome.outcome,
+        usage: outcome.usage,
+        event: outcome.fixFailed ? { outcome: "fix_failed", corrected: [] } : null,
+      });
       throw outcome.error;
     }
     const { produced } = outcome;
@@ -118,7 +154,10 @@ export async function artifactChatCompletions(ctx: PaidContext<string, "key or t
   }
   const done = await work();
   return Response.json({
-    id, object: "chat.completion", created, model: body.model,
+    id,
+    object: "chat.completion",
+    created,
+    model: body.model,
     choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: done.produced.program, refusal: null } }],
     usage: done.produced.usage,
     artifact: artifactSummary(done),
@@ -130,7 +169,9 @@ function artifactSummary(done: Done) {
   return {
     ...artifactJson(artifact, { version }),
     outcome: produced.outcome,
-    ...(produced.merge ? { merge: { replaced: produced.merge.replaced, added: produced.merge.added, deleted: produced.merge.deleted, removed: produced.merge.collected } } : {}),
+    ...(produced.merge
+      ? { merge: { replaced: produced.merge.replaced, added: produced.merge.added, deleted: produced.merge.deleted, removed: produced.merge.collected } }
+      : {}),
   };
 }
 
@@ -143,7 +184,17 @@ function artifactSummary(done: Done) {
  */
 function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; created: number; model: string; includeUsage: boolean }): Response {
   const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    sseFrame(null, JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra }));
+    sseFrame(
+      null,
+      JSON.stringify({
+        id: o.id,
+        object: "chat.completion.chunk",
+        created: o.created,
+        model: o.model,
+        choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+        ...extra,
+      }),
+    );
   // The work goes on if the client leaves: the version is stored and the call settled.
   ctx.deps.background.track(work.catch(() => {}));
   let sent = false;
@@ -160,7 +211,12 @@ function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; cre
         for (const piece of program.match(/[^\n]*\n?/g)!.filter((s) => s !== "")) ctrl.enqueue(chunk({ content: piece }, null));
         ctrl.enqueue(chunk({}, "stop", { artifact: artifactSummary(done) }));
         if (o.includeUsage) {
-          ctrl.enqueue(sseFrame(null, JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [], usage: done.produced.usage })));
+          ctrl.enqueue(
+            sseFrame(
+              null,
+              JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [], usage: done.produced.usage }),
+            ),
+          );
         }
         ctrl.enqueue(SSE_DONE);
       } catch (e) {

@@ -1,7 +1,15 @@
 // One artifact generation or edit, from the model call to the stored version: what Artifact Chat
 // Completions runs for a request, and what an artifact tool call of a Responses turn runs. The
 // caller settles the paid call from the outcome.
-import { findArtifact, findArtifactVersion, findArtifactVersionByContent, saveArtifactVersion, type ArtifactRow, type Db, type Owner } from "../../../db/index.ts";
+import {
+  findArtifact,
+  findArtifactVersion,
+  findArtifactVersionByContent,
+  saveArtifactVersion,
+  type ArtifactRow,
+  type Db,
+  type Owner,
+} from "../../../db/index.ts";
 import { frame } from "../../../lang/index.ts";
 import { complete } from "../../../providers/call.ts";
 import { ProviderError, type ChatRequest } from "../../../providers/types.ts";
@@ -43,7 +51,9 @@ export type JobOutcome =
  * is nothing to edit, and the 409 when that version is no longer the latest and no fork is asked.
  */
 export async function planEdit(
-  db: Db, owner: Owner, e: { id: string; sent: string; baseVersion: number | null; fork: boolean; idParam: string },
+  db: Db,
+  owner: Owner,
+  e: { id: string; sent: string; baseVersion: number | null; fork: boolean; idParam: string },
 ): Promise<{ base: number | "latest"; program: string }> {
   const sent = e.sent ? frame(e.sent).program.trim() : "";
   const row = await findArtifact(db, owner, e.id);
@@ -72,19 +82,40 @@ export function artifactModel(provider: ProviderCall, model: string, params: Rec
 export async function runArtifactJob(db: Db, job: ArtifactJob): Promise<JobOutcome> {
   let produced: Produced;
   try {
-    produced = await produceArtifact({ lib: artifactLibrary(job.kind), task: job.task, instructions: job.instructions, complete: job.complete, fixer: job.fixer });
+    produced = await produceArtifact({
+      lib: artifactLibrary(job.kind),
+      task: job.task,
+      instructions: job.instructions,
+      complete: job.complete,
+      fixer: job.fixer,
+    });
   } catch (e) {
-    const error = providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached; nothing was stored or charged", { code: "fixing_model_unavailable" });
+    const error =
+      providerHttpError(e) ?? new HttpError(502, "the fixing model could not be reached; nothing was stored or charged", { code: "fixing_model_unavailable" });
     return { ok: false, error, outcome: e instanceof ProviderError ? "upstream_error" : "error", usage: null, fixFailed: false };
   }
   if (!produced.ok) {
-    const detail = produced.errors.length ? `: ${produced.errors.slice(0, 5).map((e) => e.message).join("; ")}` : "";
-    const error = new HttpError(502, `${produced.message}${detail}; nothing was stored or charged`, { code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid" });
+    const detail = produced.errors.length
+      ? `: ${produced.errors
+          .slice(0, 5)
+          .map((e) => e.message)
+          .join("; ")}`
+      : "";
+    const error = new HttpError(502, `${produced.message}${detail}; nothing was stored or charged`, {
+      code: produced.reason === "too_large" ? "artifact_too_large" : "artifact_invalid",
+    });
     return { ok: false, error, outcome: "fix_failed", usage: produced.usage, fixFailed: true };
   }
   const saved = await saveArtifactVersion(db, job.owner, {
-    id: job.id, kind: job.kind, name: programTitle(produced.program), content: produced.program,
-    source: job.task.kind === "edit" ? "edit" : "generate", base: job.base, fork: job.fork, userId: job.userId ?? null, conversationId: job.conversationId ?? null,
+    id: job.id,
+    kind: job.kind,
+    name: programTitle(produced.program),
+    content: produced.program,
+    source: job.task.kind === "edit" ? "edit" : "generate",
+    base: job.base,
+    fork: job.fork,
+    userId: job.userId ?? null,
+    conversationId: job.conversationId ?? null,
   });
   if (!saved.ok) return { ok: false, error: saveRefusal(saved, job.id, job.kindParam), outcome: "rejected", usage: produced.usage, fixFailed: false };
   return { ok: true, produced, artifact: saved.artifact, version: saved.version };

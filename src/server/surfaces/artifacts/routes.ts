@@ -4,7 +4,14 @@
 // frontend token only its user's (any other id is a 404), and needs artifacts:read / :write.
 import * as v from "valibot";
 import {
-  deleteArtifact, findArtifact, findArtifactVersion, listArtifacts, listArtifactVersions, saveArtifactVersion, type Db, type Owner,
+  deleteArtifact,
+  findArtifact,
+  findArtifactVersion,
+  listArtifacts,
+  listArtifactVersions,
+  saveArtifactVersion,
+  type Db,
+  type Owner,
 } from "../../../db/index.ts";
 import { ARTIFACT_KINDS, artifactLibrary, isArtifactKind, type ArtifactKind } from "../../../artifacts/kinds.ts";
 import { ARTIFACT_ID } from "../../../artifacts/metadata.ts";
@@ -44,7 +51,11 @@ function positive(value: string | null, param: string, max = Number.MAX_SAFE_INT
 export async function list(ctx: Ctx): Promise<Response> {
   const { db, owner } = access(ctx, "artifacts:read");
   const q = ctx.url.searchParams;
-  const kinds = q.getAll("kind").flatMap((k) => k.split(",")).map((k) => k.trim()).filter(Boolean);
+  const kinds = q
+    .getAll("kind")
+    .flatMap((k) => k.split(","))
+    .map((k) => k.trim())
+    .filter(Boolean);
   // The thesys front end names decks "presentation" in places: the same kind.
   const wanted = kinds.map((k) => (k === "presentation" ? "slides" : k));
   const bad = wanted.find((k) => !isArtifactKind(k));
@@ -82,7 +93,10 @@ export async function remove(ctx: IdCtx): Promise<Response> {
 
 const WriteBody = v.object({
   // The thesys front end JSON-stringifies objects it writes (an envelope {artifact_id, type, content}).
-  content: v.pipe(v.union([v.string(), v.record(v.string(), v.unknown())], "content must be a program (a string)"), v.transform((c) => (typeof c === "string" ? c : JSON.stringify(c)))),
+  content: v.pipe(
+    v.union([v.string(), v.record(v.string(), v.unknown())], "content must be a program (a string)"),
+    v.transform((c) => (typeof c === "string" ? c : JSON.stringify(c))),
+  ),
   /** The version this content was made from: 409 unless it is the latest (or `fork`). */
   base_version: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)))),
   fork: v.optional(v.nullable(v.boolean())),
@@ -114,19 +128,34 @@ export async function write(ctx: IdCtx): Promise<Response> {
   if (row) kind = row.kind as ArtifactKind;
   else {
     if (!ARTIFACT_ID.test(id)) throw new HttpError(400, "an artifact id is 1-128 letters, digits, `.`, `_`, `:` or `-`", { param: "id" });
-    if (!isArtifactKind(body.kind)) throw new HttpError(404, `no artifact ${id}: to create it, give its kind ("slides" or "report")`, { code: "artifact_not_found", param: "kind" });
+    if (!isArtifactKind(body.kind))
+      throw new HttpError(404, `no artifact ${id}: to create it, give its kind ("slides" or "report")`, { code: "artifact_not_found", param: "kind" });
     kind = body.kind;
   }
   const program = programOf(body.content);
   if (program === "") throw new HttpError(400, "content holds no program", { param: "content" });
-  if (program.length > MAX_ARTIFACT_CHARS) throw new HttpError(400, `content is ${program.length} characters, over the limit of ${MAX_ARTIFACT_CHARS}`, { param: "content" });
+  if (program.length > MAX_ARTIFACT_CHARS)
+    throw new HttpError(400, `content is ${program.length} characters, over the limit of ${MAX_ARTIFACT_CHARS}`, { param: "content" });
   // Checked like a generation; repaired by the sanitizer only (no model is paid for a write).
   const checked = await checkArtifact(artifactLibrary(kind), program, { context: [], instructions: "", fixer: null });
   if (!checked.ok) {
-    throw new HttpError(400, `content is not a valid ${kind === "slides" ? "slide deck" : "report"}: ${checked.errors.slice(0, 5).map((e) => e.message).join("; ")}`, { param: "content", code: "artifact_invalid" });
+    throw new HttpError(
+      400,
+      `content is not a valid ${kind === "slides" ? "slide deck" : "report"}: ${checked.errors
+        .slice(0, 5)
+        .map((e) => e.message)
+        .join("; ")}`,
+      { param: "content", code: "artifact_invalid" },
+    );
   }
   const saved = await saveArtifactVersion(db, owner, {
-    id, kind, name: programTitle(checked.program), content: checked.program, source: "write", base: body.base_version ?? "latest", fork: body.fork === true,
+    id,
+    kind,
+    name: programTitle(checked.program),
+    content: checked.program,
+    source: "write",
+    base: body.base_version ?? "latest",
+    fork: body.fork === true,
   });
   if (!saved.ok) throw saveRefusal(saved, id, "kind");
   return Response.json({ ...artifactJson(saved.artifact, { version: saved.version, content: checked.program }), outcome: checked.outcome });

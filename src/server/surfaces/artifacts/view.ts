@@ -22,14 +22,25 @@ export function artifactJson(row: ArtifactRow, extra: { content?: string; versio
 export function saveRefusal(outcome: Exclude<SaveOutcome, { ok: true }>, id: string, kindParam: string | null): HttpError {
   switch (outcome.reason) {
     case "conflict":
-      return new HttpError(409, `artifact ${id} has moved on to version ${outcome.latest} since the version this edit was made from: edit the latest version, or set fork to keep this edit as a new version anyway`, {
-        code: "artifact_conflict",
-        headers: { "x-should-retry": "false" },
-      });
+      return new HttpError(
+        409,
+        `artifact ${id} has moved on to version ${outcome.latest} since the version this edit was made from: edit the latest version, or set fork to keep this edit as a new version anyway`,
+        {
+          code: "artifact_conflict",
+          headers: { "x-should-retry": "false" },
+        },
+      );
     case "kind":
-      return new HttpError(400, `artifact ${id} is a ${outcome.kind === "slides" ? "slide deck" : "report"} (${outcome.kind}): its kind cannot change`, { param: kindParam, code: "artifact_kind_mismatch" });
+      return new HttpError(400, `artifact ${id} is a ${outcome.kind === "slides" ? "slide deck" : "report"} (${outcome.kind}): its kind cannot change`, {
+        param: kindParam,
+        code: "artifact_kind_mismatch",
+      });
     case "no_version":
-      return new HttpError(404, outcome.latest === 0 ? `artifact ${id} has no versions yet` : `artifact ${id} has no such version: its versions are 1 to ${outcome.latest}`, { code: "version_not_found" });
+      return new HttpError(
+        404,
+        outcome.latest === 0 ? `artifact ${id} has no versions yet` : `artifact ${id} has no such version: its versions are 1 to ${outcome.latest}`,
+        { code: "version_not_found" },
+      );
     case "taken":
       return new HttpError(409, `the id ${id} is taken by another user's artifact`, { code: "artifact_id_taken" });
   }

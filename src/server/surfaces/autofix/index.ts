@@ -9,8 +9,5 @@ const PAID: PaidSpec = { surface: "autofix", reason: "autofix", price: (c) => c.
 
 export const autofix: Surface = {
   name: "autofix",
-  routes: [
-    paidRoute("POST", "/v1/autofix", "key", PAID, handler),
-    paidRoute("POST", "/v1/autofix/chat/completions", "key", PAID, handler),
-  ],
+  routes: [paidRoute("POST", "/v1/autofix", "key", PAID, handler), paidRoute("POST", "/v1/autofix/chat/completions", "key", PAID, handler)],
 };

@@ -22,7 +22,6 @@ export const AutofixBody = v.looseObject({
 export type AutofixBody = v.InferOutput<typeof AutofixBody>;
 type Message = v.InferOutput<typeof Message>;
 
-
 export interface AutofixRequest {
   config: ConfigBlock;
   /** The block's library, compiled (once per distinct block: see library.ts). */
@@ -83,10 +82,7 @@ export function interpretAutofixRequest(body: AutofixBody): AutofixRequest {
   // A text has at least as many UTF-16 units as code points: only a longer one needs counting.
   const generationChars = generation.length > LIMITS.generationChars ? codePoints(generation) : generation.length;
   if (generationChars > LIMITS.generationChars) {
-    throw bad(
-      `the generation is ${generationChars} characters (Unicode code points); the limit is ${LIMITS.generationChars}`,
-      lastParam,
-    );
+    throw bad(`the generation is ${generationChars} characters (Unicode code points); the limit is ${LIMITS.generationChars}`, lastParam);
   }
 
   // Context: text of user/assistant/system/developer turns; tool turns, non-text parts and further

@@ -3,9 +3,18 @@
 // never existed), and writing needs its write scope.
 import * as v from "valibot";
 import {
-  appendConversationItems, createConversation, deleteConversation, deleteConversationItem, findConversation,
-  findConversationItem, listConversationItems, listConversations, updateConversationMetadata,
-  type ConversationRow, type Db, type Owner,
+  appendConversationItems,
+  createConversation,
+  deleteConversation,
+  deleteConversationItem,
+  findConversation,
+  findConversationItem,
+  listConversationItems,
+  listConversations,
+  updateConversationMetadata,
+  type ConversationRow,
+  type Db,
+  type Owner,
 } from "../../../db/index.ts";
 import { newId, withFreshId } from "../../../responses/ids.ts";
 import { InputItem, Metadata, UserId } from "../../../responses/schema.ts";
@@ -77,8 +86,14 @@ async function found(db: Db, owner: Owner, id: string): Promise<ConversationRow>
 export async function create(ctx: Ctx): Promise<Response> {
   const { db, owner, principal } = access(ctx, "conversations:write");
   const body = await readBody(ctx.req, CreateConversation);
-  const userId = principal.kind === "token" ? principal.userId : body.user ?? null;
-  const row = await createConversation(db, { id: newId("conversation"), owner, userId, metadata: withTitle(body.metadata, body.title), items: toStored(body.items ?? []) });
+  const userId = principal.kind === "token" ? principal.userId : (body.user ?? null);
+  const row = await createConversation(db, {
+    id: newId("conversation"),
+    owner,
+    userId,
+    metadata: withTitle(body.metadata, body.title),
+    items: toStored(body.items ?? []),
+  });
   return Response.json(conversationJson(row));
 }
 
@@ -112,7 +127,8 @@ export async function update(ctx: Ctx<"/:id">): Promise<Response> {
 export async function remove(ctx: Ctx<"/:id">): Promise<Response> {
   const { db, owner } = access(ctx, "conversations:write");
   const id = ctx.params.id;
-  if (!(await deleteConversation(db, owner, id))) throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
+  if (!(await deleteConversation(db, owner, id)))
+    throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
   return Response.json({ id, object: "conversation.deleted", deleted: true });
 }
 

@@ -19,17 +19,21 @@ const ToolCall = v.object({
   function: v.object({ name: v.string(), arguments: v.string() }),
 });
 
-const Message = v.variant("role", [
-  v.object({ role: v.picklist(["system", "developer"]), content: TextContent, name: v.optional(v.string()) }),
-  v.object({ role: v.literal("user"), content: Content, name: v.optional(v.string()) }),
-  v.object({
-    role: v.literal("assistant"),
-    content: v.optional(v.nullable(Content)),
-    name: v.optional(v.string()),
-    tool_calls: v.optional(v.array(ToolCall)),
-  }),
-  v.object({ role: v.literal("tool"), content: TextContent, tool_call_id: v.string() }),
-], "role must be system, developer, user, assistant or tool");
+const Message = v.variant(
+  "role",
+  [
+    v.object({ role: v.picklist(["system", "developer"]), content: TextContent, name: v.optional(v.string()) }),
+    v.object({ role: v.literal("user"), content: Content, name: v.optional(v.string()) }),
+    v.object({
+      role: v.literal("assistant"),
+      content: v.optional(v.nullable(Content)),
+      name: v.optional(v.string()),
+      tool_calls: v.optional(v.array(ToolCall)),
+    }),
+    v.object({ role: v.literal("tool"), content: TextContent, tool_call_id: v.string() }),
+  ],
+  "role must be system, developer, user, assistant or tool",
+);
 
 const FunctionTool = v.object({
   type: v.literal("function"),
@@ -52,24 +56,28 @@ const Tool = v.pipe(
   FunctionTool,
 );
 
-const ToolChoice = v.union([
-  v.picklist(["none", "auto", "required"]),
-  v.object({ type: v.literal("function"), function: v.object({ name: v.string() }) }),
-], 'tool_choice must be "none", "auto", "required" or {type:"function",function:{name}}');
+const ToolChoice = v.union(
+  [v.picklist(["none", "auto", "required"]), v.object({ type: v.literal("function"), function: v.object({ name: v.string() }) })],
+  'tool_choice must be "none", "auto", "required" or {type:"function",function:{name}}',
+);
 
-const ResponseFormat = v.variant("type", [
-  v.object({ type: v.literal("text") }),
-  v.object({ type: v.literal("json_object") }),
-  v.object({
-    type: v.literal("json_schema"),
-    json_schema: v.object({
-      name: v.string(),
-      description: v.optional(v.string()),
-      schema: v.optional(v.record(v.string(), v.unknown())),
-      strict: v.optional(v.nullable(v.boolean())),
+const ResponseFormat = v.variant(
+  "type",
+  [
+    v.object({ type: v.literal("text") }),
+    v.object({ type: v.literal("json_object") }),
+    v.object({
+      type: v.literal("json_schema"),
+      json_schema: v.object({
+        name: v.string(),
+        description: v.optional(v.string()),
+        schema: v.optional(v.record(v.string(), v.unknown())),
+        strict: v.optional(v.nullable(v.boolean())),
+      }),
     }),
-  }),
-], "response_format type must be text, json_object or json_schema");
+  ],
+  "response_format type must be text, json_object or json_schema",
+);
 
 const PositiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 

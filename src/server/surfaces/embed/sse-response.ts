@@ -16,7 +16,6 @@ export interface StreamEnd {
   cancelled: boolean;
 }
 
-
 export function sseResponse(
   chunks: AsyncIterable<ChatCompletionChunk>,
   opts: {

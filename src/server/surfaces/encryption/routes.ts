@@ -5,14 +5,21 @@ import { readBody } from "../../body.ts";
 import type { AuthedContext } from "../../context.ts";
 
 const EncryptBody = v.object({
-  provider: v.pipe(v.string(), v.maxLength(64, "provider is at most 64 characters"), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google")),
+  provider: v.pipe(
+    v.string(),
+    v.maxLength(64, "provider is at most 64 characters"),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "provider must be a provider id such as openai, anthropic, google"),
+  ),
   // The key ends up in an HTTP header: a CR, LF or NUL there would fail (or split the header)
   // only at request time, as a 502; refused here, with the reason.
   apiKey: v.pipe(
     v.string(),
     v.minLength(1, "apiKey must not be empty"),
     v.maxLength(4096, "apiKey is too long"),
-    v.check((key) => unprintable(key) < 0, (issue) => unprintableMessage(issue.input as string)),
+    v.check(
+      (key) => unprintable(key) < 0,
+      (issue) => unprintableMessage(issue.input as string),
+    ),
   ),
 });
 

@@ -17,14 +17,30 @@ const Body = v.object({
   // Both spellings: OpenUI's documentation mints with `user_id`.
   user: v.optional(UserId),
   user_id: v.optional(UserId),
-  ttl_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL.min, `ttl_seconds must be at least ${TTL.min}`), v.maxValue(TTL.max, `ttl_seconds must be at most ${TTL.max}`))),
+  ttl_seconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(TTL.min, `ttl_seconds must be at least ${TTL.min}`),
+      v.maxValue(TTL.max, `ttl_seconds must be at most ${TTL.max}`),
+    ),
+  ),
   scopes: v.optional(v.pipe(v.array(v.picklist(SCOPES, `scopes are ${SCOPES.join(", ")}`)), v.minLength(1, "scopes must not be empty"))),
-  models: v.optional(v.pipe(
-    v.array(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "models are {provider}/{model} ids"), v.maxLength(256, "a model id is at most 256 characters"))),
-    v.minLength(1, "models must not be empty (leave it out to allow every model)"),
-    v.maxLength(100, "at most 100 models"),
-  )),
-  max_credits: v.optional(v.pipe(v.number(), v.integer("max_credits must be a whole number of credits"), v.minValue(0, "max_credits must be at least 0"), v.maxValue(MAX_CREDITS, `max_credits must be at most ${MAX_CREDITS}`))),
+  models: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(/^[^/\s]+\/\S+$/, "models are {provider}/{model} ids"), v.maxLength(256, "a model id is at most 256 characters"))),
+      v.minLength(1, "models must not be empty (leave it out to allow every model)"),
+      v.maxLength(100, "at most 100 models"),
+    ),
+  ),
+  max_credits: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("max_credits must be a whole number of credits"),
+      v.minValue(0, "max_credits must be at least 0"),
+      v.maxValue(MAX_CREDITS, `max_credits must be at most ${MAX_CREDITS}`),
+    ),
+  ),
 });
 
 export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Promise<Response> {
@@ -41,10 +57,25 @@ export async function mintFrontendToken(ctx: AuthedContext<string, "key">): Prom
   const id = crypto.randomUUID();
   const maxCredits = body.max_credits ?? null;
   if (maxCredits !== null) await recordTokenBudget(ctx.deps.db, { tokenId: id, organizationId: org.id, maxCredits, expiresAt });
-  const token = await mintToken(ctx.deps.keys, { organizationId: org.id, userId: user, scopes, expiresAt, keyId: principal.keyId, issuedAt: Date.now(), id, models, maxCredits });
+  const token = await mintToken(ctx.deps.keys, {
+    organizationId: org.id,
+    userId: user,
+    scopes,
+    expiresAt,
+    keyId: principal.keyId,
+    issuedAt: Date.now(),
+    id,
+    models,
+    maxCredits,
+  });
   return Response.json({
-    token, expires_at: expiresAt, user, user_id: user, scopes,
-    ...(models ? { models } : {}), ...(maxCredits !== null ? { max_credits: maxCredits } : {}),
+    token,
+    expires_at: expiresAt,
+    user,
+    user_id: user,
+    scopes,
+    ...(models ? { models } : {}),
+    ...(maxCredits !== null ? { max_credits: maxCredits } : {}),
   });
 }
 

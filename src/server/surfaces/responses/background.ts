@@ -8,8 +8,18 @@
 // (still queued) is run by that replica from its stored request; one that was running is failed,
 // saying why (its stream was half told).
 import {
-  appendEvents, claimLapsedResponses, deleteEvents, endResponse, findOrganizationById, insertResponse, inputItemsOf, isRunning,
-  renewLease, updateResponse, type Db, type ResponseRow,
+  appendEvents,
+  claimLapsedResponses,
+  deleteEvents,
+  endResponse,
+  findOrganizationById,
+  insertResponse,
+  inputItemsOf,
+  isRunning,
+  renewLease,
+  updateResponse,
+  type Db,
+  type ResponseRow,
 } from "../../../db/index.ts";
 import { responseObject } from "../../../responses/object.ts";
 import type { CreateBody } from "../../../responses/schema.ts";
@@ -55,9 +65,19 @@ interface StoredJob {
 export async function startBackground(deps: AppDeps, t: PreparedTurn, call: PaidCall): Promise<ResponseObject> {
   const queued = responseObject(t.settings, { status: "queued", output: [] });
   await insertResponse(deps.db, {
-    id: t.settings.id, organizationId: t.org.id, status: "queued", model: t.settings.model,
-    previousResponseId: t.settings.previous_response_id, conversationId: t.conversationId, userId: t.userId, background: true,
-    body: queued, request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held, userId: t.userId } satisfies StoredJob, worker: WORKER_ID, leaseUntil: seconds() + lease(deps), input: t.input,
+    id: t.settings.id,
+    organizationId: t.org.id,
+    status: "queued",
+    model: t.settings.model,
+    previousResponseId: t.settings.previous_response_id,
+    conversationId: t.conversationId,
+    userId: t.userId,
+    background: true,
+    body: queued,
+    request: { body: bodyWithoutCredentials(t.body), requestId: call.requestId, held: call.held, userId: t.userId } satisfies StoredJob,
+    worker: WORKER_ID,
+    leaseUntil: seconds() + lease(deps),
+    input: t.input,
   });
   // Tracked, so that a stopping server waits for the run's last writes (after failOwnRuns ended it).
   void deps.background.track(runBackground(deps, t, call).catch((e) => deps.log(`background ${t.settings.id}: ${e instanceof Error ? e.stack : String(e)}`)));
@@ -89,8 +109,15 @@ async function runBackground(deps: AppDeps, t: PreparedTurn, call: PaidCall): Pr
     // A turn that cannot open is stored as a failed response, with the reason.
     const chunks = await openFirstRound(deps, t, ac.signal, call.requestId);
     const events = runTurn(deps, t, chunks, {
-      call, signal: ac.signal, streamed: true,
-      background: { onItemDone: async (snapshot) => { await flush(); return updateResponse(db, id, "in_progress", snapshot); } },
+      call,
+      signal: ac.signal,
+      streamed: true,
+      background: {
+        onItemDone: async (snapshot) => {
+          await flush();
+          return updateResponse(db, id, "in_progress", snapshot);
+        },
+      },
     });
     for await (const e of events) {
       pending.push(e);
@@ -125,7 +152,8 @@ async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = D
     }
     const body = JSON.parse(row.body) as ResponseObject;
     const failed: ResponseObject = {
-      ...body, status: "failed",
+      ...body,
+      status: "failed",
       error: { code: "server_error", message: "the server running this background response stopped before it finished; nothing was charged" },
     };
     if (await endResponse(db, row.id, "failed", failed)) {
@@ -162,20 +190,26 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   const call = PaidCall.resumed(deps, org, TURN, ENDPOINT, job.requestId, job.held ?? 0);
   call.model = t.settings.model;
   call.input = t.input;
-  void runBackground(deps, t, call)
-    .catch((e) => deps.log(`background ${row.id}: ${e instanceof Error ? e.stack : String(e)}`));
+  void runBackground(deps, t, call).catch((e) => deps.log(`background ${row.id}: ${e instanceof Error ? e.stack : String(e)}`));
   return true;
 }
 
 async function nextSequence(db: Db, id: string): Promise<number> {
-  const row = await db.selectFrom("response_events").select((eb) => eb.fn.max("sequence_number").as("n")).where("response_id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("response_events")
+    .select((eb) => eb.fn.max("sequence_number").as("n"))
+    .where("response_id", "=", id)
+    .executeTakeFirst();
   return row?.n == null ? 0 : Number(row.n) + 1;
 }
 
 /** Sweeps now and then every lease period; the timer never keeps the process alive. */
 export async function startSweeper(db: Db, log: (line: string) => void, leaseSeconds: number, deps?: AppDeps): Promise<() => void> {
   await sweepLapsed(db, log, leaseSeconds, deps);
-  const timer = setInterval(() => void sweepLapsed(db, log, leaseSeconds, deps).catch((e) => log(`background sweep failed: ${String(e)}`)), leaseSeconds * 1000);
+  const timer = setInterval(
+    () => void sweepLapsed(db, log, leaseSeconds, deps).catch((e) => log(`background sweep failed: ${String(e)}`)),
+    leaseSeconds * 1000,
+  );
   timer.unref();
   return () => clearInterval(timer);
 }
@@ -186,7 +220,11 @@ export async function failOwnRuns(db: Db): Promise<void> {
     const row = await db.selectFrom("responses").select("body").where("id", "=", id).executeTakeFirst();
     if (row) {
       const body = JSON.parse(row.body) as ResponseObject;
-      await endResponse(db, id, "failed", { ...body, status: "failed", error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" } });
+      await endResponse(db, id, "failed", {
+        ...body,
+        status: "failed",
+        error: { code: "server_error", message: "the server stopped before this background response finished; nothing was charged" },
+      });
     }
     // After the write: the run then finds its response ended and only hands back the credits.
     ac.abort();

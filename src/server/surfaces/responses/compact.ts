@@ -18,7 +18,12 @@ const SUMMARY_REQUEST =
 
 export async function compactTurn(deps: AppDeps, org: Organization, body: CompactBody) {
   const t = await prepareTurn(deps, org, { ...body, tools: undefined, tool_choice: undefined, text: undefined } as CreateBody);
-  const chat = { ...t.chat, stream: false, stream_options: undefined, messages: [...t.chat.messages, { role: "user", content: SUMMARY_REQUEST } as ChatMessage] };
+  const chat = {
+    ...t.chat,
+    stream: false,
+    stream_options: undefined,
+    messages: [...t.chat.messages, { role: "user", content: SUMMARY_REQUEST } as ChatMessage],
+  };
   let completion;
   try {
     completion = await complete(t.provider!.adapter, chat, t.provider!.target);
@@ -45,10 +50,11 @@ export async function estimateTokens(deps: AppDeps, org: Organization, body: Inp
   for (const m of t.chat.messages) {
     tokens += TOKENS_PER_MESSAGE;
     if (typeof m.content === "string") chars += m.content.length;
-    else for (const p of m.content ?? []) {
-      if (p.type === "text") chars += (p as { text: string }).text.length;
-      else tokens += TOKENS_PER_IMAGE;
-    }
+    else
+      for (const p of m.content ?? []) {
+        if (p.type === "text") chars += (p as { text: string }).text.length;
+        else tokens += TOKENS_PER_IMAGE;
+      }
     for (const c of m.tool_calls ?? []) chars += c.function.name.length + c.function.arguments.length;
   }
   return tokens + Math.ceil(chars / CHARS_PER_TOKEN);

@@ -3,8 +3,14 @@
 // its own input with references resolved, the chat request (managed UI prompt in place), the
 // provider to call and the price. Every refusal happens here, before any credit is held.
 import {
-  allConversationItems, chainItems, findConversation, findItemInOrganization, findResponse, findResponseItem,
-  type Db, type Organization,
+  allConversationItems,
+  chainItems,
+  findConversation,
+  findItemInOrganization,
+  findResponse,
+  findResponseItem,
+  type Db,
+  type Organization,
 } from "../../../db/index.ts";
 import type { Library } from "../../../lang/index.ts";
 import { UnsupportedRequestError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
@@ -62,12 +68,18 @@ export type TurnCache = Map<string, Item[]>;
 export const COMPACTION_SEAL = "compaction";
 
 export async function prepareTurn(
-  deps: Pick<AppDeps, "db" | "config" | "keys">, org: Organization, body: CreateBody, cache?: TurnCache, opts: { provider?: boolean; userId?: string | null } = {},
+  deps: Pick<AppDeps, "db" | "config" | "keys">,
+  org: Organization,
+  body: CreateBody,
+  cache?: TurnCache,
+  opts: { provider?: boolean; userId?: string | null } = {},
 ): Promise<PreparedTurn> {
   const { db } = deps;
   const userId = opts.userId ?? null;
   if (body.conversation != null && body.previous_response_id != null) {
-    throw new HttpError(400, "conversation and previous_response_id cannot be used together: a conversation already carries its history", { param: "conversation" });
+    throw new HttpError(400, "conversation and previous_response_id cannot be used together: a conversation already carries its history", {
+      param: "conversation",
+    });
   }
   if (body.background && body.store === false) {
     throw new HttpError(400, "background responses must be stored: background and store:false cannot be combined", { param: "background" });
@@ -131,7 +143,20 @@ export async function prepareTurn(
       throw providerHttpError(e) ?? e;
     }
   }
-  return { org, body, settings, input, context, chat, provider, library: mode.kind === "managed" ? mode.library : null, conversationId, userId, hosted, chatFor };
+  return {
+    org,
+    body,
+    settings,
+    input,
+    context,
+    chat,
+    provider,
+    library: mode.kind === "managed" ? mode.library : null,
+    conversationId,
+    userId,
+    hosted,
+    chatFor,
+  };
 }
 
 async function previousItems(db: Db, org: Organization, id: string, cache: TurnCache | undefined, userId: string | null): Promise<Item[]> {
@@ -156,8 +181,9 @@ async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof
       out.push(item);
       continue;
     }
-    const found = history.find((h) => h.id === item.id)
-      ?? (historyOnly ? undefined : (((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))) as Item | undefined));
+    const found =
+      history.find((h) => h.id === item.id) ??
+      (historyOnly ? undefined : (((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))) as Item | undefined));
     if (!found) throw new HttpError(400, `item_reference: no stored item ${item.id}`, { param: `input[${i}].id`, code: "item_not_found" });
     out.push(found);
   }
@@ -171,7 +197,10 @@ async function openCompactions(keys: Keyring, orgId: number, items: Item[]): Pro
     if (item.type !== "compaction" || out.has(item.encrypted_content)) continue;
     const text = await keys.open(orgId, COMPACTION_SEAL, (item as CompactionItem).encrypted_content);
     if (text === null) {
-      throw new HttpError(400, "a compaction item cannot be opened: it was made by another organization or server, or it was altered", { param: "input", code: "invalid_compaction" });
+      throw new HttpError(400, "a compaction item cannot be opened: it was made by another organization or server, or it was altered", {
+        param: "input",
+        code: "invalid_compaction",
+      });
     }
     out.set(item.encrypted_content, text);
   }

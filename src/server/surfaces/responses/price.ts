@@ -10,6 +10,8 @@ export const COMPACTION: PaidSpec = { surface: "responses", reason: "responses.c
 
 /** A hosted tool call (TESSERA_TOOL_PRICE), on top of its turn: its log names the item type and whether it ran. */
 export const TOOL_CALL: PaidSpec = {
-  surface: "hosted tool calls", reason: "responses.tool", price: (c) => c.hostedTools?.toolPrice ?? 0,
+  surface: "hosted tool calls",
+  reason: "responses.tool",
+  price: (c) => c.hostedTools?.toolPrice ?? 0,
   logged: () => ({ conversation: "null", library: null }),
 };

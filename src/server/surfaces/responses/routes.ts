@@ -2,9 +2,7 @@
 // background), retrieve (also as a replayed stream), delete, cancel, input items, an input-token
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn its neighbours in this folder.
 import * as v from "valibot";
-import {
-  endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, type Db, type Organization,
-} from "../../../db/index.ts";
+import { endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, type Db, type Organization } from "../../../db/index.ts";
 import { replay } from "../../../responses/events.ts";
 import { newId } from "../../../responses/ids.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
@@ -51,7 +49,11 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true });
   // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
   // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
-  if (body.stream) return sseEvents(events, () => { ac.abort(); void drain(events); });
+  if (body.stream)
+    return sseEvents(events, () => {
+      ac.abort();
+      void drain(events);
+    });
   return Response.json(await drain(events));
 }
 
@@ -80,7 +82,11 @@ export async function retrieve(ctx: Ctx<"/:id">): Promise<Response> {
   if (q.output.stream !== "true") return Response.json(response);
   const after = q.output.starting_after ?? -1;
   if (background) return sseEvents(tail(ctx.deps.db, org, response.id, after));
-  return sseEvents(replay(response).map((e, i) => ({ ...e, sequence_number: i })).filter((e) => e.sequence_number > after));
+  return sseEvents(
+    replay(response)
+      .map((e, i) => ({ ...e, sequence_number: i }))
+      .filter((e) => e.sequence_number > after),
+  );
 }
 
 /** A background response's stored events past `after`, following the run until its terminal event. */
@@ -116,7 +122,10 @@ export async function remove(ctx: Ctx<"/:id">): Promise<Response> {
 export async function cancel(ctx: Ctx<"/:id">): Promise<Response> {
   const { org, response, background } = await stored(ctx);
   if (!background) {
-    throw new HttpError(400, "only background responses can be cancelled: this one was not created with background: true", { param: "response_id", code: "not_background" });
+    throw new HttpError(400, "only background responses can be cancelled: this one was not created with background: true", {
+      param: "response_id",
+      code: "not_background",
+    });
   }
   if (response.status !== "queued" && response.status !== "in_progress") return Response.json(response);
   const cancelled: ResponseObject = { ...response, status: "cancelled" };

@@ -69,7 +69,12 @@ export async function openTurn(t: PreparedTurn, signal: AbortSignal, first: Chat
  * lists fetched: an HttpError when a server cannot list them). Null when calls approved in the
  * input run first: the turn then opens its first model call itself, after them.
  */
-export async function openFirstRound(deps: AppDeps, t: PreparedTurn, signal: AbortSignal, requestId: string): Promise<AsyncIterable<ChatCompletionChunk> | HttpError | null> {
+export async function openFirstRound(
+  deps: AppDeps,
+  t: PreparedTurn,
+  signal: AbortSignal,
+  requestId: string,
+): Promise<AsyncIterable<ChatCompletionChunk> | HttpError | null> {
   if (!t.hosted) return openTurn(t, signal);
   const loop = new ToolLoop(deps, t, { requestId }, signal);
   t.loop = loop;
@@ -84,7 +89,12 @@ export async function openFirstRound(deps: AppDeps, t: PreparedTurn, signal: Abo
   }
 }
 
-export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIterable<ChatCompletionChunk> | HttpError | null, o: TurnOptions): AsyncGenerator<SequencedEvent, ResponseObject> {
+export async function* runTurn(
+  deps: AppDeps,
+  t: PreparedTurn,
+  chunks: AsyncIterable<ChatCompletionChunk> | HttpError | null,
+  o: TurnOptions,
+): AsyncGenerator<SequencedEvent, ResponseObject> {
   const { db } = deps;
   const store = t.settings.store;
   let seq = 0;
@@ -111,8 +121,17 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
 
   const first = snapshot(o.background ? "queued" : "in_progress");
   const row = {
-    id: t.settings.id, organizationId: t.org.id, model: t.settings.model, previousResponseId: t.settings.previous_response_id,
-    conversationId: t.conversationId, userId: t.userId, background: false, request: null, worker: null, leaseUntil: null, input: t.input,
+    id: t.settings.id,
+    organizationId: t.org.id,
+    model: t.settings.model,
+    previousResponseId: t.settings.previous_response_id,
+    conversationId: t.conversationId,
+    userId: t.userId,
+    background: false,
+    request: null,
+    worker: null,
+    leaseUntil: null,
+    input: t.input,
   };
   const storedAtStart = store && o.streamed && !o.background;
   if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });
@@ -188,12 +207,11 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
   if (store) {
     const ok = final.status === "completed" || final.status === "incomplete";
     // A failed or cancelled turn appends nothing to its conversation.
-    const appended = ok && t.conversationId
-      ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] }
-      : null;
-    end = storedAtStart || o.background
-      ? { finish: { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended } }
-      : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
+    const appended = ok && t.conversationId ? { id: t.conversationId, items: [...t.input.map(withFreshId), ...final.output] } : null;
+    end =
+      storedAtStart || o.background
+        ? { finish: { id: t.settings.id, organizationId: t.org.id, status: final.status, body: final, output: final.output, conversation: appended } }
+        : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
   // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
   let meanwhile: unknown | null;
@@ -202,8 +220,11 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
       const { status, usage } = (stored as ResponseObject | null) ?? final;
       const charged = status === "completed" || status === "incomplete";
       return o.call.settlement({
-        charged, status: charged ? 200 : status === "cancelled" ? 499 : 502, outcome: status,
-        tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null }, event: managed,
+        charged,
+        status: charged ? 200 : status === "cancelled" ? 499 : 502,
+        outcome: status,
+        tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null },
+        event: managed,
       });
     });
   } catch (e) {
@@ -211,7 +232,9 @@ export async function* runTurn(deps: AppDeps, t: PreparedTurn, chunks: AsyncIter
     // hold goes back and a stored row is marked failed once the database takes writes again; a
     // stream ends with response.failed, a JSON answer with the error (503 for the database's trouble).
     deps.log(`responses ${o.call.requestId}: the turn's end could not be recorded: ${(e as Error).message}`);
-    const failed = snapshot("failed", { error: { code: "server_error", message: "the answer could not be recorded (the database is unavailable); nothing was charged" } });
+    const failed = snapshot("failed", {
+      error: { code: "server_error", message: "the answer could not be recorded (the database is unavailable); nothing was charged" },
+    });
     handBackLater(db, o.call.requestId, deps.log, storedAtStart || o.background ? (d) => endResponse(d, t.settings.id, "failed", failed) : undefined);
     if (!o.streamed) throw e;
     yield sequenced({ type: "response.failed", response: failed });
@@ -226,7 +249,8 @@ class Cancelled extends Error {}
 
 /** A turn that ends before its stream opened (the provider refused): nothing charged, logged. */
 export async function settleUnopened(deps: AppDeps, call: PaidCall, status: number): Promise<void> {
-  await call.finish({ charged: false, status, outcome: "upstream_error" })
+  await call
+    .finish({ charged: false, status, outcome: "upstream_error" })
     .catch((err) => deps.log(`responses ${call.requestId}: could not record: ${(err as Error).message}`));
 }
 
@@ -234,4 +258,3 @@ export async function settleUnopened(deps: AppDeps, call: PaidCall, status: numb
 export function contextAfter(t: PreparedTurn, final: ResponseObject): Item[] {
   return [...t.context, ...(final.output as OutputItem[])];
 }
-

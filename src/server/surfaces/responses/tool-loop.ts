@@ -31,7 +31,12 @@ export class ToolLoop {
   private rounds = 0;
   private billed = 0;
 
-  constructor(private readonly deps: AppDeps, private readonly t: PreparedTurn, private readonly billing: { requestId: string }, signal: AbortSignal) {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly t: PreparedTurn,
+    private readonly billing: { requestId: string },
+    signal: AbortSignal,
+  ) {
     this.tools = t.hosted!.tools;
     this.ctx = { deps, org: t.org, context: t.context, store: t.settings.store, include: t.body.include ?? [], signal };
   }
@@ -43,7 +48,8 @@ export class ToolLoop {
     const fnNames = new Set(this.t.body.tools?.filter((x) => x.type === "function").map((x) => (x as { name: string }).name));
     const seen = new Set<string>();
     for (const d of this.tools.flatMap((x) => x.declarations())) {
-      if (fnNames.has(d.name) || seen.has(d.name)) throw new HttpError(400, `two tools are offered to the model as ${d.name}: rename the function tool or change a server_label`, { param: "tools" });
+      if (fnNames.has(d.name) || seen.has(d.name))
+        throw new HttpError(400, `two tools are offered to the model as ${d.name}: rename the function tool or change a server_label`, { param: "tools" });
       seen.add(d.name);
     }
     this.resumed = this.tools.flatMap((x) => x.resumed?.(this.ctx) ?? []);

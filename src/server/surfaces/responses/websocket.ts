@@ -18,14 +18,21 @@ import { contextAfter, ENDPOINT, openFirstRound, runTurn, settleUnopened } from 
 /** Responses a socket remembers for continuation; the oldest goes first. */
 const CACHE_LIMIT = 64;
 
-interface SocketData { org: Organization; cache: TurnCache; turns: Promise<void>; abort: AbortController }
+interface SocketData {
+  org: Organization;
+  cache: TurnCache;
+  turns: Promise<void>;
+  abort: AbortController;
+}
 
-const CreateFrame = withItems(v.object({
-  ...CreateEntries,
-  type: v.literal("response.create", 'frames must be {"type":"response.create", …}'),
-  stream: v.optional(v.unknown()),
-  background: v.optional(v.nullable(v.literal(false, "background is not available in WebSocket mode"))),
-}));
+const CreateFrame = withItems(
+  v.object({
+    ...CreateEntries,
+    type: v.literal("response.create", 'frames must be {"type":"response.create", …}'),
+    stream: v.optional(v.unknown()),
+    background: v.optional(v.nullable(v.literal(false, "background is not available in WebSocket mode"))),
+  }),
+);
 
 /** The upgrade of an authenticated request; anything else answers as HTTP. */
 export async function upgradeSocket(req: Request, server: Upgrader<SocketData>, deps: AppDeps): Promise<Response | undefined> {
