@@ -71,13 +71,6 @@ export function requireScope(p: Principal, scope: Scope): void {
   }
 }
 
-/** An API key, or a frontend token with `scope` (a model turn: its models and budget are checked once the request is read). */
-export async function authenticateFor(db: Db, req: Request, scope: Scope): Promise<Principal> {
-  const principal = await authenticatePrincipal(db, req);
-  requireScope(principal, scope);
-  return principal;
-}
-
 /** A token limited to some models may call only those. */
 export function requireModel(p: Principal, model: string): void {
   if (p.kind === "token" && p.models !== null && !p.models.includes(model)) {

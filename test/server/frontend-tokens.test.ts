@@ -36,7 +36,7 @@ const turn = (t: string, body: Record<string, unknown> = {}, headers: Record<str
 test("minting: user or user_id, the new scopes, models and max_credits; without scopes only conversations", async () => {
   const a = await mint({ user_id: "ada", scopes: ["responses:create", "chat:create", "artifacts:read", "artifacts:write", "conversations:read"], models: [MODEL], max_credits: 10 });
   expect(a).toMatchObject({ user: "ada", user_id: "ada", models: [MODEL], max_credits: 10 });
-  const claims = await verifyToken(a.token);
+  const claims = await verifyToken(e.h.server.keys, a.token);
   expect(claims.ok && claims.claims).toMatchObject({ userId: "ada", models: [MODEL], maxCredits: 10 });
   const plain = await mint({ user: "bob" });
   expect(plain.scopes).toEqual(["conversations:read", "conversations:write"]);
@@ -93,7 +93,7 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
   e.h.server.config.embedPrice = 3;
   try {
     const minted = await mint({ user: "ada", scopes: ["chat:create"], max_credits: 7 });
-    const claims = await verifyToken(minted.token);
+    const claims = await verifyToken(e.h.server.keys, minted.token);
     const id = claims.ok ? claims.claims.id! : "";
     const body = { model: MODEL, messages: [{ role: "user", content: "hi" }] };
     const statuses = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/v1/embed/chat/completions", bearer(minted.token), body).then((r) => r.status)));
@@ -106,7 +106,7 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
     expect(over.headers.get("x-should-retry")).toBe("false");
     // A call that ends uncharged (the provider failed) gives the token its share back.
     const other = await mint({ user: "ada", scopes: ["chat:create"], max_credits: 3 });
-    const otherId = ((await verifyToken(other.token)) as { claims: { id: string } }).claims.id;
+    const otherId = ((await verifyToken(e.h.server.keys, other.token)) as { claims: { id: string } }).claims.id;
     e.openai.queue.push({ status: 500, errorMessage: "provider down" });
     expect((await call("POST", "/v1/embed/chat/completions", bearer(other.token), body)).status).toBe(502);
     let budget = await tokenBudget(e.h.server.db, otherId);

@@ -1,5 +1,5 @@
 // OpenUI's own front end against Tessera, in headless Chromium: a page built with
-// @openuidev/react-ui 0.12's AgentInterface and tessera/openui (test/support/openui-app/page.tsx,
+// @openuidev/react-ui 0.12's AgentInterface and tessera/openui (test/support/openui-app/page.jsx,
 // bundled with esbuild) talks to Tessera directly with a frontend token. A chat turn streams and
 // renders; a second turn continues the thread; a reload lists the thread. The stand-in model
 // streams a program with mistakes: the page shows the repaired UI and no program text.
@@ -17,7 +17,7 @@ import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const MODEL = "openai/gpt-openui";
-const PAGE = fileURLToPath(new URL("../support/openui-app/page.tsx", import.meta.url));
+const PAGE = fileURLToPath(new URL("../support/openui-app/page.jsx", import.meta.url));
 
 // The library react-ui exports (openuiChatLibrary, root Card), with a model's mistakes: a misspelt
 // component, an enum in the wrong case, a reference to nothing, a line cut short, an orphan.
