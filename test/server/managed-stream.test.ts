@@ -31,7 +31,6 @@ const MISTAKES = ["CardHeadr", '"SUCCESS"'];
 beforeAll(async () => {
   E = await startEmbedHarness();
   key = await E.h.org("managed-stream", 1000);
-  process.env.TESSERA_RESPONSES_PRICE = "0";
 });
 afterAll(() => E.close());
 
@@ -165,8 +164,9 @@ test("the first line reaches the client, repaired, while the model is still writ
         { headers: { "content-type": "text/event-stream" } },
       ),
   });
-  const saved = process.env.LOCAL_BASE_URL;
-  process.env.LOCAL_BASE_URL = `http://127.0.0.1:${model.port}/v1`;
+  const providers = E.h.server.config.providers;
+  const saved = providers.LOCAL_BASE_URL;
+  providers.LOCAL_BASE_URL = `http://127.0.0.1:${model.port}/v1`;
   try {
     const res = await fetch(`${E.h.base}/v1/embed/chat/completions`, {
       method: "POST",
@@ -184,7 +184,12 @@ test("the first line reaches the client, repaired, while the model is still writ
     const dec = new TextDecoder();
     let seen = "";
     // Both whole lines arrive, repaired, before the model is let go on.
-    while (!seen.includes('hdr = CardHeader(\\"Hi\\")\\n')) seen += dec.decode((await reader.read()).value!, { stream: true });
+    expect(res.status).toBe(200);
+    while (!seen.includes('hdr = CardHeader(\\"Hi\\")\\n')) {
+      const r = await reader.read();
+      if (r.done) throw new Error(`the stream ended before its first lines: ${seen}`);
+      seen += dec.decode(r.value, { stream: true });
+    }
     expect(seen).toContain("root = Card([hdr, t])\\n");
     expect(seen).not.toContain("TextCon");
     release();
@@ -192,7 +197,7 @@ test("the first line reaches the client, repaired, while the model is still writ
     expect(seen).toContain('t = TextContent(\\"Hello\\")');
     expect(seen).toContain("[DONE]");
   } finally {
-    process.env.LOCAL_BASE_URL = saved;
+    providers.LOCAL_BASE_URL = saved;
     model.stop(true);
   }
 });

@@ -64,7 +64,6 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
     const script = bundled.outputFiles[0]!.text;
     E = await startEmbedHarness();
     key = await E.h.org("openui-app", 1000);
-    process.env.TESSERA_RESPONSES_PRICE = "0";
     // The application: its page, and its one server route, which mints the browser's token.
     app = Bun.serve({
       port: 0,

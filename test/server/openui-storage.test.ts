@@ -14,7 +14,6 @@ const MODEL = "openai/gpt-storage";
 beforeAll(async () => {
   E = await startEmbedHarness();
   key = await E.h.org("openui-storage", 1000);
-  process.env.TESSERA_RESPONSES_PRICE = "0";
 });
 afterAll(() => E.close());
 
