@@ -295,7 +295,11 @@ test("a client that leaves mid-stream: the turn ends cancelled, stored so, its c
   const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "local/slow", input: "long", stream: true }), signal: ac.signal });
   const reader = res.body!.getReader();
   let text = "";
-  while (!text.includes("response.output_text.delta")) text += new TextDecoder().decode((await reader.read()).value);
+  while (!text.includes("response.output_text.delta")) {
+    const r = await reader.read();
+    if (r.done) throw new Error(`the stream ended before its first delta: ${text}`);
+    text += new TextDecoder().decode(r.value);
+  }
   const id = /"id":"(resp_[0-9a-f]+)"/.exec(text)![1]!;
   ac.abort();
   const status = (
