@@ -9,7 +9,8 @@ import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/event
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
-import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
+import type { ResponseEvent, SequencedEvent } from "../../../responses/stream-events.ts";
+import type { Item, OutputItem, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { HttpError } from "../../errors.ts";
@@ -20,7 +21,7 @@ import { ToolLoop } from "./tool-loop.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
 
-export type SequencedEvent = ResponseEvent & { sequence_number: number };
+export type { SequencedEvent };
 
 export interface TurnOptions {
   /** The paid call this turn answers: its hold is settled at the end (charged when it completes, else handed back). */
