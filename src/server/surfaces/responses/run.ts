@@ -215,10 +215,10 @@ export async function* runTurn(
         : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
   // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
-  let meanwhile: unknown | null;
+  let meanwhile: ResponseObject | null;
   try {
     meanwhile = await endTurn(db, end, (stored) => {
-      const { status, usage } = (stored as ResponseObject | null) ?? final;
+      const { status, usage } = stored ?? final;
       const charged = status === "completed" || status === "incomplete";
       return o.call.settlement({
         charged,
@@ -241,7 +241,7 @@ export async function* runTurn(
     yield sequenced({ type: "response.failed", response: failed });
     return failed;
   }
-  if (meanwhile) final = meanwhile as ResponseObject;
+  if (meanwhile) final = meanwhile;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;
 }
