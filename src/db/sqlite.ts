@@ -26,6 +26,7 @@ export async function openSqlite(path: string, checkpointer = false): Promise<Ky
     label: "sqlite",
     skipLocked: false,
     modifyingCte: false,
+    inProcess: true,
     autoincrement: true,
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.lit(`$[${i}]`)}) AS ${sql.ref(`c${i}`)}`);
