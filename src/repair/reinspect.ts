@@ -5,7 +5,7 @@
 // (a line added or removed, a name defined anew, a reference added or dropped): the caller then
 // inspects the whole text.
 import type { Expr, Inspection, Library, PlacedError, Statement, StatementKind } from "../lang/index.ts";
-import { Checker, definitions, type Defs } from "../lang/check.ts";
+import { Checker, type Defs } from "../lang/check.ts";
 import { parseTree, setScratch } from "../lang/engine.ts";
 import { splitProgram } from "../lang/program.ts";
 import type { Edit } from "./edits.ts";
@@ -176,7 +176,14 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     if (b.stoppedAt !== undefined) line.stoppedAt = b.stoppedAt + by;
     return line;
   });
-  const newDefs = definitions(statements);
+  // The names are those of the round: its map of them, each statement read through the edits.
+  const newDefs: Defs = {
+    get: (id) => {
+      const old = defs.get(id);
+      return old === undefined ? undefined : (renewed.get(old) ?? moved(old, movedBy(old.start)));
+    },
+    has: (id) => defs.has(id),
+  };
   const byId = (id: string) => newDefs.get(id)!;
 
   // The statements whose checks may see a touched one: those that refer to it, at any remove.
@@ -189,8 +196,10 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     const word = new RegExp(`(?<![A-Za-z0-9_$])${name}(?![A-Za-z0-9_])`, "g");
     word.lastIndex = programFrom;
     for (let m = word.exec(text); m !== null; m = word.exec(text)) {
-      const holder = statementIn(statements, m.index);
-      if (!holder || affected.has(holder.id) || newDefs.get(holder.id) !== holder) continue;
+      const i = statementIndex(statements, m.index);
+      if (i < 0) continue;
+      const holder = statements[i];
+      if (affected.has(holder.id) || defs.get(holder.id) !== ins.statements[i]) continue;
       if (holder.kind === "state" || holder.kind === "query" || holder.kind === "mutation") return null;
       affected.add(holder.id);
       queue.push(holder.id);
@@ -260,8 +269,8 @@ function runtimeValue(s: Statement): Statement {
   return { id: s.id, kind: "state", expr: { k: "null", start: s.start, end: s.end }, start: s.start, end: s.end };
 }
 
-/** The statement whose span starts at or before `at` and is the last such (statements in source order). */
-function statementIn(list: Statement[], at: number): Statement | undefined {
+/** The number of the statement whose span holds `at` (statements in source order), or -1. */
+function statementIndex(list: Statement[], at: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -269,8 +278,12 @@ function statementIn(list: Statement[], at: number): Statement | undefined {
     if (list[mid].start <= at) lo = mid + 1;
     else hi = mid;
   }
-  const s = list[lo - 1];
-  return s !== undefined && at <= s.end ? s : undefined;
+  return lo > 0 && at <= list[lo - 1].end ? lo - 1 : -1;
+}
+
+function statementIn(list: Statement[], at: number): Statement | undefined {
+  const i = statementIndex(list, at);
+  return i < 0 ? undefined : list[i];
 }
 
 /** Where an error kept from before the edits stands now; null when that cannot be told. */
