@@ -128,8 +128,10 @@ export interface WebSearchCallItem {
   results?: { url: string; title: string; snippet: string }[];
 }
 export interface ImageSearchResultOut {
+  /** The full image, absolute. */
   image_url: string;
   title: string;
+  /** The page the image is on. */
   source_url: string | null;
   thumbnail_url: string | null;
   width: number | null;

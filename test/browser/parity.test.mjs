@@ -9,20 +9,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { findChromium } from "../support/chromium.mjs";
+import { findChromium, launchChromium } from "../support/chromium.mjs";
 import { BUNDLE_DIR, BUNDLE_URL, ensureBundle, FIXTURES_MISSING, realLibraryConfig, realSamples } from "./support.mjs";
 
 const browserFound = findChromium();
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 // Broken programs against the real library (root component Stack), one or more codes each.
 const BROKEN = {
@@ -156,13 +146,6 @@ if (skipReason) console.log(`skipped: browser parity: ${skipReason}`);
 
 test("the browser bundle in headless Chromium reports exactly what it reports in Node", { skip: skipReason ?? false, timeout: 180_000 }, async () => {
   assert.ok("path" in browserFound, browserFound.missing);
-  const CHROMIUM = browserFound.path;
-  let chromium;
-  try {
-    ({ chromium } = await import("playwright-core"));
-  } catch (error) {
-    assert.fail(`playwright-core cannot be imported (run npm ci): ${error.message}`);
-  }
   await ensureBundle();
   const args = inputs();
 
@@ -171,7 +154,7 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
   const server = await serve();
   const origin = `http://127.0.0.1:${server.address().port}`;
   // launch() gives Chromium a fresh, empty temporary profile (user-data-dir) and removes it on close.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await launchChromium(browserFound);
   let inBrowser;
   let userAgent;
   const pageErrors = [];

@@ -1,5 +1,7 @@
 // The real server plus one stand-in per provider wire, its configuration pointing Tessera at them.
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 import OpenAI from "openai";
+import { loadLanguage } from "../../src/lang/index.ts";
 import { startFakeAnthropic, startFakeGemini, startFakeOpenAI, type FakeProvider } from "../support/fake-providers.ts";
 import type { ServerConfig } from "../../src/server/config.ts";
 import { startHarness, type Harness } from "./harness.ts";
@@ -58,4 +60,24 @@ export async function startEmbedHarness(overrides: Partial<ServerConfig> = {}): 
       await h.close();
     },
   };
+}
+
+/** A test file's embed harness: started before its tests with one org of `credits`, reset before each test, closed after. */
+export interface EmbedSuite {
+  E: EmbedHarness;
+  key: string;
+  client: OpenAI;
+}
+
+export function embedSuite(org: string, credits: number, overrides: Partial<ServerConfig> = {}): EmbedSuite {
+  const suite = {} as EmbedSuite;
+  beforeAll(async () => {
+    await loadLanguage();
+    suite.E = await startEmbedHarness(overrides);
+    suite.key = await suite.E.h.org(org, credits);
+    suite.client = suite.E.client(suite.key);
+  });
+  afterAll(() => suite.E?.close());
+  beforeEach(() => suite.E.reset());
+  return suite;
 }

@@ -50,3 +50,32 @@ export function findChromium(env = process.env, candidates = [...SYSTEM, ...from
   const why = `no Chromium found (looked for ${SYSTEM.join(", ")} and in playwright's and puppeteer's caches)`;
   return inCI(env) ? { missing: `${why}; under CI the browser tests must run: ${HOW}` } : { skip: `${why}; to run them: ${HOW}` };
 }
+
+/** What every browser test launches Chromium with: headless, no sandbox (CI runs as root), no network of its own. */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Launches the Chromium `findChromium()` found through playwright-core, on a fresh temporary
+ * profile that closing removes; throws why when there is none to launch.
+ * @param {{ path?: string, skip?: string, missing?: string }} found
+ * @returns {Promise<import("playwright-core").Browser>}
+ */
+export async function launchChromium(found = findChromium()) {
+  if (!found.path) throw new Error(found.missing ?? found.skip);
+  let chromium;
+  try {
+    ({ chromium } = await import("playwright-core"));
+  } catch (error) {
+    throw new Error(`playwright-core cannot be imported (run npm ci): ${error.message}`);
+  }
+  return chromium.launch({ executablePath: found.path, args: CHROMIUM_FLAGS });
+}

@@ -1,28 +1,17 @@
 // Managed UI on Embed Chat Completions: the config block is replaced by the assembled prompt, the
 // answer is checked and repaired, the correction shows up in reliability monitoring. Also: the
 // built-in libraries compile and their packages' examples check valid with the real parser.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import type OpenAI from "openai";
+import { expect, test } from "bun:test";
 import { writeConfigBlock } from "../../../src/client/config-block.ts";
-import { compileLibrary, isValid, loadLanguage, parse } from "../../../src/lang/index.ts";
+import { compileLibrary, isValid, parse } from "../../../src/lang/index.ts";
 import { BUILTIN_VERSION, builtInLibraries } from "../../../src/library/index.ts";
 import { assembleBuiltinPrompt, assembleSystemPrompt } from "../../../src/prompt/index.ts";
 import { CHAT_ORDERS, CHAT_REVENUE } from "../../support/openui-programs.ts";
 import { promptAssemblies } from "../../../src/server/managed/mode.ts";
-import { startEmbedHarness, type EmbedHarness } from "../embed-harness.ts";
+import { embedSuite } from "../embed-harness.ts";
 import { SMALL_LIBRARY } from "../harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-let client: OpenAI;
-beforeAll(async () => {
-  await loadLanguage();
-  E = await startEmbedHarness();
-  key = await E.h.org("managed", 100);
-  client = E.client(key);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("managed", 100);
 
 test("every built-in library compiles; every example its package gives is valid with the real parser", () => {
   expect(BUILTIN_VERSION).toBe("0.1.0");
@@ -64,8 +53,8 @@ test("prompt: syntax rules, every signature in positional order with enums and d
 
 test("managed (built-in library): the block is replaced by the assembled prompt; a valid answer comes back as is", async () => {
   const program = CHAT_ORDERS;
-  E.openai.queue.push({ text: program });
-  const out = await client.chat.completions.create({
+  S.E.openai.queue.push({ text: program });
+  const out = await S.client.chat.completions.create({
     model: "openai/gpt-test",
     messages: [
       { role: "system", content: writeConfigBlock({ libraryVersion: "0.1.0" }, "Keep it short.") },
@@ -73,7 +62,7 @@ test("managed (built-in library): the block is replaced by the assembled prompt;
     ],
   });
   expect(out.choices[0]!.message.content).toBe(program);
-  const sent = E.openai.calls[0]!.body.messages;
+  const sent = S.E.openai.calls[0]!.body.messages;
   expect(sent[0].role).toBe("system");
   expect(sent[0].content).not.toContain("]]>service:config");
   expect(sent[0].content).toContain("Card(children?:");
@@ -86,8 +75,8 @@ test("managed: a block's prompt is assembled once, however often the block comes
   const block = writeConfigBlock({ chatLibrary: SMALL_LIBRARY }, instructions);
   const before = promptAssemblies();
   for (let i = 0; i < 4; i++) {
-    E.openai.queue.push({ text: 'root = Stack([Text("Bonjour", "m")])' });
-    await client.chat.completions.create({
+    S.E.openai.queue.push({ text: 'root = Stack([Text("Bonjour", "m")])' });
+    await S.client.chat.completions.create({
       model: "openai/gpt-test",
       messages: [
         { role: "system", content: block },
@@ -96,7 +85,7 @@ test("managed: a block's prompt is assembled once, however often the block comes
     });
   }
   expect(promptAssemblies() - before).toBe(1);
-  const sent = E.openai.calls.map((c) => c.body.messages[0].content);
+  const sent = S.E.openai.calls.map((c) => c.body.messages[0].content);
   expect(sent).toHaveLength(4);
   expect(new Set(sent).size).toBe(1);
   expect(sent[0]).toContain("Text(text: string");
@@ -104,8 +93,8 @@ test("managed: a block's prompt is assembled once, however often the block comes
 });
 
 test("managed (app library): an invalid answer is repaired and the correction recorded under the model", async () => {
-  E.anthropic.queue.push({ text: `root = Stack([greeting])\ngreeting = text("Hello", "large")` });
-  const out = await client.chat.completions.create({
+  S.E.anthropic.queue.push({ text: `root = Stack([greeting])\ngreeting = text("Hello", "large")` });
+  const out = await S.client.chat.completions.create({
     model: "anthropic/claude-managed",
     messages: [
       { role: "system", content: writeConfigBlock({ chatLibrary: SMALL_LIBRARY }) },
@@ -114,20 +103,20 @@ test("managed (app library): an invalid answer is repaired and the correction re
   });
   const content = out.choices[0]!.message.content!;
   expect(isValid(parse(content, compileLibrary(SMALL_LIBRARY)))).toBe(true);
-  expect(E.anthropic.calls[0]!.body.system).toContain("Text(text: string");
-  await E.h.server.idle(); // recorded just after the answer goes out
-  const events = await E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", "anthropic/claude-managed").execute();
+  expect(S.E.anthropic.calls[0]!.body.system).toContain("Text(text: string");
+  await S.E.h.server.idle(); // recorded just after the answer goes out
+  const events = await S.E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", "anthropic/claude-managed").execute();
   expect(events).toHaveLength(1);
   expect(events[0]!.outcome).toBe("fixed");
   expect(JSON.parse(events[0]!.corrected_codes).length).toBeGreaterThan(0);
-  const res = await fetch(`${E.h.base}/v1/monitoring/reliability`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${S.E.h.base}/v1/monitoring/reliability`, { headers: { authorization: `Bearer ${S.key}` } });
   expect(JSON.stringify(await res.json())).toContain("anthropic/claude-managed");
 });
 
 test("managed streaming passes chunks through as they come", async () => {
   const program = CHAT_REVENUE;
-  E.gemini.queue.push({ text: program });
-  const stream = await client.chat.completions.create({
+  S.E.gemini.queue.push({ text: program });
+  const stream = await S.client.chat.completions.create({
     model: "google/gemini-test",
     stream: true,
     messages: [
@@ -143,11 +132,11 @@ test("managed streaming passes chunks through as they come", async () => {
   }
   expect(text).toBe(program);
   expect(n).toBeGreaterThan(5);
-  expect(E.gemini.calls[0]!.body.systemInstruction.parts[0].text).toContain("BarChart(labels: string[]");
+  expect(S.E.gemini.calls[0]!.body.systemInstruction.parts[0].text).toContain("BarChart(labels: string[]");
 });
 
 test("a malformed config block is a 400; a plain system prompt is passthrough", async () => {
-  const e = await client.chat.completions
+  const e = await S.client.chat.completions
     .create({
       model: "openai/gpt-test",
       messages: [
@@ -159,12 +148,12 @@ test("a malformed config block is a 400; a plain system prompt is passthrough", 
   expect(e.status).toBe(400);
   expect(e.message).toContain("config block");
   const selfHosted = "You write UI programs. Components: Stack(children)…";
-  await client.chat.completions.create({
+  await S.client.chat.completions.create({
     model: "openai/gpt-test",
     messages: [
       { role: "system", content: selfHosted },
       { role: "user", content: "x" },
     ],
   });
-  expect(E.openai.calls[0]!.body.messages[0]).toEqual({ role: "system", content: selfHosted });
+  expect(S.E.openai.calls[0]!.body.messages[0]).toEqual({ role: "system", content: selfHosted });
 });

@@ -4,27 +4,17 @@
 // renders; a second turn continues the thread; a reload lists the thread. The stand-in model
 // streams a program with mistakes: the page shows the repaired UI and no program text.
 //
-// Chromium is Debian's package (/usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core;
-// TESSERA_SKIP_BROWSER=1 skips this test, saying so.
+// Chromium (test/support/chromium.mjs finds it, and says when the test is skipped) is driven by
+// playwright-core.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { findChromium, launchChromium } from "../../support/chromium.mjs";
 import { skip } from "../../support/harness.ts";
 import { startEmbedHarness, type EmbedHarness } from "../embed-harness.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const browserFound = findChromium();
 const MODEL = "openai/gpt-openui";
 const PAGE = fileURLToPath(new URL("../../support/openui-app/page.jsx", import.meta.url));
 
@@ -39,8 +29,8 @@ const FIRST = [
 ].join("\n");
 const SECOND = 'root = Card([answer])\nanswer = TextContent("Europe led the growth.")';
 
-if (process.env.TESSERA_SKIP_BROWSER === "1") {
-  skip("an OpenUI app (react-ui) against Tessera in a real browser", "TESSERA_SKIP_BROWSER=1");
+if ("skip" in browserFound) {
+  skip("an OpenUI app (react-ui) against Tessera in a real browser", browserFound.skip);
 } else {
   let E: EmbedHarness;
   let browser: Browser;
@@ -48,7 +38,6 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
   let key: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (TESSERA_SKIP_BROWSER=1 skips this test)`);
     const bundled = await build({
       entryPoints: [PAGE],
       bundle: true,
@@ -91,7 +80,7 @@ if (process.env.TESSERA_SKIP_BROWSER === "1") {
       },
     });
     E.h.server.config.corsOrigins = [`http://127.0.0.1:${app.port}`];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium(browserFound);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -2,36 +2,24 @@
 // writes is taken by Autofix and Embed as the config block it is, and every answer the service
 // gives for a built-in library is one that @openuidev/lang-core's own parser renders (no errors, the
 // library's root), whatever mistakes the model made.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import type OpenAI from "openai";
+import { expect, test } from "bun:test";
 import { generateSystemPrompt } from "@openuidev/thesys-server";
 import { createParser, generateSystemPrompt as langCorePrompt } from "@openuidev/lang-core";
 import { openuiChatLibrary, openuiChatPromptOptions, openuiLibrary, openuiPromptOptions } from "@openuidev/react-ui/genui-lib";
-import { loadLanguage } from "../../../src/lang/index.ts";
 import { builtInLibraries } from "../../../src/library/index.ts";
 import { assembleBuiltinPrompt } from "../../../src/prompt/builtin.ts";
 import { CHAT_ORDERS, mistakesOf, validProgramFor } from "../../support/openui-programs.ts";
-import { startEmbedHarness, type EmbedHarness } from "../embed-harness.ts";
+import { embedSuite } from "../embed-harness.ts";
 import { post } from "../harness.ts";
 
 process.env.OPENUI_TELEMETRY_DISABLED = "1"; // lang-core reports prompt generation to its authors otherwise
 
-let E: EmbedHarness;
-let key: string;
-let client: OpenAI;
-beforeAll(async () => {
-  await loadLanguage();
-  E = await startEmbedHarness();
-  key = await E.h.org("openui-sdk", 1000);
-  client = E.client(key);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("openui-sdk", 1000);
 
 const BROKEN = CHAT_ORDERS.replace("Header(", "Heder(");
 
 async function autofix(block: string, answer: string) {
-  const res = await post(E.h.base, "/v1/autofix", key, {
+  const res = await post(S.E.h.base, "/v1/autofix", S.key, {
     messages: [
       { role: "system", content: block },
       { role: "assistant", content: answer },
@@ -42,15 +30,15 @@ async function autofix(block: string, answer: string) {
 }
 
 async function embed(block: string, answer: string) {
-  E.openai.queue.push({ text: answer });
-  const out = await client.chat.completions.create({
+  S.E.openai.queue.push({ text: answer });
+  const out = await S.client.chat.completions.create({
     model: "openai/gpt-test",
     messages: [
       { role: "system", content: block },
       { role: "user", content: "Show me" },
     ],
   });
-  const sent = E.openai.calls.at(-1)!.body.messages[0].content as string;
+  const sent = S.E.openai.calls.at(-1)!.body.messages[0].content as string;
   return { content: out.choices[0]!.message.content!, sent };
 }
 
@@ -123,8 +111,8 @@ test("every answer for a built-in library renders with @openuidev/lang-core's pa
       expect(`${name}: ${fixed.fix_summary.status}`).toBe(`${name}: ${answer === valid ? "already_valid" : "fixed"}`);
       const fromAutofix = fixed.choices[0].message.content as string;
       const fromEmbed = (await embed(block, answer)).content;
-      E.openai.queue.push({ text: answer });
-      const fromResponses = (await client.responses.create({ model: "openai/gpt-test", instructions: block, input: "Show me" })).output_text;
+      S.E.openai.queue.push({ text: answer });
+      const fromResponses = (await S.client.responses.create({ model: "openai/gpt-test", instructions: block, input: "Show me" })).output_text;
       for (const [surface, text] of [
         ["autofix", fromAutofix],
         ["embed", fromEmbed],

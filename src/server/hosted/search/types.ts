@@ -1,4 +1,5 @@
 // What a search backend is asked and answers, whichever wire it speaks.
+import type { ImageSearchResultOut } from "../../../responses/types.ts";
 
 export interface SearchQuery {
   query: string;
@@ -16,16 +17,8 @@ export interface WebResult {
   snippet: string;
 }
 
-export interface ImageResult {
-  /** The full image, absolute. */
-  image_url: string;
-  title: string;
-  /** The page the image is on. */
-  source_url: string | null;
-  thumbnail_url: string | null;
-  width: number | null;
-  height: number | null;
-}
+/** An image found: the shape an image_search_call item lists. */
+export type ImageResult = ImageSearchResultOut;
 
 /** An HTTP request as a backend's wire wants it (pure translation: the caller sends it). */
 export interface WireRequest {

@@ -10,22 +10,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
-import { findChromium } from "../../../support/chromium.mjs";
+import { findChromium, launchChromium } from "../../../support/chromium.mjs";
 import { buildViewer } from "../../../support/thesys-viewer.ts";
 
 const browserFound = findChromium();
 const SHOTS = process.env.TESSERA_SCREENSHOTS || tmpdir();
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const DECK = `root = SlideShow("Coffee Sales 2025", "Quarterly review", [cover, numbers, trend, next])
 cover = Slide("cover", StandardTitle("Coffee Sales 2025", "Quarterly review", "Prepared for the board"))
@@ -74,7 +65,7 @@ beforeAll(async () => {
       );
     },
   });
-  browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });
+  browser = await launchChromium(browserFound);
   // One page for every drawing: the viewers' bundle is large, and loaded once.
   tab = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   tab.on("pageerror", (err) => pageErrors.push(err.message));

@@ -1,21 +1,12 @@
 // Embed Chat Completions through the official openai client, against every provider's stand-in:
 // plain text, streaming, the function-tool loop, usage, errors, request-level keys.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { deadUrl, type FakeProvider } from "../../../support/fake-providers.ts";
-import { startEmbedHarness, KEYS, type EmbedHarness } from "../../embed-harness.ts";
+import { embedSuite, KEYS } from "../../embed-harness.ts";
 import { post } from "../../harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-let client: OpenAI;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("embed", 100);
-  client = E.client(key);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("embed", 100);
 
 const weather = {
   type: "function" as const,
@@ -27,11 +18,11 @@ const weather = {
 };
 
 const PROVIDERS: { model: string; fake: () => FakeProvider; key: string | null }[] = [
-  { model: "openai/gpt-test", fake: () => E.openai, key: KEYS.openai },
-  { model: "anthropic/claude-test", fake: () => E.anthropic, key: KEYS.anthropic },
-  { model: "google/gemini-test", fake: () => E.gemini, key: KEYS.gemini },
-  { model: "mistral/mistral-test", fake: () => E.aggregator, key: KEYS.openrouter },
-  { model: "local/llama-test", fake: () => E.local, key: null },
+  { model: "openai/gpt-test", fake: () => S.E.openai, key: KEYS.openai },
+  { model: "anthropic/claude-test", fake: () => S.E.anthropic, key: KEYS.anthropic },
+  { model: "google/gemini-test", fake: () => S.E.gemini, key: KEYS.gemini },
+  { model: "mistral/mistral-test", fake: () => S.E.aggregator, key: KEYS.openrouter },
+  { model: "local/llama-test", fake: () => S.E.local, key: null },
 ];
 
 function keyArrived(f: FakeProvider): string | null {
@@ -64,7 +55,7 @@ for (const p of PROVIDERS) {
   describe(p.model, () => {
     test("plain answer, server key, usage", async () => {
       p.fake().queue.push({ text: "Paris is the capital of France." });
-      const out = await client.chat.completions.create({
+      const out = await S.client.chat.completions.create({
         model: p.model,
         messages: [
           { role: "system", content: "Answer in one sentence." },
@@ -85,12 +76,12 @@ for (const p of PROVIDERS) {
 
     test("streaming text ends in [DONE]; usage chunk only when asked", async () => {
       p.fake().queue.push({ text: "One two three four." }, { text: "Five six." });
-      const s1 = await collect(await client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Count" }], stream: true }));
+      const s1 = await collect(await S.client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Count" }], stream: true }));
       expect(s1.text).toBe("One two three four.");
       expect(s1.finish).toBe("stop");
       expect(s1.usage).toBeNull();
       const s2 = await collect(
-        await client.chat.completions.create({
+        await S.client.chat.completions.create({
           model: p.model,
           messages: [{ role: "user", content: "More" }],
           stream: true,
@@ -110,7 +101,7 @@ for (const p of PROVIDERS) {
         { text: "Rome: sunny." },
       );
       const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Oslo?" }];
-      const first = await client.chat.completions.create({ model: p.model, messages, tools: [weather] });
+      const first = await S.client.chat.completions.create({ model: p.model, messages, tools: [weather] });
       const msg = first.choices[0]!.message;
       expect(first.choices[0]!.finish_reason).toBe("tool_calls");
       expect(msg.tool_calls).toHaveLength(1);
@@ -119,7 +110,7 @@ for (const p of PROVIDERS) {
       expect(JSON.parse(call.function.arguments)).toEqual({ city: "Oslo" });
       messages.push(msg as OpenAI.Chat.Completions.ChatCompletionMessageParam);
       messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify({ temp: 21, sky: "sunny" }) });
-      const second = await client.chat.completions.create({ model: p.model, messages, tools: [weather] });
+      const second = await S.client.chat.completions.create({ model: p.model, messages, tools: [weather] });
       expect(second.choices[0]!.message.content).toBe("It is 21 degrees and sunny in Oslo.");
       // The tool result reached the provider in its own format.
       const sent = JSON.stringify(f.calls[1]!.body);
@@ -127,13 +118,13 @@ for (const p of PROVIDERS) {
       expect(sent).toContain("get_weather");
 
       const streamed = await collect(
-        await client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Rome?" }], tools: [weather], stream: true }),
+        await S.client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "Rome?" }], tools: [weather], stream: true }),
       );
       expect(streamed.finish).toBe("tool_calls");
       expect(streamed.calls).toHaveLength(1);
       expect(streamed.calls[0]!.name).toBe("get_weather");
       expect(JSON.parse(streamed.calls[0]!.arguments)).toEqual({ city: "Rome" });
-      const again = await client.chat.completions.create({
+      const again = await S.client.chat.completions.create({
         model: p.model,
         tools: [weather],
         stream: false,
@@ -157,7 +148,7 @@ for (const p of PROVIDERS) {
         { status: 429, errorMessage: "too many requests" },
         { status: 500, errorMessage: "boom" },
       );
-      const ask = () => client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+      const ask = () => S.client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x" }] }).catch((e) => e);
       const e400 = await ask();
       expect(e400).toBeInstanceOf(Error);
       expect(e400.status).toBe(502);
@@ -174,7 +165,7 @@ for (const p of PROVIDERS) {
       const f = p.fake();
       for (const mode of ["close", "event"] as const) {
         f.queue.push({ text: "partial answer here", failMidStream: mode });
-        const res = await post(E.h.base, "/v1/embed/chat/completions", key, { model: p.model, messages: [{ role: "user", content: "x" }], stream: true });
+        const res = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, { model: p.model, messages: [{ role: "user", content: "x" }], stream: true });
         expect(res.status).toBe(200);
         const raw = await res.text();
         expect(raw).not.toContain("[DONE]");
@@ -182,7 +173,7 @@ for (const p of PROVIDERS) {
         expect(JSON.parse(last.slice("data: ".length)).error.type).toBe("upstream_error");
       }
       f.queue.push({ text: "partial answer here", failMidStream: "close" });
-      const stream = await client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x" }], stream: true });
+      const stream = await S.client.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x" }], stream: true });
       expect(await collect(stream).catch((e) => e)).toBeInstanceOf(Error);
     });
   });
@@ -192,7 +183,7 @@ test("a conversation longer than the model's context window → 400 context_leng
   for (const p of PROVIDERS.slice(0, 4)) {
     const fake = p.fake();
     fake.contextLimit = 100;
-    const retrying = new OpenAI({ baseURL: `${E.h.base}/v1/embed`, apiKey: key, maxRetries: 2 });
+    const retrying = new OpenAI({ baseURL: `${S.E.h.base}/v1/embed`, apiKey: S.key, maxRetries: 2 });
     const calls = fake.calls.length;
     const e = await retrying.chat.completions.create({ model: p.model, messages: [{ role: "user", content: "x".repeat(500) }] }).catch((x) => x);
     expect(e).toBeInstanceOf(OpenAI.BadRequestError);
@@ -204,33 +195,33 @@ test("a conversation longer than the model's context window → 400 context_leng
 });
 
 test("unreachable provider → 502", async () => {
-  const saved = E.h.server.config.providers.ANTHROPIC_BASE_URL;
-  E.h.server.config.providers.ANTHROPIC_BASE_URL = deadUrl();
+  const saved = S.E.h.server.config.providers.ANTHROPIC_BASE_URL;
+  S.E.h.server.config.providers.ANTHROPIC_BASE_URL = deadUrl();
   try {
-    const e = await client.chat.completions.create({ model: "anthropic/claude-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+    const e = await S.client.chat.completions.create({ model: "anthropic/claude-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
     expect(e.status).toBe(502);
     expect(e.error.type).toBe("upstream_error");
   } finally {
-    E.h.server.config.providers.ANTHROPIC_BASE_URL = saved;
+    S.E.h.server.config.providers.ANTHROPIC_BASE_URL = saved;
   }
 });
 
 test("no key for the provider → 400 naming the variable to set", async () => {
-  const saved = E.h.server.config.providers.GEMINI_API_KEY;
-  delete E.h.server.config.providers.GEMINI_API_KEY;
+  const saved = S.E.h.server.config.providers.GEMINI_API_KEY;
+  delete S.E.h.server.config.providers.GEMINI_API_KEY;
   try {
-    const e = await client.chat.completions.create({ model: "google/gemini-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
+    const e = await S.client.chat.completions.create({ model: "google/gemini-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
     expect(e.status).toBe(400);
     expect(e.message).toContain("GEMINI_API_KEY");
-    expect(E.gemini.calls).toHaveLength(0);
+    expect(S.E.gemini.calls).toHaveLength(0);
   } finally {
-    E.h.server.config.providers.GEMINI_API_KEY = saved;
+    S.E.h.server.config.providers.GEMINI_API_KEY = saved;
   }
 });
 
 test("request checks: model form, hosted tools, roles, n", async () => {
   const bad = async (body: Record<string, unknown>, re: RegExp) => {
-    const res = await post(E.h.base, "/v1/embed/chat/completions", key, body);
+    const res = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, body);
     expect(res.status).toBe(400);
     const j = await res.json();
     expect(j.error.type).toBe("invalid_request_error");
@@ -242,34 +233,34 @@ test("request checks: model form, hosted tools, roles, n", async () => {
   await bad({ model: "openai/x", messages: [] }, /messages/);
   await bad({ model: "openai/x", messages: [{ role: "user", content: "x" }], n: 3 }, /n must be 1/);
   await bad({ model: "google/x", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://e/x.png" } }] }] }, /data: URLs/);
-  const noAuth = await post(E.h.base, "/v1/embed/chat/completions", null, { model: "openai/x", messages: [{ role: "user", content: "x" }] });
+  const noAuth = await post(S.E.h.base, "/v1/embed/chat/completions", null, { model: "openai/x", messages: [{ role: "user", content: "x" }] });
   expect(noAuth.status).toBe(401);
-  expect(E.openai.calls).toHaveLength(0);
+  expect(S.E.openai.calls).toHaveLength(0);
 });
 
 test("credits: price per request is taken; none left or suspended → 429", async () => {
-  E.h.server.config.embedPrice = 2;
-  const poorKey = await E.h.org("embed-poor", 3);
-  const poor = E.client(poorKey);
+  S.E.h.server.config.embedPrice = 2;
+  const poorKey = await S.E.h.org("embed-poor", 3);
+  const poor = S.E.client(poorKey);
   const ok = await poor.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] });
   expect(ok.choices[0]!.message.content).toBeTruthy();
-  expect(await E.h.credits("embed-poor")).toBe(1);
+  expect(await S.E.h.credits("embed-poor")).toBe(1);
   const e = await poor.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] }).catch((x) => x);
   expect(e.status).toBe(429);
   expect(e.error.type).toBe("rate_limit_error");
   // A provider failure is not charged.
-  const richKey = await E.h.org("embed-rich", 10);
-  E.openai.queue.push({ status: 500 });
-  await E.client(richKey)
+  const richKey = await S.E.h.org("embed-rich", 10);
+  S.E.openai.queue.push({ status: 500 });
+  await S.E.client(richKey)
     .chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] })
     .catch(() => {});
-  expect(await E.h.credits("embed-rich")).toBe(10);
+  expect(await S.E.h.credits("embed-rich")).toBe(10);
 });
 
 test("requests are logged with model, status and usage", async () => {
-  await client.chat.completions.create({ model: "anthropic/claude-log", messages: [{ role: "user", content: "log me" }] });
+  await S.client.chat.completions.create({ model: "anthropic/claude-log", messages: [{ role: "user", content: "log me" }] });
   // The log is written just after the answer goes out.
-  await E.h.server.idle();
+  await S.E.h.server.idle();
   const rows = await logsOf("anthropic/claude-log");
   expect(rows).toHaveLength(1);
   expect(rows[0]!.endpoint).toBe("/v1/embed/chat/completions");
@@ -280,28 +271,28 @@ test("requests are logged with model, status and usage", async () => {
 });
 
 async function logsOf(model: string) {
-  await E.h.server.idle();
-  return E.h.server.db.selectFrom("request_logs").selectAll().where("model", "=", model).execute();
+  await S.E.h.server.idle();
+  return S.E.h.server.db.selectFrom("request_logs").selectAll().where("model", "=", model).execute();
 }
 
 describe("request-level provider keys (byok)", () => {
   async function encrypt(k: string, provider: string, apiKey: string) {
-    const res = await post(E.h.base, "/encryption/encrypt", k, { provider, apiKey });
+    const res = await post(S.E.h.base, "/encryption/encrypt", k, { provider, apiKey });
     expect(res.status).toBe(200);
     return (await res.json()).encryptedApiKey as string;
   }
 
   test("the request's own key replaces the server's, for every provider", async () => {
     for (const [model, provider, fake] of [
-      ["openai/gpt-test", "openai", E.openai],
-      ["anthropic/claude-test", "anthropic", E.anthropic],
-      ["google/gemini-test", "google", E.gemini],
-      ["mistral/mistral-test", "openrouter", E.aggregator],
+      ["openai/gpt-test", "openai", S.E.openai],
+      ["anthropic/claude-test", "anthropic", S.E.anthropic],
+      ["google/gemini-test", "google", S.E.gemini],
+      ["mistral/mistral-test", "openrouter", S.E.aggregator],
     ] as const) {
-      const blob = await encrypt(key, provider, `sk-user-${provider}`);
+      const blob = await encrypt(S.key, provider, `sk-user-${provider}`);
       expect(blob).not.toContain(`sk-user-${provider}`);
       fake.requireKey = `sk-user-${provider}`;
-      const out = await client.chat.completions.create({
+      const out = await S.client.chat.completions.create({
         model,
         messages: [{ role: "user", content: "x" }],
         byok: { provider, encryptedApiKey: blob },
@@ -310,13 +301,13 @@ describe("request-level provider keys (byok)", () => {
       expect(keyArrived(fake)).toBe(`sk-user-${provider}`);
     }
     // Works streaming too, and without any server key.
-    const saved = E.h.server.config.providers.OPENAI_API_KEY;
-    delete E.h.server.config.providers.OPENAI_API_KEY;
+    const saved = S.E.h.server.config.providers.OPENAI_API_KEY;
+    delete S.E.h.server.config.providers.OPENAI_API_KEY;
     try {
-      const blob = await encrypt(key, "openai", "sk-user-only");
-      E.openai.requireKey = "sk-user-only";
+      const blob = await encrypt(S.key, "openai", "sk-user-only");
+      S.E.openai.requireKey = "sk-user-only";
       const s = await collect(
-        (await client.chat.completions.create({
+        (await S.client.chat.completions.create({
           model: "openai/gpt-test",
           messages: [{ role: "user", content: "x" }],
           stream: true,
@@ -325,16 +316,16 @@ describe("request-level provider keys (byok)", () => {
       );
       expect(s.text).toBeTruthy();
     } finally {
-      E.h.server.config.providers.OPENAI_API_KEY = saved;
+      S.E.h.server.config.providers.OPENAI_API_KEY = saved;
     }
   });
 
   test("another organization's blob, a tampered blob, a provider mismatch: 400", async () => {
-    const otherKey = await E.h.org("embed-other", 10);
+    const otherKey = await S.E.h.org("embed-other", 10);
     const theirs = await encrypt(otherKey, "openai", "sk-theirs");
-    const mine = await encrypt(key, "openai", "sk-mine");
+    const mine = await encrypt(S.key, "openai", "sk-mine");
     const send = (byok: unknown, model = "openai/gpt-test") =>
-      client.chat.completions.create({ model, messages: [{ role: "user", content: "x" }], byok } as never).catch((x) => x);
+      S.client.chat.completions.create({ model, messages: [{ role: "user", content: "x" }], byok } as never).catch((x) => x);
     const e1 = await send({ provider: "openai", encryptedApiKey: theirs });
     expect(e1.status).toBe(400);
     expect(e1.message).toContain("byok");
@@ -346,16 +337,16 @@ describe("request-level provider keys (byok)", () => {
     const e4 = await send({ provider: "anthropic", encryptedApiKey: mine });
     expect(e4.status).toBe(400);
     expect(e4.message).toContain("does not match");
-    expect(E.openai.calls).toHaveLength(0);
-    expect(E.anthropic.calls).toHaveLength(0);
+    expect(S.E.openai.calls).toHaveLength(0);
+    expect(S.E.anthropic.calls).toHaveLength(0);
   });
 
   test("encrypt needs the API key and a provider; the plain key never reaches the logs", async () => {
-    expect((await post(E.h.base, "/encryption/encrypt", null, { provider: "openai", apiKey: "sk-x" })).status).toBe(401);
-    expect((await post(E.h.base, "/encryption/encrypt", key, { apiKey: "sk-x" })).status).toBe(400);
-    await encrypt(key, "openai", "sk-secret-never-logged");
-    await E.h.server.idle();
-    const rows = await E.h.server.db.selectFrom("request_logs").select(["conversation", "outcome"]).execute();
+    expect((await post(S.E.h.base, "/encryption/encrypt", null, { provider: "openai", apiKey: "sk-x" })).status).toBe(401);
+    expect((await post(S.E.h.base, "/encryption/encrypt", S.key, { apiKey: "sk-x" })).status).toBe(400);
+    await encrypt(S.key, "openai", "sk-secret-never-logged");
+    await S.E.h.server.idle();
+    const rows = await S.E.h.server.db.selectFrom("request_logs").select(["conversation", "outcome"]).execute();
     expect(JSON.stringify(rows)).not.toContain("sk-secret-never-logged");
   });
 });

@@ -1,30 +1,20 @@
 // The server helper's stream repair over a real Embed stream and the real Autofix endpoint:
 // raw SSE pass-through and readable-stream (NDJSON) pass-through. Lines are repaired as they pass;
 // Autofix is asked only when the repaired answer is still invalid.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import type OpenAI from "openai";
+import { expect, test } from "bun:test";
 import { autofixChunkStream, autofixSseStream, StreamAutofixError } from "../../../../src/client/stream-autofix.ts";
 import { deadUrl } from "../../../support/fake-providers.ts";
-import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
+import { embedSuite } from "../../embed-harness.ts";
 import { BROKEN, HOPELESS, post, SMALL_LIBRARY, VALID } from "../../harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-let client: OpenAI;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("stream-fix", 100);
-  client = E.client(key);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("stream-fix", 100);
 
 const body = { model: "openai/gpt-test", messages: [{ role: "user", content: "Greet me" }], stream: true };
-const opts = () => ({ library: SMALL_LIBRARY, autofix: { baseUrl: E.h.base, apiKey: key } });
+const opts = () => ({ library: SMALL_LIBRARY, autofix: { baseUrl: S.E.h.base, apiKey: S.key } });
 
 async function sseFrom(text: string) {
-  E.openai.queue.push({ text });
-  const res = await post(E.h.base, "/v1/embed/chat/completions", key, body);
+  S.E.openai.queue.push({ text });
+  const res = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, body);
   return res.body!;
 }
 
@@ -51,7 +41,7 @@ test("SSE: an invalid answer arrives repaired line by line, Autofix not asked", 
   let asked = 0;
   const spy = (async (input: RequestInfo | URL, init?: RequestInit) => (asked++, fetch(input, init))) as typeof fetch;
   const out = await new Response(
-    autofixSseStream(await sseFrom(BROKEN), { library: SMALL_LIBRARY, autofix: { baseUrl: E.h.base, apiKey: key, fetch: spy } }),
+    autofixSseStream(await sseFrom(BROKEN), { library: SMALL_LIBRARY, autofix: { baseUrl: S.E.h.base, apiKey: S.key, fetch: spy } }),
   ).text();
   const events = out.trim().split("\n\n");
   expect(events.at(-1)).toBe("data: [DONE]");
@@ -62,9 +52,9 @@ test("SSE: an invalid answer arrives repaired line by line, Autofix not asked", 
 });
 
 test("autofix.baseUrl may be the service's root, its /v1 or the Autofix URL itself (openai's baseURL for Autofix)", async () => {
-  for (const baseUrl of [E.h.base, `${E.h.base}/`, `${E.h.base}/v1`, `${E.h.base}/v1/autofix`, `${E.h.base}/v1/autofix/`]) {
+  for (const baseUrl of [S.E.h.base, `${S.E.h.base}/`, `${S.E.h.base}/v1`, `${S.E.h.base}/v1/autofix`, `${S.E.h.base}/v1/autofix/`]) {
     // An answer the stream repair cannot mend goes to Autofix: its own answer (not "unreachable") comes back.
-    const e = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl, apiKey: key } }))
+    const e = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl, apiKey: S.key } }))
       .text()
       .catch((x) => x);
     expect([baseUrl, e.result?.fix_summary.status]).toEqual([baseUrl, "fix_failed"]);
@@ -76,7 +66,7 @@ test("SSE: Autofix cannot repair → fix_failed with its result; Autofix unreach
   expect(e1).toBeInstanceOf(StreamAutofixError);
   expect(e1.code).toBe("fix_failed");
   expect(e1.result.fix_summary.status).toBe("fix_failed");
-  const e2 = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl: deadUrl(), apiKey: key } }))
+  const e2 = await new Response(autofixSseStream(await sseFrom(HOPELESS), { library: SMALL_LIBRARY, autofix: { baseUrl: deadUrl(), apiKey: S.key } }))
     .text()
     .catch((e) => e);
   expect(e2).toBeInstanceOf(StreamAutofixError);
@@ -85,8 +75,8 @@ test("SSE: Autofix cannot repair → fix_failed with its result; Autofix unreach
 });
 
 test("readable stream: the openai client's chunks in, NDJSON out, repaired as they pass", async () => {
-  E.openai.queue.push({ text: BROKEN });
-  const stream = await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true });
+  S.E.openai.queue.push({ text: BROKEN });
+  const stream = await S.client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true });
   const lines = (await new Response(autofixChunkStream(stream, opts())).text())
     .trim()
     .split("\n")
@@ -95,18 +85,18 @@ test("readable stream: the openai client's chunks in, NDJSON out, repaired as th
   expect(lines.some((l) => l.autofix)).toBe(false);
 
   // The same through the client's own readable stream (NDJSON bytes in).
-  E.openai.queue.push({ text: VALID });
-  const s2 = await client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true });
+  S.E.openai.queue.push({ text: VALID });
+  const s2 = await S.client.chat.completions.create({ model: "openai/gpt-test", messages: [{ role: "user", content: "x" }], stream: true });
   const out2 = await new Response(autofixChunkStream(s2.toReadableStream() as ReadableStream<Uint8Array>, opts())).text();
   expect(out2).not.toContain('"autofix"');
 });
 
 test("a model stream that breaks is an upstream_error, not a fix", async () => {
   const res = await sseFrom("a b c");
-  E.openai.queue.length = 0;
-  E.openai.queue.push({ text: "partial answer", failMidStream: "close" });
+  S.E.openai.queue.length = 0;
+  S.E.openai.queue.push({ text: "partial answer", failMidStream: "close" });
   await new Response(res).text();
-  const broken = (await post(E.h.base, "/v1/embed/chat/completions", key, body)).body!;
+  const broken = (await post(S.E.h.base, "/v1/embed/chat/completions", S.key, body)).body!;
   const e = await new Response(autofixSseStream(broken, opts())).text().catch((x) => x);
   expect(e).toBeInstanceOf(StreamAutofixError);
   expect(e.code).toBe("upstream_error");

@@ -8,22 +8,12 @@
 // playwright-core, as in test/browser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
-import { findChromium } from "../../../support/chromium.mjs";
+import type { Browser } from "playwright-core";
+import { findChromium, launchChromium } from "../../../support/chromium.mjs";
 import { skip } from "../../../support/harness.ts";
 import { startHarness, type Harness } from "../../harness.ts";
 
-const browserFound = findChromium() as { path: string } | { skip: string } | { missing: string };
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const browserFound = findChromium();
 
 /** A page server on its own loopback port (its own origin) that serves the bundled openai client. */
 function pageServer(bundle: string) {
@@ -98,7 +88,7 @@ if ("skip" in browserFound) {
     refused = pageServer(bundle);
     h = await startHarness({ corsOrigins: [`http://127.0.0.1:${allowed.port}`] });
     key = await h.org("browser-app", 0);
-    browser = await chromium.launch({ executablePath: browserFound.path, args: FLAGS });
+    browser = await launchChromium(browserFound);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
