@@ -2,6 +2,8 @@
 // System and developer turns go to the top-level `system`; tool calls become tool_use blocks and
 // tool messages tool_result blocks in a user turn; neighbouring turns of one role are merged.
 
+import * as v from "valibot";
+import { checked, knownTags, streamEvent, Tagged } from "./checked.ts";
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
 import { callId, chunkOf, fileData, jsonInstruction, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, usage } from "./translate.ts";
 import {
@@ -126,25 +128,54 @@ export function finishReason(r: string | null | undefined): FinishReason | null 
   return r ? (STOP[r] ?? "stop") : null;
 }
 
-interface AnthropicUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number;
-  cache_read_input_tokens?: number;
-}
+// The Messages API's answer and stream events, as far as they are read here.
+const Count = v.optional(v.nullable(v.number()));
+const Usage = v.looseObject({ input_tokens: Count, output_tokens: Count, cache_creation_input_tokens: Count, cache_read_input_tokens: Count });
+type AnthropicUsage = v.InferInput<typeof Usage>;
+// thinking and other block types have no place in a chat completion: left unread.
+const contentBlock = knownTags(
+  v.variant("type", [
+    v.looseObject({ type: v.literal("text"), text: v.string() }),
+    v.looseObject({ type: v.literal("tool_use"), id: v.string(), name: v.string(), input: v.optional(v.unknown()) }),
+  ]),
+);
+const Message = v.looseObject({
+  id: v.optional(v.string()),
+  content: v.array(Tagged),
+  stop_reason: v.optional(v.nullable(v.string())),
+  usage: v.optional(Usage),
+});
+const delta = knownTags(
+  v.variant("type", [
+    v.looseObject({ type: v.literal("text_delta"), text: v.string() }),
+    v.looseObject({ type: v.literal("input_json_delta"), partial_json: v.string() }),
+  ]),
+);
+// ping, content_block_stop and any later addition: nothing to pass on.
+const streamEventOf = knownTags(
+  v.variant("type", [
+    v.looseObject({ type: v.literal("message_start"), message: v.looseObject({ usage: v.optional(Usage) }) }),
+    v.looseObject({ type: v.literal("content_block_start"), index: v.number(), content_block: Tagged }),
+    v.looseObject({ type: v.literal("content_block_delta"), index: v.number(), delta: Tagged }),
+    v.looseObject({ type: v.literal("message_delta"), delta: v.looseObject({ stop_reason: v.optional(v.nullable(v.string())) }), usage: v.optional(Usage) }),
+    v.looseObject({ type: v.literal("message_stop") }),
+    v.looseObject({ type: v.literal("error"), error: v.optional(v.looseObject({ type: v.optional(v.string()), message: v.optional(v.string()) })) }),
+  ]),
+);
+
 const inputTokens = (u: AnthropicUsage | undefined) => (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0);
 
 function fromResponse(body: unknown, model: string): ChatCompletion {
-  const b = body as { id?: string; content?: Block[]; stop_reason?: string; usage?: AnthropicUsage };
-  if (!b || !Array.isArray(b.content)) throw new ProviderError("anthropic answered without content", 502, 200);
+  if (!body || !Array.isArray((body as { content?: unknown }).content)) throw new ProviderError("anthropic answered without content", 502, 200);
+  const b = checked(Message, body, "anthropic answered", 200);
   let text = "";
   const calls: ToolCall[] = [];
-  for (const block of b.content) {
-    if (block.type === "text") text += String(block.text ?? "");
-    else if (block.type === "tool_use") {
-      calls.push({ id: String(block.id ?? callId()), type: "function", function: { name: String(block.name), arguments: JSON.stringify(block.input ?? {}) } });
+  for (const raw of b.content) {
+    const block = contentBlock(raw, "anthropic answered a content block", 200);
+    if (block?.type === "text") text += block.text;
+    else if (block?.type === "tool_use") {
+      calls.push({ id: block.id || callId(), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
     }
-    // thinking and other block types have no place in a chat completion: left out.
   }
   return {
     id: b.id ?? `chatcmpl-${crypto.randomUUID()}`,
@@ -170,45 +201,39 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
   const toolIndex = new Map<number, number>(); // content block index → tool call index
   let stopped = false;
   for await (const ev of events) {
-    let data: Block;
-    try {
-      data = JSON.parse(ev.data);
-    } catch {
-      throw new ProviderError("anthropic sent a stream event that is not JSON", 502, null);
-    }
-    switch (data.type) {
+    const data = streamEventOf(streamEvent(Tagged, ev.data, "anthropic"), "anthropic sent a stream event", null);
+    switch (data?.type) {
       case "message_start": {
-        const msg = data.message as { usage?: AnthropicUsage };
-        prompt = inputTokens(msg?.usage);
-        completion = msg?.usage?.output_tokens ?? 0;
+        prompt = inputTokens(data.message.usage);
+        completion = data.message.usage?.output_tokens ?? 0;
         yield chunkOf(opts, { role: "assistant", content: "" });
         break;
       }
       case "content_block_start": {
-        const block = data.content_block as Block;
+        const block = contentBlock(data.content_block, "anthropic sent a content block", null);
         if (block?.type === "tool_use") {
           const i = nextTool++;
-          toolIndex.set(Number(data.index), i);
-          yield chunkOf(opts, { tool_calls: [{ index: i, id: String(block.id), type: "function", function: { name: String(block.name), arguments: "" } }] });
+          toolIndex.set(data.index, i);
+          yield chunkOf(opts, { tool_calls: [{ index: i, id: block.id, type: "function", function: { name: block.name, arguments: "" } }] });
         } else if (block?.type === "text" && block.text) {
-          yield chunkOf(opts, { content: String(block.text) });
+          yield chunkOf(opts, { content: block.text });
         }
         break;
       }
       case "content_block_delta": {
-        const d = data.delta as Block;
-        if (d?.type === "text_delta") yield chunkOf(opts, { content: String(d.text) });
+        const d = delta(data.delta, "anthropic sent a content delta", null);
+        if (d?.type === "text_delta") yield chunkOf(opts, { content: d.text });
         else if (d?.type === "input_json_delta") {
-          const i = toolIndex.get(Number(data.index));
-          if (i !== undefined && d.partial_json) yield chunkOf(opts, { tool_calls: [{ index: i, function: { arguments: String(d.partial_json) } }] });
+          const i = toolIndex.get(data.index);
+          if (i !== undefined && d.partial_json) yield chunkOf(opts, { tool_calls: [{ index: i, function: { arguments: d.partial_json } }] });
         }
         break;
       }
       case "message_delta": {
-        const u = data.usage as AnthropicUsage | undefined;
-        if (u?.output_tokens !== undefined) completion = u.output_tokens;
-        if (u?.input_tokens !== undefined) prompt = inputTokens(u);
-        const reason = finishReason((data.delta as { stop_reason?: string })?.stop_reason);
+        const u = data.usage;
+        if (u?.output_tokens != null) completion = u.output_tokens;
+        if (u?.input_tokens != null) prompt = inputTokens(u);
+        const reason = finishReason(data.delta.stop_reason);
         if (reason) yield chunkOf(opts, {}, reason);
         break;
       }
@@ -216,10 +241,8 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
         stopped = true;
         yield { id: opts.id, object: "chat.completion.chunk", created: opts.created, model: opts.model, choices: [], usage: usage(prompt, completion) };
         return;
-      case "error": {
-        const e = data.error as { type?: string; message?: string } | undefined;
-        throw new ProviderError(`anthropic stream failed: ${e?.message ?? e?.type ?? "unknown error"}`, 502, null);
-      }
+      case "error":
+        throw new ProviderError(`anthropic stream failed: ${data.error?.message ?? data.error?.type ?? "unknown error"}`, 502, null);
       default: // ping, content_block_stop, thinking: nothing to pass on
     }
   }

@@ -2,6 +2,8 @@
 // Roles become user/model, system and developer turns go to systemInstruction, tool calls become
 // functionCall parts and tool messages functionResponse parts (named after the call they answer).
 
+import * as v from "valibot";
+import { checked, streamEvent } from "./checked.ts";
 import { openAIErrorMessage, trimSlash } from "./openai-compatible.ts";
 import { callId, chunkOf, fileData, mergeSameRole, parseArguments, parseDataUrl, partsOf, systemText, textOf, usage } from "./translate.ts";
 import {
@@ -145,34 +147,44 @@ export function finishReason(r: string | undefined, hasCalls: boolean): FinishRe
   return hasCalls ? "tool_calls" : "stop";
 }
 
-interface GeminiAnswer {
-  candidates?: { content?: { parts?: Part[] }; finishReason?: string }[];
-  promptFeedback?: { blockReason?: string };
-  usageMetadata?: { promptTokenCount?: number; candidatesTokenCount?: number; thoughtsTokenCount?: number; totalTokenCount?: number };
-  responseId?: string;
-  error?: { message?: string };
-}
+// generateContent's answer (each stream event is one too): untagged, the fields read here checked.
+const Count = v.optional(v.number());
+const GeminiPart = v.looseObject({
+  text: v.optional(v.string()),
+  thought: v.optional(v.unknown()),
+  functionCall: v.optional(v.looseObject({ id: v.optional(v.string()), name: v.string(), args: v.optional(v.unknown()) })),
+});
+const GeminiAnswer = v.looseObject({
+  candidates: v.optional(
+    v.array(v.looseObject({ content: v.optional(v.looseObject({ parts: v.optional(v.array(GeminiPart)) })), finishReason: v.optional(v.string()) })),
+  ),
+  promptFeedback: v.optional(v.looseObject({ blockReason: v.optional(v.string()) })),
+  usageMetadata: v.optional(v.looseObject({ promptTokenCount: Count, candidatesTokenCount: Count, thoughtsTokenCount: Count, totalTokenCount: Count })),
+  responseId: v.optional(v.string()),
+  error: v.optional(v.looseObject({ message: v.optional(v.string()) })),
+});
+type GeminiAnswer = v.InferInput<typeof GeminiAnswer>;
 
 function usageOf(u: GeminiAnswer["usageMetadata"]): Usage {
   return usage(u?.promptTokenCount ?? 0, (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0));
 }
 
 /** Text and calls of the first candidate; thought parts are left out. */
-function readParts(parts: Part[] | undefined): { text: string; calls: ToolCall[] } {
+function readParts(parts: v.InferInput<typeof GeminiPart>[] | undefined): { text: string; calls: ToolCall[] } {
   let text = "";
   const calls: ToolCall[] = [];
   for (const p of parts ?? []) {
     if (p.thought) continue;
-    if (typeof p.text === "string") text += p.text;
-    const fc = p.functionCall as { id?: string; name: string; args?: unknown } | undefined;
+    if (p.text !== undefined) text += p.text;
+    const fc = p.functionCall;
     if (fc) calls.push({ id: fc.id ?? callId(), type: "function", function: { name: fc.name, arguments: JSON.stringify(fc.args ?? {}) } });
   }
   return { text, calls };
 }
 
 function fromResponse(body: unknown, model: string): ChatCompletion {
-  const b = body as GeminiAnswer;
-  if (!b || typeof b !== "object") throw new ProviderError("google answered with an empty body", 502, 200);
+  if (!body || typeof body !== "object") throw new ProviderError("google answered with an empty body", 502, 200);
+  const b = checked(GeminiAnswer, body, "google answered", 200);
   const cand = b.candidates?.[0];
   const { text, calls } = readParts(cand?.content?.parts);
   const blocked = !cand && b.promptFeedback?.blockReason;
@@ -199,12 +211,7 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
   let finished = false;
   let last: GeminiAnswer["usageMetadata"];
   for await (const ev of events) {
-    let b: GeminiAnswer;
-    try {
-      b = JSON.parse(ev.data);
-    } catch {
-      throw new ProviderError("google sent a stream event that is not JSON", 502, null);
-    }
+    const b = streamEvent(GeminiAnswer, ev.data, "google");
     if (b.error) throw new ProviderError(`google stream failed: ${b.error.message ?? "unknown error"}`, 502, null);
     if (b.usageMetadata) last = b.usageMetadata;
     if (first) {

@@ -2,6 +2,8 @@
 // OpenAI itself, the aggregator (OpenRouter-compatible) and any local OpenAI-compatible server.
 // The request goes out nearly verbatim: this is the format the client already speaks.
 
+import * as v from "valibot";
+import { checked, streamEvent } from "./checked.ts";
 import {
   ProviderError,
   type ChatCompletion,
@@ -56,26 +58,76 @@ function toRequest(cfg: OpenAICompatibleConfig, req: ChatRequest, target: Target
   return { url: `${trimSlash(target.baseUrl)}/chat/completions`, headers, body };
 }
 
+// The chat-completions wire is untagged: the fields read here (and by the bridges downstream),
+// checked; the rest passes through as the provider sent it.
+const Text = v.optional(v.nullable(v.string()));
+const Usage = v.optional(v.nullable(v.looseObject({ prompt_tokens: v.number(), completion_tokens: v.number(), total_tokens: v.number() })));
+const Finish = v.optional(v.nullable(v.string()));
+const Completion = v.looseObject({
+  id: v.string(),
+  created: v.number(),
+  choices: v.array(
+    v.looseObject({
+      index: v.number(),
+      message: v.looseObject({
+        content: Text,
+        tool_calls: v.optional(v.nullable(v.array(v.looseObject({ id: v.string(), function: v.looseObject({ name: v.string(), arguments: v.string() }) })))),
+      }),
+      finish_reason: Finish,
+    }),
+  ),
+  usage: Usage,
+});
+const Chunk = v.looseObject({
+  id: v.string(),
+  created: v.number(),
+  choices: v.optional(
+    v.array(
+      v.looseObject({
+        index: v.number(),
+        delta: v.optional(
+          v.looseObject({
+            content: Text,
+            tool_calls: v.optional(
+              v.nullable(
+                v.array(
+                  v.looseObject({
+                    index: v.number(),
+                    id: v.optional(v.nullable(v.string())),
+                    function: v.optional(v.looseObject({ name: v.optional(v.nullable(v.string())), arguments: v.optional(v.nullable(v.string())) })),
+                  }),
+                ),
+              ),
+            ),
+          }),
+        ),
+        finish_reason: Finish,
+      }),
+    ),
+  ),
+  usage: Usage,
+});
+/** OpenRouter and some local servers report failures inside the stream, as an event of their own. */
+const MaybeFailure = v.looseObject({ error: v.optional(v.unknown()) });
+
 function fromResponse(body: unknown, model: string): ChatCompletion {
-  const b = body as Partial<ChatCompletion> & { error?: { message?: string } };
+  const b = body as { choices?: unknown; error?: { message?: string } } | null;
   if (!b || typeof b !== "object" || !Array.isArray(b.choices)) {
     throw new ProviderError(`provider answered without choices${b?.error?.message ? `: ${b.error.message}` : ""}`, 502, 200);
   }
-  return { ...b, object: "chat.completion", model } as ChatCompletion;
+  // Checked, then passed on whole (values the types narrow, as finish_reason's, are the provider's to choose).
+  return { ...(checked(Completion, b, "provider answered", 200) as Omit<ChatCompletion, "object" | "model">), object: "chat.completion", model };
 }
 
 async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions): AsyncGenerator<ChatCompletionChunk> {
   let finished = false;
   for await (const ev of events) {
     if (ev.data === "[DONE]") return;
-    let chunk: ChatCompletionChunk & { error?: { message?: string } };
-    try {
-      chunk = JSON.parse(ev.data);
-    } catch {
-      throw new ProviderError("provider sent a stream event that is not JSON", 502, null);
-    }
-    // OpenRouter and some local servers report failures inside the stream.
-    if (chunk.error) throw new ProviderError(`provider stream failed: ${chunk.error.message ?? "unknown error"}`, 502, null);
+    const event = streamEvent(MaybeFailure, ev.data, "provider");
+    if (event.error) throw new ProviderError(`provider stream failed: ${errorText(event.error)}`, 502, null);
+    const checkedChunk = checked(Chunk, event, "provider sent a stream event", null);
+    // Checked above; passed on whole (values the types narrow, as finish_reason's, are the provider's to choose).
+    const chunk = checkedChunk as Omit<ChatCompletionChunk, "object" | "model"> as ChatCompletionChunk;
     chunk.model = opts.model;
     chunk.object = "chat.completion.chunk";
     if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
@@ -83,6 +135,11 @@ async function* fromStream(events: AsyncIterable<SseEvent>, opts: StreamOptions)
   }
   // No [DONE]: acceptable only when the answer had clearly finished.
   if (!finished) throw new ProviderError("provider stream ended before the answer finished", 502, null);
+}
+
+function errorText(error: unknown): string {
+  const message = (error as { message?: unknown }).message;
+  return typeof message === "string" ? message : "unknown error";
 }
 
 export function openAIErrorMessage(status: number, text: string): string {
