@@ -142,7 +142,8 @@ export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem
 
 /** An item as stored: every one has an id. */
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
-export type OutputItem = MessageItem | FunctionCallItem | Exclude<HostedItem, McpApprovalResponseItem>;
+/** A function_call_output is output only where the service ran the call itself (the artifact tool). */
+export type OutputItem = MessageItem | FunctionCallItem | FunctionCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;
