@@ -4,7 +4,8 @@ import { sql } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
-import { settled, settleIn, type Settlement } from "./billing.ts";
+import { settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
+import { queueRecords } from "./log-queue.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
@@ -111,7 +112,18 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
   if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
 }
 
+/** One item, for a database without round trips (dialect.ts: inProcess). */
+const insertItemRow = prepared<{ id: string; response: string; org: number; role: "input" | "output"; item: string }>((db, v) =>
+  db.insertInto("response_items").values({ id: v("id"), response_id: v("response"), organization_id: v("org"), role: v("role"), item: v("item") }),
+);
+
 async function insertItems(db: Db, responseId: string, orgId: number, groups: [role: "input" | "output", items: { id: string }[]][]) {
+  if (capabilities(db).inProcess) {
+    for (const [role, items] of groups) {
+      for (const item of items) await insertItemRow(db, { id: item.id, response: responseId, org: orgId, role, item: JSON.stringify(item) });
+    }
+    return;
+  }
   const rows: string[][] = [];
   for (const [role, items] of groups) for (const item of items) rows.push([item.id, role, JSON.stringify(item)]);
   if (rows.length === 0) return;
@@ -161,8 +173,10 @@ export async function endTurn(
   db: Db,
   end: { insert: NewResponse } | { finish: Finish } | null,
   settlement: (endedMeanwhile: unknown | null) => Settlement,
+  /** The request log and event go to the log queue after the commit (a client waits for it), not in the transaction. */
+  queueLog = false,
 ): Promise<unknown | null> {
-  const { meanwhile, requestId } = await inSharedTransaction(db, async (tx, maybeDone) => {
+  const { meanwhile, requestId, records } = await inSharedTransaction(db, async (tx, maybeDone) => {
     let meanwhile: unknown | null = null;
     if (end && "insert" in end) {
       // Run again after a commit that may have landed: the row may be there already.
@@ -172,10 +186,14 @@ export async function endTurn(
       meanwhile = row ? JSON.parse(row.body) : null;
     }
     const s = settlement(meanwhile);
-    await settleIn(tx, s, maybeDone);
-    return { meanwhile, requestId: s.requestId };
+    if (!queueLog) {
+      await settleIn(tx, s, maybeDone);
+      return { meanwhile, requestId: s.requestId, records: null };
+    }
+    return { meanwhile, requestId: s.requestId, records: (await settleCreditsIn(tx, s, maybeDone)).records };
   });
   settled(db, requestId);
+  if (records) queueRecords(db, records);
   return meanwhile;
 }
 

@@ -41,7 +41,7 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
   ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
-  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId);
+  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId, body.stream !== true);
   if (chunks instanceof HttpError) {
     await settleUnopened(deps, call, chunks.status);
     throw chunks;
