@@ -9,9 +9,10 @@ export interface Edit {
 
 /**
  * Applies the edits that do not overlap an earlier one in the list (earlier = higher priority);
- * the skipped ones are retried by the next round on the re-parsed text.
+ * the skipped ones are retried by the next round on the re-parsed text. `kept`: those applied,
+ * in position order.
  */
-export function applyEdits(text: string, edits: Edit[]): { text: string; applied: number } {
+export function applyEdits(text: string, edits: Edit[]): { text: string; applied: number; kept: Edit[] } {
   // Kept in position order (by start, then end): an edit need only be checked against its
   // neighbours there, where a check against every kept edit made 10,000 edits cost 10^8 checks.
   const kept: Edit[] = [];
@@ -25,7 +26,7 @@ export function applyEdits(text: string, edits: Edit[]): { text: string; applied
     out += text.slice(at, edit.start) + edit.text;
     at = edit.end;
   }
-  return { text: out + text.slice(at), applied: kept.length };
+  return { text: out + text.slice(at), applied: kept.length, kept };
 }
 
 // Stable by position: an insertion at p goes after a replacement that ends at p.

@@ -1,4 +1,4 @@
-// Autofix attempt 1, the sanitizer: passes in phases, each round on freshly parsed text, until
+// Autofix attempt 1, the sanitizer: passes in phases, each round on the text as the last one left it (its mended statements read again), until
 // the program is valid or nothing more can be done. Deterministic and pure.
 import { inspect, type FixError, type Inspection, type Library, type PlacedError } from "../lang/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
@@ -8,6 +8,7 @@ import { mismatchedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, missingRoot, orphans } from "./graph.ts";
 import { makeRound, type Round } from "./round.ts";
+import { reinspect } from "./reinspect.ts";
 
 type Pass = (round: Round) => Edit[];
 
@@ -49,6 +50,21 @@ export interface Sanitized {
 
 const keyOf = (e: FixError) => JSON.stringify([e.code, e.statementId, e.component, e.path, e.message]);
 
+/**
+ * What one round does: the edits of the first phase that has any and makes a text not `seen`
+ * before, applied. Null when no phase makes progress.
+ */
+export function roundEdits(round: Round, seen: Set<string>): { text: string; kept: Edit[] } | null {
+  for (const phase of PHASES) {
+    const edits = phase.flatMap((pass) => pass(round));
+    if (!edits.length) continue;
+    const out = applyEdits(round.text, edits);
+    if (seen.has(out.text)) continue; // no progress (or a cycle): try the next phase
+    return out;
+  }
+  return null;
+}
+
 /** `first`: the generation's inspection, when the caller has it already. */
 export function sanitize(generation: string, library: Library, first: Inspection = inspect(generation, library)): Sanitized {
   let text = generation;
@@ -59,19 +75,12 @@ export function sanitize(generation: string, library: Library, first: Inspection
   note();
   for (let round = 0; round < MAX_ROUNDS && ins.errors.length; round++) {
     const state = makeRound(text, library, ins);
-    let next: string | null = null;
-    for (const phase of PHASES) {
-      const edits = phase.flatMap((pass) => pass(state));
-      if (!edits.length) continue;
-      const out = applyEdits(text, edits).text;
-      if (seen.has(out)) continue; // no progress (or a cycle): try the next phase
-      next = out;
-      break;
-    }
+    const next = roundEdits(state, seen);
     if (next === null) break;
-    seen.add(next);
-    text = next;
-    ins = inspect(text, library);
+    seen.add(next.text);
+    text = next.text;
+    // The statements the edits mended are read again, not the whole text (when that can be told).
+    ins = reinspect(state, next.kept, text, library) ?? inspect(text, library);
     note();
   }
   const remaining = ins.errors.map(publicError);

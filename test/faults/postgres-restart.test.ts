@@ -88,21 +88,21 @@ test.skipIf(SKIP_POSTGRES)(
       const back = Date.now();
       // Both replicas serve a paid call again within seconds of the database's return.
       for (const r of replicas) {
-        await until(`replica ${r.base} to serve again`, async () => (await call(r.base, "autofix")) === 200, 10_000, 50);
+        await until(`replica ${r.base} to serve again`, async () => (await call(r.base, "autofix")) === 200, 10_000);
       }
       expect(Date.now() - back).toBeLessThan(10_000);
     }
     // Down for longer than a transaction's retries: 503 with Retry-After, /health degraded; then back.
     pg.stop("fast");
     for (const r of replicas) {
-      await until(`replica ${r.base} to answer 503`, async () => (await call(r.base, "embed")) === 503, 15_000, 50);
+      await until(`replica ${r.base} to answer 503`, async () => (await call(r.base, "embed")) === 503, 15_000);
       const health = await fetch(`${r.base}/health`);
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: "degraded", database: "unreachable" });
       expect((await fetch(`${r.base}/health/live`)).status).toBe(200);
     }
     pg.start();
-    for (const r of replicas) await until(`replica ${r.base} to serve again`, async () => (await call(r.base, "embed")) === 200, 10_000, 50);
+    for (const r of replicas) await until(`replica ${r.base} to serve again`, async () => (await call(r.base, "embed")) === 200, 10_000);
     running = false;
     await Promise.all(loops);
 

@@ -35,7 +35,7 @@ describe("edits", () => {
       { start: 1, end: 4, text: "X" },
       { start: 2, end: 5, text: "Z" },
     ]);
-    expect(out).toEqual({ text: "aXef", applied: 1 });
+    expect(out).toEqual({ text: "aXef", applied: 1, kept: [{ start: 1, end: 4, text: "X" }] });
   });
   test("an insertion after a replacement that ends where it starts", () => {
     expect(

@@ -14,7 +14,8 @@ import { normalizeInput } from "../../src/responses/to-chat.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { startSlowOpenAI, type SlowOpenAI } from "../support/slow-openai.ts";
 import { autofixBody, BROKEN } from "./harness.ts";
-import { freePort } from "../support/ports.ts";
+import { eventually } from "../support/eventually.ts";
+import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const CLI = join(root, "src/cli/bin.js");
@@ -24,32 +25,11 @@ let dir: string;
 let db: Db;
 let slow: SlowOpenAI;
 let quick: SlowOpenAI;
-const replicas: { url: string; proc: Bun.Subprocess }[] = [];
+const replicas: ServerProcess[] = [];
 let env: Record<string, string>;
 
-async function startReplica(extra: Record<string, string> = {}): Promise<{ url: string; proc: Bun.Subprocess }> {
-  const port = await freePort();
-  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    // A data folder of its own: what the replicas share is the database and TESSERA_MASTER_KEY.
-    cwd: root,
-    env: { ...env, PORT: String(port), TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")), ...extra },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${url}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, proc };
-    await Bun.sleep(50);
-  }
-  proc.kill();
-  throw new Error(`replica on ${port} did not start: ${await new Response(proc.stderr as ReadableStream).text()}`);
-}
+/** A replica with a data folder of its own: what the replicas share is the database and TESSERA_MASTER_KEY. */
+const startReplica = (extra: Record<string, string> = {}) => startServerProcess({ ...env, TESSERA_DATA_DIR: mkdtempSync(join(dir, "data-")), ...extra });
 
 beforeAll(async () => {
   fresh = await freshDatabase(undefined, "replicas");
@@ -71,8 +51,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const r of replicas) r.proc.kill();
-  await Promise.all(replicas.map((r) => r.proc.exited));
+  await Promise.all(replicas.map((r) => r.stop()));
   await db?.destroy();
   slow?.stop();
   quick?.stop();
@@ -81,7 +60,7 @@ afterAll(async () => {
 });
 
 const call = (replica: number, path: string, key: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
-  fetch(replicas[replica]!.url + path, {
+  fetch(replicas[replica]!.base + path, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -138,21 +117,23 @@ test("a response created on one replica is retrieved and continued through the o
 test("a background response running on one replica is cancelled through the other, and its run stops", async () => {
   const { org, key } = await orgWithKey("cancel", 0);
   const created = await (await call(0, "/v1/embed/responses", key, { model: "local/slow", input: "a long one", background: true })).json();
-  let seen: any;
-  do {
-    await Bun.sleep(100);
-    seen = await (await call(1, `/v1/embed/responses/${created.id}`, key)).json();
-  } while (seen.status !== "in_progress" || slow.started === 0);
+  await eventually(
+    async () => (await call(1, `/v1/embed/responses/${created.id}`, key)).json(),
+    (seen) => seen.status === "in_progress" && slow.started > 0,
+    { what: "the run to start" },
+  );
   const cancelledAt = Date.now();
   const cancelled = await (await call(1, `/v1/embed/responses/${created.id}/cancel`, key, {})).json();
   expect(cancelled.status).toBe("cancelled");
   // Replica 0's run sees the cancel (it looks every second, its 30 s lease renews every 10 s) and
   // ends: its request log row says so, long before the 20 s answer.
-  let logged: { outcome: string; status: number } | undefined;
-  while (!logged && Date.now() - cancelledAt < 10_000) {
-    logged = await db.selectFrom("request_logs").select(["outcome", "status"]).where("organization_id", "=", org.id).executeTakeFirst();
-    if (!logged) await Bun.sleep(100);
-  }
+  const logged = await eventually(
+    () => db.selectFrom("request_logs").select(["outcome", "status"]).where("organization_id", "=", org.id).executeTakeFirst(),
+    Boolean,
+    {
+      what: "the cancelled run's log row",
+    },
+  );
   expect(logged).toEqual({ outcome: "cancelled", status: 499 });
   expect(Date.now() - cancelledAt).toBeLessThan(5_000);
   expect((await (await call(0, `/v1/embed/responses/${created.id}`, key)).json()).status).toBe("cancelled");
@@ -179,35 +160,25 @@ test("a background response whose replica is killed with -9 is claimed and faile
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const startedBefore = slow.started;
     const created = await (
-      await fetch(`${doomed.url}/v1/embed/responses`, {
+      await fetch(`${doomed.base}/v1/embed/responses`, {
         method: "POST",
         headers,
         body: JSON.stringify({ model: "local/slow", input: "a long one", background: true }),
       })
     ).json();
     // Killed once it is in progress (a job still queued is taken over and run: the next test).
-    let seen: any;
-    do {
-      await Bun.sleep(50);
-      seen = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}`, { headers })).json();
-    } while (seen.status !== "in_progress" || slow.started === startedBefore);
-    doomed.proc.kill(9);
-    await doomed.proc.exited;
-    let after: any;
-    for (let i = 0; i < 100; i++) {
-      after = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}`, { headers })).json();
-      if (after.status !== "in_progress" && after.status !== "queued") break;
-      await Bun.sleep(100);
-    }
+    const read = () => fetch(`${survivor.base}/v1/embed/responses/${created.id}`, { headers }).then((r) => r.json() as Promise<any>);
+    await eventually(read, (seen) => seen.status === "in_progress" && slow.started > startedBefore, { what: "the run to start" });
+    await doomed.stop("SIGKILL");
+    const after = await eventually(read, (r) => r.status !== "in_progress" && r.status !== "queued", { ms: 15_000, what: "the orphan to end" });
     expect(after.status).toBe("failed");
     expect(after.error.message).toContain("stopped before it finished");
     const row = await db.selectFrom("responses").select(["worker", "lease_until"]).where("id", "=", created.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ worker: null, lease_until: null });
-    const replay = await (await fetch(`${survivor.url}/v1/embed/responses/${created.id}?stream=true`, { headers })).text();
+    const replay = await (await fetch(`${survivor.base}/v1/embed/responses/${created.id}?stream=true`, { headers })).text();
     expect(replay).toContain("event: response.failed");
   } finally {
-    for (const r of [doomed, survivor]) r.proc.kill();
-    await Promise.all([doomed.proc.exited, survivor.proc.exited]);
+    await Promise.all([doomed.stop(), survivor.stop()]);
   }
 }, 30_000);
 
@@ -234,12 +205,11 @@ test("a queued background response left by a stopped replica is run to the end b
       leaseUntil: now - 5,
       input,
     });
-    let after: any;
-    for (let i = 0; i < 100; i++) {
-      after = await (await call(1, `/v1/embed/responses/${id}`, key)).json();
-      if (after.status !== "in_progress" && after.status !== "queued") break;
-      await Bun.sleep(100);
-    }
+    const after = await eventually(
+      async () => (await call(1, `/v1/embed/responses/${id}`, key)).json(),
+      (r) => r.status !== "in_progress" && r.status !== "queued",
+      { ms: 15_000, what: "the queued run to be taken over" },
+    );
     expect(after.status).toBe("completed");
     expect(after.id).toBe(id);
     expect(after.output[0].content[0].text).toContain("w0");
@@ -249,7 +219,6 @@ test("a queued background response left by a stopped replica is run to the end b
     const log = await db.selectFrom("request_logs").select(["request_id", "outcome"]).where("organization_id", "=", org.id).execute();
     expect(log).toEqual([{ request_id: "req_dead", outcome: "completed" }]);
   } finally {
-    worker.proc.kill();
-    await worker.proc.exited;
+    await worker.stop();
   }
 }, 30_000);

@@ -1,6 +1,7 @@
 // The server as its own process (bun src/server/main.ts), for tests that kill, restart or starve
 // it: started with the environment given, its log kept, its address read from its first line.
 import type { Subprocess } from "bun";
+import { eventually } from "./eventually.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -57,10 +58,6 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
 }
 
 /** Polls `ok` (an event the test cannot subscribe to: a row, a status) until it holds, or fails naming `what`. */
-export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000, everyMs = 20): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await Bun.sleep(everyMs);
-  }
+export async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  await eventually(ok, Boolean, { ms, what });
 }

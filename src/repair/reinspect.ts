@@ -1,0 +1,305 @@
+// The inspection of a round's result, made from the round's own instead of a parse of the whole
+// text: the statements the edits fell in are read again (only their text is parsed), the rest
+// keep their trees (moved by what the edits added before them), and only the checks those
+// statements take part in run again. Null when the edits do more than mend statements in place
+// (a line added or removed, a name defined anew, a reference added or dropped): the caller then
+// inspects the whole text.
+import type { Expr, Inspection, Library, PlacedError, Statement, StatementKind } from "../lang/index.ts";
+import { Checker, type Defs } from "../lang/check.ts";
+import { parseTree, setScratch } from "../lang/engine.ts";
+import { splitProgram } from "../lang/program.ts";
+import type { Edit } from "./edits.ts";
+import { eachNode } from "./exprs.ts";
+import { statementAt, type Round } from "./round.ts";
+
+/** The expression `e` with every offset moved by `by` (a copy; `e` itself is shared). */
+export function shiftExpr(e: Expr, by: number): Expr {
+  if (by === 0) return e;
+  const s = e.start + by;
+  const t = e.end + by;
+  switch (e.k) {
+    case "str":
+    case "num":
+    case "bool":
+    case "null":
+    case "ref":
+    case "state":
+      return { ...e, start: s, end: t };
+    case "arr":
+      return { k: "arr", items: e.items.map((x) => shiftExpr(x, by)), start: s, end: t };
+    case "obj":
+      return { k: "obj", entries: e.entries.map((x) => ({ key: x.key, value: shiftExpr(x.value, by) })), start: s, end: t };
+    case "call":
+      return { k: "call", name: e.name, args: e.args.map((x) => shiftExpr(x, by)), start: s, end: t, nameEnd: e.nameEnd + by };
+    case "builtin":
+      return { k: "builtin", name: e.name, args: e.args.map((x) => shiftExpr(x, by)), start: s, end: t };
+    case "action":
+      return { k: "action", steps: e.steps.map((x) => shiftExpr(x, by)), start: s, end: t };
+    case "unary":
+      return { k: "unary", op: e.op, arg: shiftExpr(e.arg, by), start: s, end: t };
+    case "binary":
+      return { k: "binary", op: e.op, left: shiftExpr(e.left, by), right: shiftExpr(e.right, by), start: s, end: t };
+    case "ternary":
+      return { k: "ternary", cond: shiftExpr(e.cond, by), then: shiftExpr(e.then, by), else: shiftExpr(e.else, by), start: s, end: t };
+    case "member":
+      return { k: "member", obj: shiftExpr(e.obj, by), name: e.name, start: s, end: t };
+    case "index":
+      return { k: "index", obj: shiftExpr(e.obj, by), index: shiftExpr(e.index, by), start: s, end: t };
+  }
+}
+
+/**
+ * A statement the edits did not touch, moved by `by`: its expression is copied only when read
+ * (a long program's statements after the edit are mostly never read).
+ */
+class MovedStatement implements Statement {
+  #expr: Expr | undefined;
+  readonly start: number;
+  readonly end: number;
+  constructor(
+    readonly base: Statement,
+    readonly by: number,
+  ) {
+    this.start = base.start + by;
+    this.end = base.end + by;
+  }
+  get id(): string {
+    return this.base.id;
+  }
+  get kind(): StatementKind {
+    return this.base.kind;
+  }
+  get expr(): Expr {
+    return (this.#expr ??= shiftExpr(this.base.expr, this.by));
+  }
+  toJSON(): Statement {
+    return { id: this.id, kind: this.kind, expr: this.expr, start: this.start, end: this.end };
+  }
+}
+
+function moved(stmt: Statement, by: number): Statement {
+  if (by === 0) return stmt;
+  // Moved again: from the original, so that a read copies once.
+  if (stmt instanceof MovedStatement) return new MovedStatement(stmt.base, stmt.by + by);
+  return new MovedStatement(stmt, by);
+}
+
+/** Reads `snippet`, to stand at offset `at` of the text, as statements: null unless it is exactly one. */
+function readStatement(snippet: string, at: number): Statement | null {
+  const base = setScratch(snippet);
+  const parts = splitProgram(snippet, base, base, base + snippet.length, parseTree("Program", base, base + snippet.length));
+  if (parts.broken.length || parts.statements.length !== 1) return null;
+  const s = parts.statements[0];
+  if (s.start !== base || s.end !== base + snippet.length) return null;
+  return { id: s.id, kind: s.kind, expr: shiftExpr(s.expr, at - base), start: at, end: at + snippet.length };
+}
+
+// Checks a statement reports on itself (as opposed to the program's graph and root).
+const OWN = new Set<PlacedError["code"]>(["unknown-component", "missing-required", "null-required", "type-mismatch", "excess-args", "inline-reserved"]);
+
+/** Whether one of edits[from, to) overlaps a reference in `e`. */
+function rewritesRef(e: Expr, edits: Edit[], from: number, to: number): boolean {
+  let hit = false;
+  eachNode(e, (n) => {
+    if (hit || n.k !== "ref") return;
+    for (let i = from; i < to; i++) if (edits[i].start < n.end && n.start < edits[i].end) hit = true;
+  });
+  return hit;
+}
+
+/** Names referenced in `e`, in source order. */
+function refNames(e: Expr): string[] {
+  const out: string[] = [];
+  eachNode(e, (n) => n.k === "ref" && out.push(n.name));
+  return out;
+}
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sortedNames = (e: Expr) => refNames(e).sort();
+
+// Referrers looked for at most this many (a name many statements use is checked in full).
+const MAX_AFFECTED = 64;
+
+/**
+ * The inspection of `text`, the round's text with `edits` (the ones applied, in position order)
+ * made, or null (see the top of this file).
+ */
+export function reinspect(round: Round, edits: Edit[], text: string, library: Library): Inspection | null {
+  const { ins, defs } = round;
+  if (ins.blocks.length !== 1 || edits.length === 0) return null;
+  // The statements the edits fall in, each edit inside one (its ends included: text added at a
+  // statement's end mends it). Broken lines lie between statements: no edit touches one.
+  const touched: Statement[] = [];
+  for (const edit of edits) {
+    const s = statementAt(round, edit.start);
+    if (!s || edit.start < s.start || edit.end > s.end) return null;
+    if (touched[touched.length - 1] !== s) touched.push(s);
+  }
+  // Where old offsets go: edits before a point move it by what they added.
+  const deltas = edits.map((e) => e.text.length - (e.end - e.start));
+  const sums = [0];
+  for (const d of deltas) sums.push(sums[sums.length - 1] + d);
+  const movedBy = (at: number) => {
+    // Edits are in position order and do not overlap: those before `at` are a prefix.
+    let lo = 0;
+    let hi = edits.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (edits[mid].end <= at && edits[mid].start < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return sums[lo];
+  };
+  // Each touched statement read again from its new text; it must still be one statement of the
+  // same name, a component call, with the same references (so the graph is as it was).
+  const renewed = new Map<Statement, Statement>();
+  let e = 0;
+  let by = 0; // what the edits before the statement added
+  for (const s of touched) {
+    if (defs.get(s.id) !== s || s.kind !== "component" || s.expr.k !== "call") return null;
+    while (e < edits.length && edits[e].start < s.start) by += deltas[e++];
+    const start = s.start + by;
+    const first = e;
+    while (e < edits.length && edits[e].start <= s.end) by += deltas[e++];
+    // An edit that rewrites a reference changes the graph: known before the statement is parsed.
+    if (rewritesRef(s.expr, edits, first, e)) return null;
+    const next = readStatement(text.slice(start, s.end + by), start);
+    if (!next || next.id !== s.id || next.kind !== "component" || next.expr.k !== "call") return null;
+    if (!sameList(sortedNames(s.expr), sortedNames(next.expr))) return null;
+    renewed.set(s, next);
+  }
+  const statements = ins.statements.map((s) => renewed.get(s) ?? moved(s, movedBy(s.start)));
+  const broken = ins.broken.map((b) => {
+    const by = movedBy(b.start);
+    if (by === 0) return b;
+    const line = { ...b, start: b.start + by, end: b.end + by };
+    if (b.stoppedAt !== undefined) line.stoppedAt = b.stoppedAt + by;
+    return line;
+  });
+  // The names are those of the round: its map of them, each statement read through the edits.
+  const newDefs: Defs = {
+    get: (id) => {
+      const old = defs.get(id);
+      return old === undefined ? undefined : (renewed.get(old) ?? moved(old, movedBy(old.start)));
+    },
+    has: (id) => defs.has(id),
+  };
+  const byId = (id: string) => newDefs.get(id)!;
+
+  // The statements whose checks may see a touched one: those that refer to it, at any remove.
+  const affected = new Set(touched.map((s) => s.id));
+  const queue = [...affected];
+  const programFrom = ins.head.length;
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (name.startsWith("$")) return null;
+    const word = new RegExp(`(?<![A-Za-z0-9_$])${name}(?![A-Za-z0-9_])`, "g");
+    word.lastIndex = programFrom;
+    for (let m = word.exec(text); m !== null; m = word.exec(text)) {
+      const i = statementIndex(statements, m.index);
+      if (i < 0) continue;
+      const holder = statements[i];
+      if (affected.has(holder.id) || defs.get(holder.id) !== ins.statements[i]) continue;
+      if (holder.kind === "state" || holder.kind === "query" || holder.kind === "mutation") return null;
+      affected.add(holder.id);
+      queue.push(holder.id);
+      if (affected.size > MAX_AFFECTED) return null;
+    }
+  }
+
+  // What the checks of the affected statements found through the rest stays: an error placed in
+  // an unaffected statement, or at a reference to one. Everything else of theirs is found again.
+  const oldSpans = ins.statements.filter((s) => !affected.has(s.id) || defs.get(s.id) !== s);
+  const refSites = new Set<number>();
+  for (const id of affected) {
+    const s = defs.get(id)!;
+    if (renewed.has(s)) continue;
+    eachNode(s.expr, (n) => n.k === "ref" && !affected.has(n.name) && refSites.add(n.start));
+  }
+  const inUnaffected = (at: number) => {
+    const s = statementIn(oldSpans, at);
+    return s !== undefined && s.start <= at && at <= s.end;
+  };
+  const rootAffected = affected.has("root");
+  const touchedIds = new Set(touched.map((s) => s.id));
+  const errors: PlacedError[] = [];
+  for (const err of ins.errors) {
+    const id = err.statementId;
+    if (OWN.has(err.code) && id !== undefined && affected.has(id)) {
+      if (touchedIds.has(id)) continue;
+      if (!inUnaffected(err.at) && !refSites.has(err.at)) continue;
+    }
+    if (rootAffected && err.code === "missing-root" && id === "root") continue;
+    const at = placeAgain(err.at, touched, renewed, movedBy);
+    if (at === null) return null;
+    errors.push(at === err.at ? err : { ...err, at });
+  }
+  const brokenNames = new Set<string>();
+  for (const line of broken) if (line.id !== undefined && !newDefs.has(line.id)) brokenNames.add(line.id);
+  const real = new Checker(library, newDefs, brokenNames);
+  for (const s of touched) real.statement(renewed.get(s)!);
+  // The referrers, against the rest as values known only at run time (whatever they hold was
+  // checked before and is kept above): their checks then cost what reaches a touched statement.
+  const opaque: Defs = {
+    get: (id) => (affected.has(id) ? newDefs.get(id) : newDefs.has(id) ? runtimeValue(byId(id)) : undefined),
+    has: (id) => newDefs.has(id),
+  };
+  const referrers = new Checker(library, opaque, brokenNames);
+  for (const id of affected) if (!touchedIds.has(id)) referrers.statement(byId(id));
+  const to = ins.blocks[0].end + movedBy(ins.blocks[0].end + 1);
+  if (rootAffected) real.root(to);
+  const found = [...real.errors, ...referrers.errors];
+  const all = errors.concat(found);
+  all.sort((a, b) => a.at - b.at);
+  const block = { start: ins.blocks[0].start, end: to };
+  return {
+    head: ins.head,
+    program: text.slice(block.start, block.end),
+    tail: ins.tail,
+    blocks: [block],
+    between: ins.between,
+    statements,
+    broken,
+    errors: all,
+  };
+}
+
+/** A stand-in for a statement whose value a check should not look into. */
+function runtimeValue(s: Statement): Statement {
+  return { id: s.id, kind: "state", expr: { k: "null", start: s.start, end: s.end }, start: s.start, end: s.end };
+}
+
+/** The number of the statement whose span holds `at` (statements in source order), or -1. */
+function statementIndex(list: Statement[], at: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && at <= list[lo - 1].end ? lo - 1 : -1;
+}
+
+function statementIn(list: Statement[], at: number): Statement | undefined {
+  const i = statementIndex(list, at);
+  return i < 0 ? undefined : list[i];
+}
+
+/** Where an error kept from before the edits stands now; null when that cannot be told. */
+function placeAgain(at: number, touched: Statement[], renewed: Map<Statement, Statement>, movedBy: (at: number) => number): number | null {
+  const s = statementIn(touched, at);
+  if (s === undefined) return at + movedBy(at);
+  const next = renewed.get(s)!;
+  if (at === s.start) return next.start;
+  // A reference (an unresolved name): the same occurrence of that name in the new statement.
+  const before: Expr[] = [];
+  eachNode(s.expr, (n) => n.k === "ref" && before.push(n));
+  const ref = before.find((n) => n.start === at);
+  if (ref === undefined || ref.k !== "ref") return null;
+  const nth = before.filter((n) => n.k === "ref" && n.name === ref.name && n.start < at).length;
+  const after: Expr[] = [];
+  eachNode(next.expr, (n) => n.k === "ref" && n.name === ref.name && after.push(n));
+  after.sort((a, b) => a.start - b.start);
+  return after[nth]?.start ?? null;
+}
