@@ -159,10 +159,21 @@ export async function settle(db: Db, s: Settlement): Promise<number> {
  * commit with them); call settled() after the commit. `maybeDone`: see group-commit.ts's Work.
  */
 export async function settleIn(tx: Db, s: Settlement, maybeDone = false): Promise<number> {
+  const { charge, records } = await settleCreditsIn(tx, s, maybeDone);
+  if (records) await writeRecords(tx, records);
+  return charge;
+}
+
+/**
+ * settleIn() without the log and event: they are returned (null when a commit that may have
+ * landed had settled it), for the log queue once the caller's transaction has committed
+ * (queueRecords), as settle() queues its own: a call that answers only after that commit does not
+ * wait for them too.
+ */
+export async function settleCreditsIn(tx: Db, s: Settlement, maybeDone = false): Promise<{ charge: number; records: CallRecords | null }> {
   const at = nowIso();
   const { charge, already } = await settleCredits(tx, s, at, maybeDone);
-  if (!already) await writeRecords(tx, recordsOf(s, charge, at));
-  return charge;
+  return { charge, records: already ? null : recordsOf(s, charge, at) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { openSqlite } from "./sqlite.ts";
 export type Db = Kysely<Database>;
 
 export async function openDatabase(target: string, opts: OpenOptions = {}): Promise<Db> {
-  const db = isPostgresTarget(target) ? openPostgres(target, opts.poolSize) : await openSqlite(target, opts.checkpointer);
+  const db = isPostgresTarget(target) ? openPostgres(target, opts.poolSize) : await openSqlite(target, opts);
   try {
     await migrate(db);
   } catch (e) {

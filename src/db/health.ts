@@ -2,6 +2,7 @@
 // write that leaves nothing behind, within a bound.
 import { sql } from "kysely";
 import type { Db } from "./connect.ts";
+import { capabilities } from "./dialect.ts";
 import { troubleOf, type Trouble } from "./trouble.ts";
 
 /** How long the probe waits for the database before it calls it unreachable. */
@@ -11,7 +12,9 @@ const PROBE_BYTES = 16 * 1024;
 
 export async function probeDatabase(db: Db, timeoutMs = PROBE_TIMEOUT_MS): Promise<Trouble | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<Trouble>((resolve) => (timer = setTimeout(() => resolve("unreachable"), timeoutMs)));
+  // A SQLite file that does not answer in time is waiting for another process's lock.
+  const slow: Trouble = capabilities(db).label === "sqlite" ? "busy" : "unreachable";
+  const late = new Promise<Trouble>((resolve) => (timer = setTimeout(() => resolve(slow), timeoutMs)));
   try {
     return await Promise.race([late, check(db)]);
   } finally {

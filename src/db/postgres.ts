@@ -44,6 +44,7 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
     label: "postgres",
     skipLocked: true,
     modifyingCte: true,
+    inProcess: false,
     autoincrement: false,
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`e->>${sql.lit(i)} AS ${sql.ref(`c${i}`)}`);

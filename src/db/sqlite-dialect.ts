@@ -2,6 +2,9 @@
 // query anew (5 µs of a 13 µs key lookup, measured in bun 1.4); this driver keeps the prepared
 // statements of the last STATEMENT_CACHE_SIZE SQL texts. Queries stay kysely queries: only the
 // connection under them changes. One connection, used by one query or transaction at a time.
+// A statement that finds the file locked by another process waits for it off the event loop
+// (sqlite-busy.ts); a transaction takes the write lock as it begins, so that its statements do not
+// meet the lock half-way, where they could not simply run again.
 import type { SqliteConnection as SqliteDatabase, SqliteStatement as Statement } from "../runtime/index.ts";
 import {
   CompiledQuery,
@@ -14,6 +17,7 @@ import {
   type Kysely,
   type QueryResult,
 } from "kysely";
+import { isSqliteBusy, retryWhileBusy } from "./sqlite-busy.ts";
 
 /** Distinct SQL texts kept prepared: every query the service runs, with room for `in (…)` lists of other lengths. */
 export const STATEMENT_CACHE_SIZE = 256;
@@ -21,7 +25,10 @@ export const STATEMENT_CACHE_SIZE = 256;
 class CachedStatementConnection implements DatabaseConnection {
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly onWait?: (waitMs: number) => void,
+  ) {}
 
   private prepare(sql: string): Statement {
     let stmt = this.statements.get(sql);
@@ -40,11 +47,21 @@ class CachedStatementConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.run<R>(query));
+    } catch (e) {
+      // Inside a transaction only its end may run again; its other statements fail it (it rolls back).
+      if (!isSqliteBusy(e) || (this.db.inTransaction && query.sql !== "commit")) return Promise.reject(e);
+      return retryWhileBusy(() => this.run<R>(query), this.onWait);
+    }
+  }
+
+  private run<R>(query: CompiledQuery): QueryResult<R> {
     const stmt = this.prepare(query.sql);
     const parameters = query.parameters as never[];
-    if (stmt.columnNames.length > 0) return Promise.resolve({ rows: stmt.all(...parameters) as R[] });
+    if (stmt.columnNames.length > 0) return { rows: stmt.all(...parameters) as R[] };
     const result = stmt.run(...parameters);
-    return Promise.resolve({ insertId: BigInt(result.lastInsertRowid), numAffectedRows: BigInt(result.changes), rows: [] });
+    return { insertId: BigInt(result.lastInsertRowid), numAffectedRows: BigInt(result.changes), rows: [] };
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -70,9 +87,9 @@ class CachedStatementDriver implements Driver {
 
   constructor(
     private readonly db: SqliteDatabase,
-    private readonly beforeClose?: () => Promise<void>,
+    private readonly opts: DialectOptions,
   ) {
-    this.connection = new CachedStatementConnection(db);
+    this.connection = new CachedStatementConnection(db, opts.onBusyWait);
   }
 
   async init(): Promise<void> {}
@@ -88,7 +105,9 @@ class CachedStatementDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+    // Immediate: the write lock now, waited for here if another process has it (every
+    // transaction here writes; on the one connection it costs nothing more).
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -112,20 +131,26 @@ class CachedStatementDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.beforeClose?.();
+    await this.opts.beforeClose?.();
     this.connection.close();
     this.db.close();
   }
 }
 
-/** `beforeClose`: what must end before the database closes (a checkpointer of its own). */
+export interface DialectOptions {
+  /** What must end before the database closes (a checkpointer of its own). */
+  beforeClose?: () => Promise<void>;
+  /** Told when a statement begins to wait for another process's lock (a server logs it). */
+  onBusyWait?: (waitMs: number) => void;
+}
+
 export class CachedStatementSqliteDialect implements Dialect {
   constructor(
     private readonly db: SqliteDatabase,
-    private readonly beforeClose?: () => Promise<void>,
+    private readonly opts: DialectOptions = {},
   ) {}
   createDriver(): Driver {
-    return new CachedStatementDriver(this.db, this.beforeClose);
+    return new CachedStatementDriver(this.db, this.opts);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();

@@ -1,4 +1,4 @@
-// SQLite: one file, WAL, a busy timeout; kysely over the runtime's SQLite (bun:sqlite, or
+// SQLite: one file, WAL, locks waited for off the event loop (sqlite-busy.ts); kysely over the runtime's SQLite (bun:sqlite, or
 // node:sqlite on Deno: src/runtime) with each distinct SQL text prepared once (sqlite-dialect.ts).
 // The embedded default.
 import { runtime } from "../runtime/index.ts";
@@ -10,22 +10,27 @@ import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
 import { startCheckpointer } from "./checkpointer.ts";
 import type { Database } from "./schema.ts";
 
-/** `checkpointer`: the log is copied into the file by a worker thread (checkpointer.ts), for a server. */
-export async function openSqlite(path: string, checkpointer = false): Promise<Kysely<Database>> {
+/**
+ * `checkpointer`: the log is copied into the file by a worker thread (checkpointer.ts), for a
+ * server. `onBusyWait`: told when a statement begins to wait for another process's lock.
+ */
+export async function openSqlite(path: string, opts: { checkpointer?: boolean; onBusyWait?: (waitMs: number) => void } = {}): Promise<Kysely<Database>> {
   if (path !== ":memory:") createPrivately(path);
   const sqlite = runtime.openSqlite(path);
-  // WAL lets the CLI read while the server writes; busy_timeout makes writers wait instead of failing.
+  // WAL lets the CLI read while the server writes. No busy timeout: SQLite's would wait for a lock
+  // by sleeping in this thread; the dialect waits instead, off the event loop (sqlite-busy.ts).
   sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA busy_timeout = 0");
   // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  const stop = checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
-  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, stop) });
+  const beforeClose = opts.checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
+  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, { beforeClose, onBusyWait: opts.onBusyWait }) });
   registerCapabilities(db, {
     label: "sqlite",
     skipLocked: false,
     modifyingCte: false,
+    inProcess: true,
     autoincrement: true,
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.lit(`$[${i}]`)}) AS ${sql.ref(`c${i}`)}`);

@@ -2,6 +2,7 @@
 // failover, the network), it is busy (locked, a deadlock, out of connections), its disk is full,
 // or it is read-only. Each is named here once, for both databases, so that a route answers 503
 // with Retry-After (app.ts), /health reports it, and a transaction cut by it may run again.
+import { isSqliteBusy } from "./sqlite-busy.ts";
 
 export type Trouble = "unreachable" | "busy" | "disk_full" | "read_only" | "io_error";
 
@@ -26,6 +27,7 @@ const PG_GONE =
 /** The database trouble `e` is, or null for any other error. */
 export function troubleOf(e: unknown): Trouble | null {
   if (!(e instanceof Error)) return null;
+  if (isSqliteBusy(e)) return "busy"; // on either runtime's SQLite
   const code = String((e as { code?: unknown }).code ?? "");
   // SQLite (bun:sqlite): SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR and their extended forms.
   if (code.startsWith("SQLITE_")) {
@@ -50,10 +52,10 @@ export function troubleOf(e: unknown): Trouble | null {
 /**
  * Whether a transaction that failed this way may simply run again: the database came back, or the
  * lock it lost on passes. A full disk or a read-only database does not pass by waiting a moment,
- * and SQLite's busy error comes after its own busy timeout has waited already.
+ * and SQLite's busy error comes after the dialect has waited for the lock already (sqlite-busy.ts).
  */
 export function isRetriable(e: unknown): boolean {
   const t = troubleOf(e);
   if (t === "unreachable") return true;
-  return t === "busy" && !String((e as { code?: unknown }).code).startsWith("SQLITE_");
+  return t === "busy" && !isSqliteBusy(e);
 }

@@ -8,48 +8,17 @@
 // is two calls into this module (parse, verdict); tests hold the two answers together
 // (test/lang/verdict.test.ts).
 
-// Table layout: see src/lang/verdict-table.ts (words of i32; the string pool is u16).
-const T_COMPONENTS: i32 = 0;
-const T_HASH_SIZE: i32 = 1;
-const T_HASH_AT: i32 = 2;
-const T_COMPONENTS_AT: i32 = 3;
-const T_SHAPES_AT: i32 = 4;
-const T_ROOT: i32 = 5;
-const T_BUILTINS: i32 = 6;
-const T_BUILTINS_AT: i32 = 7;
-const T_POOL_AT: i32 = 8;
-const T_NAMES_AT: i32 = 9; // the names below, as NAMES in verdict-table.ts orders them
-const N_QUERY: i32 = 0;
-const N_MUTATION: i32 = 1;
-const N_EACH: i32 = 2;
-const N_ROOT: i32 = 3;
-const COMPONENT_WORDS: i32 = 4;
-const SHAPE_WORDS: i32 = 12;
-const S_FLAGS: i32 = 0;
-const S_KINDS: i32 = 1;
-const S_ITEMS: i32 = 2;
-const S_REFS: i32 = 3;
-const S_BRANCHES: i32 = 5;
-const S_ENUM: i32 = 7;
-const S_PROPS: i32 = 9;
-const S_REFS_FROM: i32 = 11; // the component id bits start at word S_REFS_FROM of the set
-const F_ANY: i32 = 1;
-const F_CONST: i32 = 2;
-const F_INTEGER: i32 = 4;
-const F_REFS: i32 = 8;
-const F_BRANCHES: i32 = 16;
-const F_ENUM: i32 = 32;
-const F_ENUM_OTHER: i32 = 64; // members not in the table (not strings, or with a backslash)
-const P_REQUIRED: i32 = 1;
-const P_DEFAULT: i32 = 2;
-// Value kinds, as src/lang/shape.ts numbers them.
-const K_STR: i32 = 1;
-const K_NUM: i32 = 2;
-const K_BOOL: i32 = 4;
-const K_NULL: i32 = 8;
-const K_ARR: i32 = 16;
-const K_OBJ: i32 = 32;
-const K_CALL: i32 = 64;
+// The library tables' layout (written by src/lang/verdict-table.ts; words of i32, the string pool
+// u16), generated with the writer's from one declaration: src/grammar/verdict-layout.ts.
+import {
+  T_COMPONENTS, T_HASH_SIZE, T_HASH_AT, T_COMPONENTS_AT, T_SHAPES_AT, T_ROOT, T_BUILTINS, T_BUILTINS_AT,
+  T_POOL_AT, T_NAMES_AT, N_QUERY, N_MUTATION, N_EACH, N_ROOT, COMPONENT_WORDS, C_NAME_AT, C_NAME_LENGTH,
+  C_PROPS, C_PROPS_AT, PROP_WORDS, PROP_FLAGS, PROP_SHAPE, SHAPE_WORDS, S_FLAGS, S_KINDS, S_ITEMS, S_REFS,
+  S_REFS_AT, S_BRANCHES, S_BRANCHES_AT, S_ENUM, S_ENUM_AT, S_PROPS, S_PROPS_AT, S_REFS_FROM, ENTRY_WORDS,
+  ENTRY_KEY_AT, ENTRY_KEY_LENGTH, ENTRY_SHAPE, STRING_WORDS, STR_AT, STR_LENGTH, F_ANY, F_CONST, F_INTEGER,
+  F_REFS, F_BRANCHES, F_ENUM, F_ENUM_OTHER, P_REQUIRED, P_DEFAULT, K_STR, K_NUM, K_BOOL, K_NULL, K_ARR,
+  K_OBJ, K_CALL,
+} from "./generated/verdict-layout";
 // Statement kinds.
 const SK_VALUE: i32 = 0;
 const SK_STATE: i32 = 1;
@@ -193,8 +162,8 @@ let listStop: i32 = 0;
   return true;
 }
 @inline function spanIsName(start: i32, end: i32, which: i32): bool {
-  const at = word(T_NAMES_AT) + which * 2;
-  return spanIs(start, end, word(at), word(at + 1));
+  const at = word(T_NAMES_AT) + which * STRING_WORDS;
+  return spanIs(start, end, word(at + STR_AT), word(at + STR_LENGTH));
 }
 // FNV-1a over the span's code units, four at a time (the last four read again when the length
 // is not a multiple of four: the same text always hashes the same).
@@ -223,7 +192,7 @@ function hashComponents(): void {
   const records = table + (<usize>word(T_COMPONENTS_AT) << 2);
   for (let id = 0; id < word(T_COMPONENTS); id++) {
     const rec = records + <usize>id * (COMPONENT_WORDS << 2);
-    let h = <i32>(hashUnits(pool + (<usize>field(rec, 0) << 1), field(rec, 1)) & <u32>mask);
+    let h = <i32>(hashUnits(pool + (<usize>field(rec, C_NAME_AT) << 1), field(rec, C_NAME_LENGTH)) & <u32>mask);
     while (word(hashAt + h) != 0) h = (h + 1) & mask;
     store<i32>(table + (<usize>(hashAt + h) << 2), id + 1);
   }
@@ -235,7 +204,7 @@ function hashComponents(): void {
   for (let h = <i32>(hashSpan(start, end) & <u32>mask); word(hashAt + h) != 0; h = (h + 1) & mask) {
     const id = word(hashAt + h) - 1;
     const rec = components + <usize>id * (COMPONENT_WORDS << 2);
-    if (spanIs(start, end, field(rec, 0), field(rec, 1))) return id;
+    if (spanIs(start, end, field(rec, C_NAME_AT), field(rec, C_NAME_LENGTH))) return id;
   }
   return -1;
 }
@@ -392,8 +361,11 @@ function resolve(v: i32): i32 {
 @inline function inEnum(v: i32, rec: usize): bool {
   const start = nodeStart(v) + 1;
   const end = nodeEnd(v) - 1;
-  const at = field(rec, S_ENUM + 1);
-  for (let k = 0; k < field(rec, S_ENUM); k++) if (spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1))) return true;
+  const at = field(rec, S_ENUM_AT);
+  for (let k = 0; k < field(rec, S_ENUM); k++) {
+    const str = at + STRING_WORDS * k;
+    if (spanIs(start, end, word(str + STR_AT), word(str + STR_LENGTH))) return true;
+  }
   return false;
 }
 
@@ -401,7 +373,7 @@ function resolve(v: i32): i32 {
 // from the lowest id's to the highest's.
 @inline function refsHold(rec: usize, id: i32): bool {
   const w = (id >> 5) - field(rec, S_REFS_FROM);
-  return w >= 0 && w < field(rec, S_REFS) && ((word(field(rec, S_REFS + 1) + w) >>> (id & 31)) & 1) != 0;
+  return w >= 0 && w < field(rec, S_REFS) && ((word(field(rec, S_REFS_AT) + w) >>> (id & 31)) & 1) != 0;
 }
 
 // Whether value node `raw` fits shape `shape` (Checker.fits, deciding only): FITS, MISS, UNKNOWN.
@@ -424,7 +396,7 @@ function fit(raw: i32, shape: i32, depth: i32): i32 {
   }
   if ((flags & F_BRANCHES) != 0) {
     let answer = MISS;
-    const at = field(rec, S_BRANCHES + 1);
+    const at = field(rec, S_BRANCHES_AT);
     for (let k = 0; k < field(rec, S_BRANCHES) && answer != FITS; k++) {
       const a = fit(v, word(at + k), depth + 1);
       if (a != MISS) answer = a;
@@ -481,9 +453,10 @@ function fitEntry(entry: i32, rec: usize, depth: i32): i32 {
     start++;
     end--;
   }
-  const at = field(rec, S_PROPS + 1);
+  const at = field(rec, S_PROPS_AT);
   for (let k = 0; k < field(rec, S_PROPS); k++) {
-    if (spanIs(start, end, word(at + 3 * k), word(at + 3 * k + 1))) return fit(value, word(at + 3 * k + 2), depth + 1);
+    const entry = at + ENTRY_WORDS * k;
+    if (spanIs(start, end, word(entry + ENTRY_KEY_AT), word(entry + ENTRY_KEY_LENGTH))) return fit(value, word(entry + ENTRY_SHAPE), depth + 1);
   }
   return FITS;
 }
@@ -498,17 +471,18 @@ function checkCall(call: i32, whole: bool): bool {
   let count = 0;
   for (let j = last; j > stop; j -= nodeSize(j)) if (!isNoise(nodeRule(j))) count++;
   const rec = components + <usize>id * (COMPONENT_WORDS << 2);
-  const props = field(rec, 2);
-  const propsAt = field(rec, 3);
+  const props = field(rec, C_PROPS);
+  const propsAt = field(rec, C_PROPS_AT);
   if (count > props) return false;
   // The arguments, last to first; then the props no argument was given for.
   let k = count;
   for (let j = last; j > stop; j -= nodeSize(j)) {
     if (isNoise(nodeRule(j))) continue;
     k--;
-    if (!checkArg(unwrap(j), word(propsAt + 2 * k), word(propsAt + 2 * k + 1))) return false;
+    const prop = propsAt + PROP_WORDS * k;
+    if (!checkArg(unwrap(j), word(prop + PROP_FLAGS), word(prop + PROP_SHAPE))) return false;
   }
-  for (k = count; k < props; k++) if (!checkArg(-1, word(propsAt + 2 * k), 0)) return false;
+  for (k = count; k < props; k++) if (!checkArg(-1, word(propsAt + PROP_WORDS * k + PROP_FLAGS), 0)) return false;
   return true;
 }
 
@@ -577,7 +551,10 @@ function visitStatement(s: i32): bool {
       const end = nodeEnd(name);
       let builtin = false;
       const at = word(T_BUILTINS_AT);
-      for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) builtin = spanIs(start, end, word(at + 2 * k), word(at + 2 * k + 1));
+      for (let k = 0; k < word(T_BUILTINS) && !builtin; k++) {
+        const str = at + STRING_WORDS * k;
+        builtin = spanIs(start, end, word(str + STR_AT), word(str + STR_LENGTH));
+      }
       if (!builtin) markUndecided(s);
     }
   }
@@ -763,6 +740,6 @@ export function verdictKnown(): usize { return known; }
 
 // The statement named by table name `which` (N_ROOT), or -1.
 function lookupStatementNamed(which: i32): i32 {
-  const at = word(T_NAMES_AT) + which * 2;
-  return lookupStatement(pool + (<usize>word(at) << 1), word(at + 1));
+  const at = word(T_NAMES_AT) + which * STRING_WORDS;
+  return lookupStatement(pool + (<usize>word(at + STR_AT) << 1), word(at + STR_LENGTH));
 }

@@ -1,18 +1,19 @@
 // A prop's JSON Schema compiled once into a Shape: the facts the checker asks about on every
 // value (which component names, which value kinds, which enum members), precomputed, so that
 // checking a value is a few bit tests instead of re-reading the schema.
+import { K_ARR, K_BOOL, K_CALL, K_NULL, K_NUM, K_OBJ, K_STR } from "./generated/verdict-layout.ts";
 import type { PropSchema } from "./library.ts";
 import type { Expr } from "./types.ts";
 
-// Kinds of static values, as bits.
-export const STR = 1;
-export const NUM = 2;
-export const BOOL = 4;
-export const NULL = 8;
-export const ARR = 16;
-export const OBJ = 32;
-export const CALL = 64;
-const ANY = 127;
+// Kinds of static values, as bits: the verdict's tables carry them (a shape's K_* kinds).
+export const STR = K_STR;
+export const NUM = K_NUM;
+export const BOOL = K_BOOL;
+export const NULL = K_NULL;
+export const ARR = K_ARR;
+export const OBJ = K_OBJ;
+export const CALL = K_CALL;
+const ANY = STR | NUM | BOOL | NULL | ARR | OBJ | CALL;
 
 export function kindBit(value: Expr): number {
   switch (value.k) {

@@ -4,22 +4,58 @@
 import { ACTION_STEPS, BUILTINS } from "./check.ts";
 import type { Shape } from "./shape.ts";
 import type { Library } from "./library.ts";
-
-// Header words; the layout is read by verdict.as under the same names (T_*).
-const HEADER = 10;
-const COMPONENT_WORDS = 4; // name (offset, length in the pool), prop count, props at
-const SHAPE_WORDS = 12; // flags, kinds, items, refs (words, at: a bit per component), branches (count, at), enum (count, at), props (count, at), refs' first word
-const F_ANY = 1;
-const F_CONST = 2;
-const F_INTEGER = 4;
-const F_REFS = 8;
-const F_BRANCHES = 16;
-const F_ENUM = 32;
-const F_ENUM_OTHER = 64;
-const P_REQUIRED = 1;
-const P_DEFAULT = 2;
-// Names the verdict compares against, in this order.
-const NAMES = ["Query", "Mutation", "Each", "root"];
+// The layout, shared with the reader: generated from src/grammar/verdict-layout.ts.
+import {
+  C_NAME_AT,
+  C_NAME_LENGTH,
+  C_PROPS,
+  C_PROPS_AT,
+  COMPONENT_WORDS,
+  ENTRY_KEY_AT,
+  ENTRY_KEY_LENGTH,
+  ENTRY_SHAPE,
+  ENTRY_WORDS,
+  F_ANY,
+  F_BRANCHES,
+  F_CONST,
+  F_ENUM,
+  F_ENUM_OTHER,
+  F_INTEGER,
+  F_REFS,
+  HEADER_WORDS,
+  NAMES,
+  P_DEFAULT,
+  P_REQUIRED,
+  PROP_FLAGS,
+  PROP_SHAPE,
+  PROP_WORDS,
+  S_BRANCHES,
+  S_BRANCHES_AT,
+  S_ENUM,
+  S_ENUM_AT,
+  S_FLAGS,
+  S_ITEMS,
+  S_KINDS,
+  S_PROPS,
+  S_PROPS_AT,
+  S_REFS,
+  S_REFS_AT,
+  S_REFS_FROM,
+  SHAPE_WORDS,
+  STR_AT,
+  STR_LENGTH,
+  STRING_WORDS,
+  T_BUILTINS,
+  T_BUILTINS_AT,
+  T_COMPONENTS,
+  T_COMPONENTS_AT,
+  T_HASH_AT,
+  T_HASH_SIZE,
+  T_NAMES_AT,
+  T_POOL_AT,
+  T_ROOT,
+  T_SHAPES_AT,
+} from "./generated/verdict-layout.ts";
 
 const tables = new WeakMap<Library, Uint8Array>();
 
@@ -31,15 +67,15 @@ export function verdictTable(library: Library): Uint8Array {
 }
 
 function encode(library: Library): Uint8Array {
-  const words: number[] = new Array(HEADER).fill(0);
+  const words: number[] = new Array(HEADER_WORDS).fill(0);
   const pool: string[] = [];
   let poolLength = 0;
-  const strings = new Map<string, number>();
+  const pooled = new Map<string, number>();
   const str = (text: string): [number, number] => {
-    let at = strings.get(text);
+    let at = pooled.get(text);
     if (at === undefined) {
       at = poolLength;
-      strings.set(text, at);
+      pooled.set(text, at);
       pool.push(text);
       poolLength += text.length;
     }
@@ -48,6 +84,12 @@ function encode(library: Library): Uint8Array {
   const block = (size: number) => {
     const at = words.length;
     for (let i = 0; i < size; i++) words.push(0);
+    return at;
+  };
+  // A list of `texts` as STRING_WORDS records: where it starts.
+  const strings = (texts: readonly string[]) => {
+    const at = block(texts.length * STRING_WORDS);
+    texts.forEach((text, k) => ([words[at + STRING_WORDS * k + STR_AT], words[at + STRING_WORDS * k + STR_LENGTH]] = str(text)));
     return at;
   };
 
@@ -66,30 +108,28 @@ function encode(library: Library): Uint8Array {
     return id;
   };
 
-  words[0] = components.length;
+  words[T_COMPONENTS] = components.length;
   let hashSize = 16;
   while (hashSize < 2 * components.length) hashSize *= 2;
-  words[1] = hashSize;
-  words[2] = block(hashSize); // filled by the verdict, which hashes names its own way
-  const componentsAt = (words[3] = block(components.length * COMPONENT_WORDS));
+  words[T_HASH_SIZE] = hashSize;
+  words[T_HASH_AT] = block(hashSize); // filled by the verdict, which hashes names its own way
+  const componentsAt = (words[T_COMPONENTS_AT] = block(components.length * COMPONENT_WORDS));
   components.forEach((component, id) => {
     const rec = componentsAt + id * COMPONENT_WORDS;
-    [words[rec], words[rec + 1]] = str(component.name);
-    words[rec + 2] = component.props.length;
-    const propsAt = block(component.props.length * 2);
-    words[rec + 3] = propsAt;
+    [words[rec + C_NAME_AT], words[rec + C_NAME_LENGTH]] = str(component.name);
+    words[rec + C_PROPS] = component.props.length;
+    const propsAt = block(component.props.length * PROP_WORDS);
+    words[rec + C_PROPS_AT] = propsAt;
     component.props.forEach((prop, k) => {
-      words[propsAt + 2 * k] = (prop.required ? P_REQUIRED : 0) | (prop.hasDefault ? P_DEFAULT : 0);
-      words[propsAt + 2 * k + 1] = shapeId(prop.shape);
+      words[propsAt + PROP_WORDS * k + PROP_FLAGS] = (prop.required ? P_REQUIRED : 0) | (prop.hasDefault ? P_DEFAULT : 0);
+      words[propsAt + PROP_WORDS * k + PROP_SHAPE] = shapeId(prop.shape);
     });
   });
-  words[5] = library.root === undefined ? -1 : (ids.get(library.root) ?? -1);
+  words[T_ROOT] = library.root === undefined ? -1 : (ids.get(library.root) ?? -1);
   const builtins = [...BUILTINS, ...ACTION_STEPS];
-  words[6] = builtins.length;
-  const builtinsAt = (words[7] = block(builtins.length * 2));
-  builtins.forEach((name, k) => ([words[builtinsAt + 2 * k], words[builtinsAt + 2 * k + 1]] = str(name)));
-  const namesAt = (words[9] = block(NAMES.length * 2));
-  NAMES.forEach((name, k) => ([words[namesAt + 2 * k], words[namesAt + 2 * k + 1]] = str(name)));
+  words[T_BUILTINS] = builtins.length;
+  words[T_BUILTINS_AT] = strings(builtins);
+  words[T_NAMES_AT] = strings(NAMES);
 
   // Shape records: a list grows while it is walked (items, branches and properties add shapes).
   const records: number[] = [];
@@ -97,9 +137,9 @@ function encode(library: Library): Uint8Array {
     const shape = shapes[id];
     const rec = new Array(SHAPE_WORDS).fill(0);
     let flags = (shape.any ? F_ANY : 0) | (shape.hasConst ? F_CONST : 0) | (shape.integerOnly ? F_INTEGER : 0);
-    rec[1] = shape.kinds;
+    rec[S_KINDS] = shape.kinds;
     // Items or properties that accept anything are left out: nothing to check.
-    rec[2] = shape.items && !shape.items.any ? shapeId(shape.items) : -1;
+    rec[S_ITEMS] = shape.items && !shape.items.any ? shapeId(shape.items) : -1;
     if (shape.refs) {
       flags |= F_REFS;
       // A set of component ids, as bits from the word of the lowest to that of the highest (names
@@ -110,43 +150,43 @@ function encode(library: Library): Uint8Array {
       let high = -1;
       for (const id of refIds) (low = Math.min(low, id)), (high = Math.max(high, id));
       const first = high < 0 ? 0 : low >> 5;
-      rec[11] = first;
-      rec[3] = high < 0 ? 0 : (high >> 5) - first + 1;
-      rec[4] = block(rec[3]);
-      for (const id of refIds) words[rec[4] + (id >> 5) - first] |= 1 << (id & 31);
+      rec[S_REFS_FROM] = first;
+      rec[S_REFS] = high < 0 ? 0 : (high >> 5) - first + 1;
+      rec[S_REFS_AT] = block(rec[S_REFS]);
+      for (const id of refIds) words[rec[S_REFS_AT] + (id >> 5) - first] |= 1 << (id & 31);
     }
     if (shape.branches) {
       flags |= F_BRANCHES;
       const branchIds = shape.branches.map(shapeId);
-      rec[5] = branchIds.length;
-      rec[6] = block(branchIds.length);
-      branchIds.forEach((branch, k) => (words[rec[6] + k] = branch));
+      rec[S_BRANCHES] = branchIds.length;
+      rec[S_BRANCHES_AT] = block(branchIds.length);
+      branchIds.forEach((branch, k) => (words[rec[S_BRANCHES_AT] + k] = branch));
     }
     if (shape.enumValues) {
       flags |= F_ENUM;
       // Members with a backslash are left to the checker (the verdict compares raw text).
       const texts = [...shape.enumValues].filter((v): v is string => typeof v === "string" && !v.includes("\\"));
       if (texts.length < shape.enumValues.size) flags |= F_ENUM_OTHER;
-      rec[7] = texts.length;
-      rec[8] = block(texts.length * 2);
-      texts.forEach((text, k) => ([words[rec[8] + 2 * k], words[rec[8] + 2 * k + 1]] = str(text)));
+      rec[S_ENUM] = texts.length;
+      rec[S_ENUM_AT] = strings(texts);
     }
     if (shape.properties) {
       const entries = [...shape.properties].filter(([, sub]) => !sub.any);
-      rec[9] = entries.length;
-      rec[10] = block(entries.length * 3);
+      rec[S_PROPS] = entries.length;
+      const at = (rec[S_PROPS_AT] = block(entries.length * ENTRY_WORDS));
       entries.forEach(([key, sub], k) => {
-        [words[rec[10] + 3 * k], words[rec[10] + 3 * k + 1]] = str(key);
-        words[rec[10] + 3 * k + 2] = shapeId(sub);
+        const entry = at + ENTRY_WORDS * k;
+        [words[entry + ENTRY_KEY_AT], words[entry + ENTRY_KEY_LENGTH]] = str(key);
+        words[entry + ENTRY_SHAPE] = shapeId(sub);
       });
     }
-    rec[0] = flags;
+    rec[S_FLAGS] = flags;
     records.push(...rec);
   }
-  words[4] = words.length;
+  words[T_SHAPES_AT] = words.length;
   // One word at a time: spread as arguments, a large library's records overflowed the stack.
   for (const word of records) words.push(word);
-  words[8] = words.length;
+  words[T_POOL_AT] = words.length;
 
   const bytes = new Uint8Array(words.length * 4 + poolLength * 2);
   new Int32Array(bytes.buffer, 0, words.length).set(words);

@@ -116,6 +116,42 @@ export async function openStream(
   return adapter.fromStream(events, { ...ids, model: req.model });
 }
 
+/**
+ * The whole answer (one request, not streamed) as the one chunk a stream of it adds up to: for a
+ * caller that reads chunks but answers only at the end. Its errors are complete()'s.
+ */
+export async function completeAsChunk(
+  adapter: ProviderAdapter,
+  req: ChatRequest,
+  target: Target,
+  ids: { id: string; created: number },
+  signal?: AbortSignal,
+): Promise<ChatCompletionChunk> {
+  const whole = await complete(adapter, req, target, signal);
+  const choice = whole.choices[0];
+  const calls = choice?.message.tool_calls;
+  return {
+    id: ids.id,
+    object: "chat.completion.chunk",
+    created: ids.created,
+    model: whole.model,
+    choices: choice
+      ? [
+          {
+            index: 0,
+            delta: {
+              role: "assistant",
+              content: choice.message.content,
+              ...(calls?.length ? { tool_calls: calls.map((c, index) => ({ index, id: c.id, type: c.type, function: { ...c.function } })) } : {}),
+            },
+            finish_reason: choice.finish_reason,
+          },
+        ]
+      : [],
+    usage: whole.usage ?? null,
+  };
+}
+
 /** Bun ends its fetch() errors with advice for the program's author ("pass `verbose: true` …"): not for our clients. */
 export function withoutBunHint(message: string): string {
   return message.replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim() || "network error";

@@ -16,8 +16,11 @@ export interface Completion {
   usage: TokenUsage;
 }
 
-/** One chat completion from the fixing model; rejects when the model cannot be reached or fails. */
-export type CompleteFn = (messages: PromptTurn[]) => Promise<Completion>;
+/**
+ * One chat completion from the fixing model; rejects when the model cannot be reached or fails.
+ * `signal` ends the call early (its client has gone).
+ */
+export type CompleteFn = (messages: PromptTurn[], signal?: AbortSignal) => Promise<Completion>;
 
 export type ModelFixResult =
   | { status: "fixed"; program: string; usage: TokenUsage }

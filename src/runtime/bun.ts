@@ -3,9 +3,21 @@
 // holding the working directory, stack frames and source lines: `development: false` turns that
 // page off, and the `error` option answers the wire-format 500 instead.
 import { Database } from "bun:sqlite";
+import http from "node:http";
 import type { HttpOptions, HttpServer, Runtime, SqliteConnection } from "./types.ts";
 
+/**
+ * Bun's own limit on a request's head (request line and headers), past which its parser answers
+ * 431 with no body before any handler runs: raised from 16 KiB so that serve.ts answers heads
+ * past its own limit with the JSON error body. Bun buffers a head in full, so this is memory per
+ * connection: as large as a JSON body may be (body.ts), no larger.
+ */
+export const BUN_HEAD_LIMIT_BYTES = 1024 * 1024;
+
 function serve<D>(options: HttpOptions<D>): HttpServer {
+  // Process-wide, for every server after it: Bun's node:http setter is the one handle on it from
+  // code (its --max-http-header-size flag would have to be on every command line).
+  (http as { maxHeaderSize: number }).maxHeaderSize = Math.max(http.maxHeaderSize, BUN_HEAD_LIMIT_BYTES);
   const server = Bun.serve<D>({
     port: options.port,
     hostname: options.hostname,

@@ -30,7 +30,14 @@ function statement(stmt: StatementSync): SqliteStatement {
 
 function openSqlite(path: string): SqliteConnection {
   const db = new DatabaseSync(path);
-  return { exec: (sql) => db.exec(sql), prepare: (sql) => statement(db.prepare(sql)), close: () => db.close() };
+  return {
+    get inTransaction() {
+      return db.isTransaction;
+    },
+    exec: (sql) => db.exec(sql),
+    prepare: (sql) => statement(db.prepare(sql)),
+    close: () => db.close(),
+  };
 }
 
 function serve<D>(options: HttpOptions<D>): HttpServer {

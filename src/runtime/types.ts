@@ -13,6 +13,8 @@ export interface SqliteStatement {
 }
 
 export interface SqliteConnection {
+  /** Inside an explicit transaction (begin … commit/rollback), as SQLite itself knows it. */
+  readonly inTransaction: boolean;
   exec(sql: string): void;
   prepare(sql: string): SqliteStatement;
   close(): void;

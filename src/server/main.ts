@@ -49,8 +49,12 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   setCallLimits({ connectMs: config.providerConnectTimeoutMs, idleMs: config.providerIdleTimeoutMs });
   // Before the database: a bad master key stops the start without touching anything.
   const keys = await Keyring.open(config);
-  const db = await openDatabase(config.dbPath, { poolSize: config.dbPoolSize, checkpointer: true });
   const log = opts.log ?? ((line: string) => console.log(line));
+  const db = await openDatabase(config.dbPath, {
+    poolSize: config.dbPoolSize,
+    checkpointer: true,
+    onBusyWait: (ms) => log(`database locked by another process: waiting for it, up to ${ms} ms (other requests go on)`),
+  });
   const stopRetention = await startRetention(db, config.retentionDays);
   // This process under a lease: what a stopped server left running (its holds, its responses) is
   // released at start-up and once a lease period after it stopped (owners.ts).

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "../../src/server/serve.ts";
+import { BUN_HEAD_LIMIT_BYTES } from "../../src/runtime/bun.ts";
+import { MAX_HEAD_BYTES, serve } from "../../src/server/serve.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const MAIN = join(ROOT, "src/server/main.ts");
@@ -73,6 +74,37 @@ test("a bad Host header gets the wire-format 400, HTTP/1.0 without Host is serve
   const old = await raw(port, "GET /health HTTP/1.0\r\n\r\n");
   expect(old).toStartWith("HTTP/1.1 200");
   expect(old).toContain('{"status":"ok"}');
+});
+
+test("headers past 16 KiB get the wire-format 431, not Bun's bare one; the connection's next request is served", async () => {
+  const { port } = await startMain();
+  const head = (fill: number) => `GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Fill: ${"x".repeat(fill)}\r\n`;
+  // Just inside the limit: served.
+  expect(await raw(port, `${head(MAX_HEAD_BYTES - 200)}Connection: close\r\n\r\n`)).toStartWith("HTTP/1.1 200");
+  // 20 KB and 900 KB (Bun alone answered both with a bare 431 past 16 KiB): the JSON error body.
+  for (const fill of [20_000, 900_000]) {
+    const answer = await raw(port, `${head(fill)}Connection: close\r\n\r\n`);
+    expect(answer).toStartWith("HTTP/1.1 431");
+    expect(answer.toLowerCase()).toContain("content-type: application/json");
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(body.error).toMatchObject({ type: "invalid_request_error", param: null, code: "request_header_fields_too_large" });
+    expect(body.error.message).toContain(`at most ${MAX_HEAD_BYTES}`);
+  }
+  // Kept alive: after a 431 the same connection is served (Bun's own 431 closes it).
+  const two = await raw(port, `${head(20_000)}\r\n${head(10)}Connection: close\r\n\r\n`);
+  expect(two).toStartWith("HTTP/1.1 431");
+  expect(two).toContain('{"status":"ok"}');
+});
+
+test("what Bun answers itself, before any handler (a documented limit: docs/reliability.md)", async () => {
+  const { port } = await startMain();
+  // A head past Bun's own limit (1 MiB), and an HTTP version its parser does not speak: no body.
+  const huge = await raw(port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Fill: ${"x".repeat(BUN_HEAD_LIMIT_BYTES + 1)}\r\n\r\n`);
+  expect(huge).toBe("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n");
+  for (const version of ["HTTP/1.2", "HTTP/2.0", "FOO/1.1"]) {
+    const answer = await raw(port, `GET /health ${version}\r\nHost: 127.0.0.1\r\n\r\n`);
+    expect(answer).toBe("HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n");
+  }
 });
 
 test("an error that escapes the fetch handler is the wire-format 500, its stack only in the log", async () => {

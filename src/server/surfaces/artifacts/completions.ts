@@ -112,8 +112,12 @@ export async function artifactChatCompletions(ctx: PaidContext<string, "key or t
   const end = (e: Omit<CallEnd, "tokens"> & { usage?: TokenUsage | null }) =>
     call.finish({ ...e, tokens: e.usage ? { input: e.usage.prompt_tokens, output: e.usage.completion_tokens } : null });
 
+  // A client that hangs up stops the model: nothing is stored or charged (unless the version was
+  // stored already: a stored version is a charged one).
+  const gone = new AbortController();
+  const signal = AbortSignal.any([ctx.req.signal, gone.signal]);
   // The work, from the model call to the stored version; it ends the call whatever happens.
-  const work = async (): Promise<Done> => {
+  const work = async (onText?: (text: string) => void): Promise<Done> => {
     const outcome = await runArtifactJob(deps.db, {
       owner,
       id: p.request.id,
@@ -123,19 +127,21 @@ export async function artifactChatCompletions(ctx: PaidContext<string, "key or t
       base: p.base,
       fork: p.request.fork,
       userId: body.user ?? null,
-      complete: artifactModel(provider, body.model, params(body)),
+      complete: artifactModel(provider, body.model, params(body), signal),
       fixer: deps.fixingModel,
       kindParam: "metadata.thesys.c1_artifact_type",
+      onText,
     });
     if (!outcome.ok) {
+      const cancelled = signal.aborted;
       await end({
         charged: false,
-        status: outcome.error.status,
-        outcome: outcome.outcome,
+        status: cancelled ? 499 : outcome.error.status,
+        outcome: cancelled ? "cancelled" : outcome.outcome,
         usage: outcome.usage,
         event: outcome.fixFailed ? { outcome: "fix_failed", corrected: [] } : null,
       });
-      throw outcome.error;
+      throw cancelled ? new HttpError(499, "the client closed the request", { code: "client_closed_request" }) : outcome.error;
     }
     const { produced } = outcome;
     await end({ charged: true, status: 200, outcome: "ok", usage: produced.usage, event: { outcome: produced.outcome, corrected: produced.corrected } });
@@ -144,14 +150,7 @@ export async function artifactChatCompletions(ctx: PaidContext<string, "key or t
 
   const id = `chatcmpl-${crypto.randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
-  if (body.stream) {
-    // The response goes out before the work ends: the work ends the call itself, even on a bug.
-    const running = work().catch(async (e) => {
-      await call.fail(e);
-      throw e;
-    });
-    return streamed(ctx, running, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
-  }
+  if (body.stream) return streamed(ctx, work, gone, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
   const done = await work();
   return Response.json({
     id,
@@ -176,13 +175,20 @@ function artifactSummary(done: Done) {
 }
 
 /**
- * The SSE answer: the role chunk at once (the client sees the stream open while the model
- * writes), then the checked program a statement per chunk, the finish chunk, the usage chunk
- * when asked for, and [DONE]. The program is streamed only once it is checked and stored, so
- * every prefix a client reads is part of the program that was stored. A failure after the first
- * chunk ends the stream with an error event and no [DONE].
+ * The SSE answer, live: the role chunk at once, then the program as the model writes it, each line
+ * repaired as it ends (an edit: the program being edited, then the patch's statements; a later
+ * statement replaces an earlier one of the same name), then, once the version is checked and
+ * stored, the statements that make the text read as the stored program, and the finish chunk
+ * carrying the artifact (its version and the stored program itself), the usage chunk when asked
+ * for, and [DONE]. A failure ends the stream with an error event and no [DONE]: nothing was stored.
+ * A hang-up stops the model (nothing stored or charged).
  */
-function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; created: number; model: string; includeUsage: boolean }): Response {
+function streamed(
+  ctx: PaidContext<string, "key or token">,
+  work: (onText: (text: string) => void) => Promise<Done>,
+  gone: AbortController,
+  o: { id: string; created: number; model: string; includeUsage: boolean },
+): Response {
   const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
     sseFrame(
       null,
@@ -195,35 +201,44 @@ function streamed(ctx: RequestContext, work: Promise<Done>, o: { id: string; cre
         ...extra,
       }),
     );
-  // The work goes on if the client leaves: the version is stored and the call settled.
-  ctx.deps.background.track(work.catch(() => {}));
-  let sent = false;
+  let open = true;
   const body = new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      if (!sent) {
-        sent = true;
-        ctrl.enqueue(chunk({ role: "assistant", content: "" }, null));
-        return;
-      }
-      try {
-        const done = await work;
-        const program = done.produced.program;
-        for (const piece of program.match(/[^\n]*\n?/g)!.filter((s) => s !== "")) ctrl.enqueue(chunk({ content: piece }, null));
-        ctrl.enqueue(chunk({}, "stop", { artifact: artifactSummary(done) }));
-        if (o.includeUsage) {
-          ctrl.enqueue(
-            sseFrame(
-              null,
-              JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [], usage: done.produced.usage }),
-            ),
-          );
-        }
-        ctrl.enqueue(SSE_DONE);
-      } catch (e) {
-        const err = e instanceof HttpError ? e : new HttpError(500, "internal error");
-        ctrl.enqueue(sseFrame(null, JSON.stringify(errorBody(err.status, err.message, err.opts))));
-      }
-      ctrl.close();
+    start(ctrl) {
+      const send = (frame: Uint8Array) => {
+        if (open) ctrl.enqueue(frame);
+      };
+      send(chunk({ role: "assistant", content: "" }, null));
+      const running = work((text) => send(chunk({ content: text }, null))).then(
+        (done) => {
+          send(chunk({}, "stop", { artifact: { ...artifactSummary(done), content: done.produced.program } }));
+          if (o.includeUsage) {
+            send(
+              sseFrame(
+                null,
+                JSON.stringify({ id: o.id, object: "chat.completion.chunk", created: o.created, model: o.model, choices: [], usage: done.produced.usage }),
+              ),
+            );
+          }
+          send(SSE_DONE);
+        },
+        async (e) => {
+          await ctx.call.fail(e);
+          const err = e instanceof HttpError ? e : new HttpError(500, "internal error");
+          send(sseFrame(null, JSON.stringify(errorBody(err.status, err.message, err.opts))));
+        },
+      );
+      // The work ends the call itself, even when the client has gone; a stopping server waits for it.
+      ctx.deps.background.track(
+        running.finally(() => {
+          if (!open) return;
+          open = false;
+          ctrl.close();
+        }),
+      );
+    },
+    cancel() {
+      open = false;
+      gone.abort();
     },
   });
   return new Response(body, { headers: SSE_HEADERS });

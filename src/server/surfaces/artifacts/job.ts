@@ -11,10 +11,12 @@ import {
   type Owner,
 } from "../../../db/index.ts";
 import { frame } from "../../../lang/index.ts";
-import { complete } from "../../../providers/call.ts";
+import { complete, openStream } from "../../../providers/call.ts";
 import { ProviderError, type ChatRequest } from "../../../providers/types.ts";
-import type { CompleteFn, TokenUsage } from "../../../repair/model-fix.ts";
+import type { CompleteFn, Completion, TokenUsage } from "../../../repair/model-fix.ts";
+import type { PromptTurn } from "../../../repair/fix-prompt.ts";
 import { artifactLibrary, type ArtifactKind } from "../../../artifacts/kinds.ts";
+import { liveArtifact } from "../../../artifacts/live.ts";
 import { produceArtifact, type ArtifactTask, type Produced } from "../../../artifacts/produce.ts";
 import { programTitle } from "../../../artifacts/title.ts";
 import { HttpError } from "../../errors.ts";
@@ -34,11 +36,19 @@ export interface ArtifactJob {
   /** For an artifact this job creates: its user and conversation. */
   userId?: string | null;
   conversationId?: string | null;
-  complete: CompleteFn;
+  complete: ArtifactModel;
   fixer: CompleteFn | null;
   /** The field that named the kind, for a kind mismatch's 400. */
   kindParam: string | null;
+  /**
+   * Shown live: the program as the model writes it, repaired as it goes (src/artifacts/live.ts),
+   * and, once the version is stored, what makes everything shown read as the stored program.
+   */
+  onText?: (text: string) => void;
 }
+
+/** The artifact model: a whole answer, or, given `onText`, one streamed, its text passed on as it arrives. */
+export type ArtifactModel = (messages: PromptTurn[], onText?: (delta: string) => void) => Promise<Completion>;
 
 export type JobOutcome =
   | { ok: true; produced: Extract<Produced, { ok: true }>; artifact: ArtifactRow; version: number }
@@ -67,26 +77,60 @@ export async function planEdit(
   return { base, program: sent || (await findArtifactVersion(db, row, base))!.content };
 }
 
-/** The artifact model as a CompleteFn: the request's model through its provider. */
-export function artifactModel(provider: ProviderCall, model: string, params: Record<string, unknown> = {}): CompleteFn {
-  return async (messages) => {
+const NO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/** The artifact model: the request's model through its provider; `signal` aborts it (a client gone). */
+export function artifactModel(provider: ProviderCall, model: string, params: Record<string, unknown> = {}, signal?: AbortSignal): ArtifactModel {
+  const noProgram = () => new ProviderError(`${provider.provider} answered without a program`, 502, null);
+  return async (messages, onText) => {
     const req: Record<string, unknown> = { ...params, model, messages };
     for (const k of Object.keys(req)) if (req[k] === null || req[k] === undefined) delete req[k];
-    const answer = await complete(provider.adapter, req as unknown as ChatRequest, provider.target, AbortSignal.timeout(PROVIDER_DEADLINE_MS));
-    const content = answer.choices[0]?.message.content;
-    if (typeof content !== "string" || content.trim() === "") throw new ProviderError(`${provider.provider} answered without a program`, 502, null);
-    return { content, usage: answer.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+    const deadline = AbortSignal.timeout(PROVIDER_DEADLINE_MS);
+    const until = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    if (!onText) {
+      const answer = await complete(provider.adapter, req as unknown as ChatRequest, provider.target, until);
+      const content = answer.choices[0]?.message.content;
+      if (typeof content !== "string" || content.trim() === "") throw noProgram();
+      return { content, usage: answer.usage ?? NO_USAGE };
+    }
+    const streamed = { ...req, stream: true, stream_options: { include_usage: true } } as unknown as ChatRequest;
+    const chunks = await openStream(
+      provider.adapter,
+      streamed,
+      provider.target,
+      { id: `chatcmpl-${crypto.randomUUID()}`, created: Math.floor(Date.now() / 1000) },
+      until,
+    );
+    let content = "";
+    let usage: TokenUsage | null = null;
+    for await (const chunk of chunks) {
+      if (chunk.usage) usage = chunk.usage;
+      const text = chunk.choices?.[0]?.delta?.content;
+      if (typeof text === "string" && text !== "") {
+        content += text;
+        onText(text);
+      }
+    }
+    if (content.trim() === "") throw noProgram();
+    return { content, usage: usage ?? NO_USAGE };
   };
 }
 
 export async function runArtifactJob(db: Db, job: ArtifactJob): Promise<JobOutcome> {
+  const lib = artifactLibrary(job.kind);
+  const { onText } = job;
+  const live = onText ? liveArtifact(lib, job.task.kind === "edit" ? frame(job.task.base).program : null) : null;
+  const show = (text: string) => {
+    if (text) onText!(text);
+  };
+  if (live) show(live.start());
   let produced: Produced;
   try {
     produced = await produceArtifact({
-      lib: artifactLibrary(job.kind),
+      lib,
       task: job.task,
       instructions: job.instructions,
-      complete: job.complete,
+      complete: live ? (messages) => job.complete(messages, (delta) => show(live.push(delta))) : (messages) => job.complete(messages),
       fixer: job.fixer,
     });
   } catch (e) {
@@ -118,5 +162,6 @@ export async function runArtifactJob(db: Db, job: ArtifactJob): Promise<JobOutco
     conversationId: job.conversationId ?? null,
   });
   if (!saved.ok) return { ok: false, error: saveRefusal(saved, job.id, job.kindParam), outcome: "rejected", usage: produced.usage, fixFailed: false };
+  if (live) show(live.finish(produced.program));
   return { ok: true, produced, artifact: saved.artifact, version: saved.version };
 }

@@ -14,14 +14,16 @@ export const FIXING_MODEL_TIMEOUT_MS = 60_000;
 export function providerFixingModel(cfg: FixingModelConfig): CompleteFn {
   const adapter = adapterFor(cfg.provider);
   const id = `${cfg.provider}/${cfg.model}`;
-  return async (messages) => {
+  return async (messages, signal) => {
+    // The timeout, and the client's leaving: the provider's connection closes on either.
+    const deadline = AbortSignal.timeout(FIXING_MODEL_TIMEOUT_MS);
     let answer;
     try {
       answer = await complete(
         adapter,
         { model: id, messages: messages as ChatMessage[], temperature: 0 },
         { model: cfg.model, baseUrl: cfg.baseUrl, apiKey: cfg.apiKey },
-        AbortSignal.timeout(FIXING_MODEL_TIMEOUT_MS),
+        signal ? AbortSignal.any([deadline, signal]) : deadline,
       );
     } catch (e) {
       throw new FixingModelError(`fixing model ${id} failed: ${(e as Error).message}`);

@@ -44,8 +44,10 @@ export async function autofix(ctx: PaidContext<string>): Promise<Response> {
   let outcome: FixOutcome;
   const fixingModel = deps.fixingModel;
   try {
-    // A client that hangs up meanwhile is not charged: the call ends (its hold back) at once.
-    outcome = await modelAttempt(input, first.unfixed_errors, (messages) => unlessGone(fixingModel(messages), ctx.req.signal));
+    // A client that hangs up meanwhile is not charged: the call ends (its hold back) at once, and
+    // the fixing model's own call is aborted with it.
+    const signal = ctx.req.signal;
+    outcome = await modelAttempt(input, first.unfixed_errors, (messages) => unlessGone(fixingModel(messages, signal), signal));
   } catch (e) {
     if (e instanceof ClientGone) {
       await call.finish({ charged: false, status: 499, outcome: "cancelled" });

@@ -3,13 +3,14 @@
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
 import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
-import { openStream } from "../../../providers/call.ts";
+import { completeAsChunk, openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
-import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
+import type { ResponseEvent, SequencedEvent } from "../../../responses/stream-events.ts";
+import type { Item, OutputItem, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { HttpError } from "../../errors.ts";
@@ -20,7 +21,7 @@ import { ToolLoop } from "./tool-loop.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
 
-export type SequencedEvent = ResponseEvent & { sequence_number: number };
+export type { SequencedEvent };
 
 export interface TurnOptions {
   /** The paid call this turn answers: its hold is settled at the end (charged when it completes, else handed back). */
@@ -43,12 +44,19 @@ export interface TurnOptions {
  * longer than the model's window, and `truncation: "auto"` was not asked for or could not help
  * (400 context_length_exceeded).
  */
-export async function openTurn(t: PreparedTurn, signal: AbortSignal, first: ChatRequest = t.chat): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
+export async function openTurn(
+  t: PreparedTurn,
+  signal: AbortSignal,
+  first: ChatRequest = t.chat,
+  whole = false,
+): Promise<AsyncIterable<ChatCompletionChunk> | HttpError> {
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(PROVIDER_DEADLINE_MS)]);
+  const ids = { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at };
   let chat = first;
   for (;;) {
     try {
-      return await openStream(t.provider!.adapter, chat, t.provider!.target, { id: `chatcmpl-${t.settings.id}`, created: t.settings.created_at }, deadline);
+      if (whole) return once(await completeAsChunk(t.provider!.adapter, chat, t.provider!.target, ids, deadline));
+      return await openStream(t.provider!.adapter, chat, t.provider!.target, ids, deadline);
     } catch (e) {
       // truncation "auto": a conversation longer than the model's window goes again without its
       // older turns, halved each time, until it fits or only the turn being answered is left.
@@ -64,18 +72,27 @@ export async function openTurn(t: PreparedTurn, signal: AbortSignal, first: Chat
   }
 }
 
+async function* once<T>(item: T): AsyncGenerator<T> {
+  yield item;
+}
+
 /**
  * The first model call of a turn, as openTurn, with the hosted tools started before it (their tool
  * lists fetched: an HttpError when a server cannot list them). Null when calls approved in the
  * input run first: the turn then opens its first model call itself, after them.
+ *
+ * `whole`: the turn is answered only at its end (a JSON answer). A turn of one model call that
+ * no stream repair reads (no hosted tools, no managed UI) then asks for the whole answer, not a
+ * stream: the same answer, read in one piece rather than chunk by chunk through the SSE reader.
  */
 export async function openFirstRound(
   deps: AppDeps,
   t: PreparedTurn,
   signal: AbortSignal,
   requestId: string,
+  whole = false,
 ): Promise<AsyncIterable<ChatCompletionChunk> | HttpError | null> {
-  if (!t.hosted) return openTurn(t, signal);
+  if (!t.hosted) return openTurn(t, signal, t.chat, whole && !t.library);
   const loop = new ToolLoop(deps, t, { requestId }, signal);
   t.loop = loop;
   try {
@@ -214,19 +231,26 @@ export async function* runTurn(
         : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
   // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
-  let meanwhile: unknown | null;
+  let meanwhile: ResponseObject | null;
   try {
-    meanwhile = await endTurn(db, end, (stored) => {
-      const { status, usage } = (stored as ResponseObject | null) ?? final;
-      const charged = status === "completed" || status === "incomplete";
-      return o.call.settlement({
-        charged,
-        status: charged ? 200 : status === "cancelled" ? 499 : 502,
-        outcome: status,
-        tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null },
-        event: managed,
-      });
-    });
+    meanwhile = await endTurn(
+      db,
+      end,
+      (stored) => {
+        const { status, usage } = stored ?? final;
+        const charged = status === "completed" || status === "incomplete";
+        return o.call.settlement({
+          charged,
+          status: charged ? 200 : status === "cancelled" ? 499 : 502,
+          outcome: status,
+          tokens: { input: usage?.input_tokens ?? null, output: usage?.output_tokens ?? null },
+          event: managed,
+        });
+        // A client waits for this commit: its log goes to the log queue, as Embed's does. A
+        // background run's, which nobody waits for, commits with it.
+      },
+      !o.background,
+    );
   } catch (e) {
     // The end could not be stored nor paid for (the database is in trouble): not a success. The
     // hold goes back and a stored row is marked failed once the database takes writes again; a
@@ -240,7 +264,7 @@ export async function* runTurn(
     yield sequenced({ type: "response.failed", response: failed });
     return failed;
   }
-  if (meanwhile) final = meanwhile as ResponseObject;
+  if (meanwhile) final = meanwhile;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { startFakeOpenAI } from "../../../support/fake-providers.ts";
 import { startHarness, type Harness } from "../../harness.ts";
+import { mergeProgram } from "../../../../src/artifacts/merge.ts";
 
 const writer = startFakeOpenAI();
 const fixer = startFakeOpenAI();
@@ -43,6 +44,31 @@ test("what the sanitizer leaves broken, the fixing model mends; the mended progr
   // The usage counts both models' tokens.
   expect(answer.usage).toMatchObject({ prompt_tokens: 22, completion_tokens: 14 });
   const stored = await (await fetch(`${h.base}/v1/artifacts/fixed-by-model`, { headers: { authorization: `Bearer ${key}` } })).json();
+  expect(stored.content).toBe(DECK);
+});
+
+test("streamed, a program the fixing model mends: the text sent reads as the mended program, which the finish chunk carries", async () => {
+  // A slide of a component the library lacks, beside a good one: streamed as it comes, then mended.
+  writer.queue.push({
+    text: 'root = SlideShow("Plan", "2026", [intro, odd])\nintro = Slide("intro", ContentClassic("Where we stand", ["Three stores", "Two launches"]))\nodd = Zqxwv(Plmok(1))',
+  });
+  fixer.queue.push({ text: DECK });
+  const stream = await client().chat.completions.create({
+    model: "openai/writer-1",
+    stream: true,
+    messages: [{ role: "user", content: "A plan deck" }],
+    metadata: { thesys: JSON.stringify({ id: "fixed-live", c1_artifact_type: "slides" }) },
+  } as any);
+  let text = "";
+  let artifact: any = null;
+  for await (const chunk of stream as any) {
+    text += chunk.choices[0]?.delta?.content ?? "";
+    artifact = chunk.artifact ?? artifact;
+  }
+  expect(artifact).toMatchObject({ id: "fixed-live", version: 1, outcome: "fixed", content: DECK });
+  // Read as the language reads it (a later statement of a name wins, unreachable ones dropped).
+  expect(mergeProgram("", text).program.split("\n").sort()).toEqual(DECK.split("\n").sort());
+  const stored = await (await fetch(`${h.base}/v1/artifacts/fixed-live`, { headers: { authorization: `Bearer ${key}` } })).json();
   expect(stored.content).toBe(DECK);
 });
 
