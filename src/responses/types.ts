@@ -148,7 +148,9 @@ export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem
 
 /** An item as stored: every one has an id. */
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
-export type OutputItem = OutputMessageItem | FunctionCallItem | Exclude<HostedItem, McpApprovalResponseItem>;
+/** The output of a call the service ran itself as a function (the artifact tool): text, as OpenUI's front end reads it. */
+export type ServiceCallOutputItem = FunctionCallOutputItem & { output: string };
+export type OutputItem = OutputMessageItem | FunctionCallItem | ServiceCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;
