@@ -7,7 +7,7 @@
 // openAIResponsesAdapter and processStreamedMessage, and @openuidev/thesys's artifact renderers.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { plugin } from "bun";
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { startResponsesHarness, until, type ResponsesHarness } from "../../responses-harness.ts";
 
 // @openuidev/thesys imports DotMatrixLoader, which the newest published @openuidev/react-ui lacks
@@ -288,6 +288,35 @@ plan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))`;
     expect(done.output.map((i) => i.type)).toEqual(["function_call", "function_call_output", "message"]);
     const header = JSON.parse((done.output[1] as any).output.split("\n")[0].slice("]]>openui:artifact ".length));
     expect((await stored(header.artifact_id)).body).toMatchObject({ version: 1, content: DECK });
+  });
+
+  test("a frontend token needs artifacts:write for the artifact tool; what its turn makes is its user's", async () => {
+    const mint = async (user: string, scopes: string[]) => {
+      const res = await fetch(`${H.base}/v1/frontend-tokens`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${H.key}` },
+        body: JSON.stringify({ user, scopes }),
+      });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const browser = (token: string) => new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: token, maxRetries: 0, dangerouslyAllowBrowser: true });
+    const without = await mint("ada", ["responses:create"]);
+    const refused = await browser(without)
+      .responses.create({ model: MODEL, input: "A deck", tools: [ARTIFACT_TOOL] })
+      .then(
+        () => null,
+        (e) => e,
+      );
+    expect(refused?.status).toBe(403);
+    expect(H.E.openai.calls).toHaveLength(0);
+    const ada = await mint("ada", ["responses:create", "artifacts:read", "artifacts:write"]);
+    const bob = await mint("bob", ["artifacts:read"]);
+    script("thesys_generate_slides", { instruction: "Coffee" }, DECK);
+    const r = await browser(ada).responses.create({ model: MODEL, input: "A deck", tools: [ARTIFACT_TOOL] });
+    const id = JSON.parse((r.output[0] as any).arguments).artifact_id;
+    const get = (token: string) => fetch(`${H.base}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get(ada)).status).toBe(200);
+    expect((await get(bob)).status).toBe(404);
   });
 
   test("tool entries are checked: each problem a 400 naming tools; nothing reaches the model", async () => {
