@@ -3,10 +3,16 @@
 // (frontend tokens see only theirs).
 import type { Selectable } from "kysely";
 import type { Db } from "./connect.ts";
-import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
+import type { Item } from "../responses/types.ts";
+import { cutPage, type Page, type PageQuery } from "./page.ts";
 import type { ConversationsTable } from "./schema.ts";
 
-export type ConversationRow = Selectable<ConversationsTable>;
+type ConversationRow = Selectable<ConversationsTable>;
+
+/** A stored conversation: its row, with its metadata parsed. */
+export type Conversation = Omit<ConversationRow, "metadata"> & { metadata: Record<string, string> };
+
+const parsed = (row: ConversationRow): Conversation => ({ ...row, metadata: JSON.parse(row.metadata) });
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -20,7 +26,7 @@ export interface Owner {
 export async function createConversation(
   db: Db,
   c: { id: string; owner: Owner; userId: string | null; metadata: Record<string, string>; items: { id: string }[] },
-): Promise<ConversationRow> {
+): Promise<Conversation> {
   return db.transaction().execute(async (tx) => {
     const row = await tx
       .insertInto("conversations")
@@ -28,30 +34,36 @@ export async function createConversation(
       .returningAll()
       .executeTakeFirstOrThrow();
     await appendConversationItems(tx, c.id, c.owner.organizationId, c.items);
-    return row;
+    return { ...row, metadata: c.metadata };
   });
 }
 
-export async function findConversation(db: Db, owner: Owner, id: string): Promise<ConversationRow | undefined> {
+export async function findConversation(db: Db, owner: Owner, id: string): Promise<Conversation | undefined> {
+  const row = await conversationRow(db, owner, id);
+  return row && parsed(row);
+}
+
+/** The row as stored (metadata left unread): the lookups that only need where it is. */
+function conversationRow(db: Db, owner: Owner, id: string): Promise<ConversationRow | undefined> {
   let q = db.selectFrom("conversations").selectAll().where("id", "=", id).where("organization_id", "=", owner.organizationId);
   if (owner.userId != null) q = q.where("user_id", "=", owner.userId);
   return q.executeTakeFirst();
 }
 
-export async function updateConversationMetadata(db: Db, owner: Owner, id: string, metadata: Record<string, string>): Promise<ConversationRow | undefined> {
-  const row = await findConversation(db, owner, id);
+export async function updateConversationMetadata(db: Db, owner: Owner, id: string, metadata: Record<string, string>): Promise<Conversation | undefined> {
+  const row = await conversationRow(db, owner, id);
   if (!row) return undefined;
   await db
     .updateTable("conversations")
     .set({ metadata: JSON.stringify(metadata) })
     .where("seq", "=", row.seq)
     .execute();
-  return { ...row, metadata: JSON.stringify(metadata) };
+  return { ...row, metadata };
 }
 
 export async function deleteConversation(db: Db, owner: Owner, id: string): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    const row = await findConversation(tx, owner, id);
+    const row = await conversationRow(tx, owner, id);
     if (!row) return false;
     await tx.deleteFrom("conversation_items").where("conversation_id", "=", id).execute();
     await tx.deleteFrom("conversations").where("seq", "=", row.seq).execute();
@@ -82,13 +94,13 @@ export async function appendConversationItems(db: Db, conversationId: string, or
 }
 
 /** Every item, oldest first: the history a response in this conversation continues. */
-export async function allConversationItems(db: Db, conversationId: string): Promise<unknown[]> {
+export async function allConversationItems(db: Db, conversationId: string): Promise<Item[]> {
   const rows = await db.selectFrom("conversation_items").select("item").where("conversation_id", "=", conversationId).orderBy("seq").execute();
   return rows.map((r) => JSON.parse(r.item));
 }
 
 /** One page of items; null when `after` names no item of this conversation. */
-export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
+export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<Item> | null> {
   let query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
   if (q.after) {
     const at = await db
@@ -110,7 +122,7 @@ export async function listConversationItems(db: Db, conversationId: string, q: P
   return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
-export async function findConversationItem(db: Db, conversationId: string, itemId: string): Promise<unknown | undefined> {
+export async function findConversationItem(db: Db, conversationId: string, itemId: string): Promise<Item | undefined> {
   const row = await db
     .selectFrom("conversation_items")
     .select("item")
@@ -126,25 +138,26 @@ export async function deleteConversationItem(db: Db, conversationId: string, ite
 }
 
 /** An item of any conversation of the organization, for item_reference. */
-export async function findItemInOrganization(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
+export async function findItemInOrganization(db: Db, orgId: number, itemId: string): Promise<Item | undefined> {
   const row = await db.selectFrom("conversation_items").select("item").where("organization_id", "=", orgId).where("id", "=", itemId).executeTakeFirst();
   return row ? JSON.parse(row.item) : undefined;
 }
 
 /** The caller's conversations, newest first by default. */
-export async function listConversations(db: Db, owner: Owner, q: PageQuery): Promise<Page<ConversationRow> | null> {
+export async function listConversations(db: Db, owner: Owner, q: PageQuery): Promise<Page<Conversation> | null> {
   let query = db.selectFrom("conversations").selectAll().where("organization_id", "=", owner.organizationId);
   if (owner.userId != null) query = query.where("user_id", "=", owner.userId);
   if (q.after) {
-    const at = await findConversation(db, owner, q.after);
+    const at = await conversationRow(db, owner, q.after);
     if (!at) return null;
     query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
   }
-  return cutPage(
+  const page = cutPage(
     await query
       .orderBy("seq", q.order)
       .limit(q.limit + 1)
       .execute(),
     q.limit,
   );
+  return { rows: page.rows.map(parsed), hasMore: page.hasMore };
 }

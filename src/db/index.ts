@@ -11,7 +11,7 @@ export { flushLogs, writeReliabilityEvent, writeRequestLog } from "./log-queue.t
 export { purgeOldLogs, startRetention } from "./retention.ts";
 export * from "./responses.ts";
 export * from "./conversations.ts";
-export type { Page, PageQuery, StoredItem } from "./page.ts";
+export type { Page, PageQuery } from "./page.ts";
 export * from "./frontend-tokens.ts";
 export * from "./artifacts.ts";
 export { revokeUserTokens, tokenStanding, type TokenStanding } from "./token-revocations.ts";

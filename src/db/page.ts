@@ -15,6 +15,3 @@ export interface Page<T> {
 export function cutPage<T>(rows: T[], limit: number): Page<T> {
   return rows.length > limit ? { rows: rows.slice(0, limit), hasMore: true } : { rows, hasMore: false };
 }
-
-/** An item as stored (JSON): every one has its id. */
-export type StoredItem = { id: string } & Record<string, unknown>;

@@ -8,12 +8,25 @@ import { settleCreditsIn, settled, settleIn, type Settlement } from "./billing.t
 import { queueRecords } from "./log-queue.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { ownerOf } from "./owners.ts";
-import { cutPage, type Page, type PageQuery, type StoredItem } from "./page.ts";
+import { cutPage, type Page, type PageQuery } from "./page.ts";
 import { prepared } from "./prepared.ts";
 import type { Selectable } from "kysely";
+import type { SequencedEvent } from "../responses/stream-events.ts";
+import type { Item, ResponseObject } from "../responses/types.ts";
 import type { ResponsesTable } from "./schema.ts";
 
-export type ResponseRow = Selectable<ResponsesTable>;
+type ResponseRow = Selectable<ResponsesTable>;
+
+/** A stored response: its row, with the Response object and the background job it was created with parsed. */
+export type StoredResponse = Omit<ResponseRow, "body" | "request"> & {
+  body: ResponseObject;
+  /** A background job's request as its creator stored it (its shape is the runner's); null for any other. */
+  request: unknown;
+};
+
+function stored(row: ResponseRow): StoredResponse {
+  return { ...row, body: JSON.parse(row.body), request: row.request === null ? null : JSON.parse(row.request) };
+}
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -172,18 +185,17 @@ async function finishResponseIn(tx: Db, f: Finish): Promise<boolean> {
 export async function endTurn(
   db: Db,
   end: { insert: NewResponse } | { finish: Finish } | null,
-  settlement: (endedMeanwhile: unknown | null) => Settlement,
+  settlement: (endedMeanwhile: ResponseObject | null) => Settlement,
   /** The request log and event go to the log queue after the commit (a client waits for it), not in the transaction. */
   queueLog = false,
-): Promise<unknown | null> {
+): Promise<ResponseObject | null> {
   const { meanwhile, requestId, records } = await inSharedTransaction(db, async (tx, maybeDone) => {
-    let meanwhile: unknown | null = null;
+    let meanwhile: ResponseObject | null = null;
     if (end && "insert" in end) {
       // Run again after a commit that may have landed: the row may be there already.
-      if (!(maybeDone && (await findResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
+      if (!(maybeDone && (await hasResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
     } else if (end && !(await finishResponseIn(tx, end.finish))) {
-      const row = await findResponse(tx, end.finish.organizationId, end.finish.id);
-      meanwhile = row ? JSON.parse(row.body) : null;
+      meanwhile = (await responseBody(tx, end.finish.id)) ?? null;
     }
     const s = settlement(meanwhile);
     if (!queueLog) {
@@ -197,15 +209,33 @@ export async function endTurn(
   return meanwhile;
 }
 
-export async function findResponse(db: Db, orgId: number, id: string): Promise<ResponseRow | undefined> {
-  return db.selectFrom("responses").selectAll().where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+export async function findResponse(db: Db, orgId: number, id: string): Promise<StoredResponse | undefined> {
+  const row = await db.selectFrom("responses").selectAll().where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+  return row && stored(row);
+}
+
+/** Whether the organization has this response (its body left unread). */
+export async function hasResponse(db: Db, orgId: number, id: string): Promise<boolean> {
+  const row = await db.selectFrom("responses").select("id").where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Who a response is and where it stands, for a turn that continues it (its body left unread). */
+export async function responseState(db: Db, orgId: number, id: string): Promise<Pick<ResponseRow, "status" | "user_id"> | undefined> {
+  return db.selectFrom("responses").select(["status", "user_id"]).where("id", "=", id).where("organization_id", "=", orgId).executeTakeFirst();
+}
+
+/** A response's Response object, whoever it belongs to (the service's own background runs). */
+export async function responseBody(db: Db, id: string): Promise<ResponseObject | undefined> {
+  const row = await db.selectFrom("responses").select("body").where("id", "=", id).executeTakeFirst();
+  return row && JSON.parse(row.body);
 }
 
 /**
  * Every item of the chain that ends at `id`, oldest response first, each response's input before
  * its output: one recursive query, whatever the depth.
  */
-export async function chainItems(db: Db, orgId: number, id: string): Promise<unknown[]> {
+export async function chainItems(db: Db, orgId: number, id: string): Promise<Item[]> {
   const rows = await db
     .withRecursive("chain(id, previous_response_id, depth)", (qb) =>
       qb
@@ -230,7 +260,7 @@ export async function chainItems(db: Db, orgId: number, id: string): Promise<unk
   return rows.map((r) => JSON.parse(r.item));
 }
 
-export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<StoredItem> | null> {
+export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<Item> | null> {
   let query = db
     .selectFrom("response_items")
     .select(["item", "seq"])
@@ -257,13 +287,13 @@ export async function listInputItems(db: Db, orgId: number, responseId: string, 
 }
 
 /** A response's own input items, in their order (a job run by another process starts from them). */
-export async function inputItemsOf(db: Db, responseId: string): Promise<unknown[]> {
+export async function inputItemsOf(db: Db, responseId: string): Promise<Item[]> {
   const rows = await db.selectFrom("response_items").select("item").where("response_id", "=", responseId).where("role", "=", "input").orderBy("seq").execute();
   return rows.map((r) => JSON.parse(r.item));
 }
 
 /** An item of any stored response of the organization, for item_reference. */
-export async function findResponseItem(db: Db, orgId: number, itemId: string): Promise<unknown | undefined> {
+export async function findResponseItem(db: Db, orgId: number, itemId: string): Promise<Item | undefined> {
   const row = await db
     .selectFrom("response_items")
     .select("item")
@@ -299,6 +329,16 @@ export async function endResponse(db: Db, id: string, status: string, body: unkn
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** The sequence number a response's next stored event takes. */
+export async function nextSequence(db: Db, responseId: string): Promise<number> {
+  const row = await db
+    .selectFrom("response_events")
+    .select((eb) => eb.fn.max("sequence_number").as("n"))
+    .where("response_id", "=", responseId)
+    .executeTakeFirst();
+  return row?.n == null ? 0 : Number(row.n) + 1;
+}
+
 export async function appendEvents(db: Db, responseId: string, events: { sequence_number: number }[]): Promise<void> {
   if (events.length === 0) return;
   await db
@@ -312,7 +352,7 @@ export async function deleteEvents(db: Db, responseId: string): Promise<void> {
   await db.deleteFrom("response_events").where("response_id", "=", responseId).execute();
 }
 
-export async function eventsAfter(db: Db, responseId: string, after: number): Promise<unknown[]> {
+export async function eventsAfter(db: Db, responseId: string, after: number): Promise<SequencedEvent[]> {
   const rows = await db
     .selectFrom("response_events")
     .select("event")
@@ -330,9 +370,9 @@ export async function eventsAfter(db: Db, responseId: string, after: number): Pr
  * claiming at the same moment take disjoint jobs without waiting on each other. The outer
  * conditions are checked again on the locked rows, so a job is never claimed twice in any case.
  */
-export async function claimLapsedResponses(db: Db, worker: string, until: number, now = seconds(), limit = 50): Promise<ResponseRow[]> {
+export async function claimLapsedResponses(db: Db, worker: string, until: number, now = seconds(), limit = 50): Promise<StoredResponse[]> {
   const skipLocked = capabilities(db).skipLocked;
-  return db
+  const rows = await db
     .updateTable("responses")
     .set({ worker, lease_until: until })
     .where("seq", "in", (eb) =>
@@ -351,6 +391,7 @@ export async function claimLapsedResponses(db: Db, worker: string, until: number
     .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
     .returningAll()
     .execute();
+  return rows.map(stored);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { ChatCompletionChunk, FinishReason, Usage } from "../chat/types.ts"
 import type { UrlCitation } from "./citations.ts";
 import { closingEvents, openingEvents } from "./hosted-events.ts";
 import { newId } from "./ids.ts";
-import type { FunctionCallItem, MessageItem, OutputItem, OutputTextPart, ResponseEvent, ResponseObject } from "./types.ts";
+import type { ResponseEvent, TerminalEventType } from "./stream-events.ts";
+import type { FunctionCallItem, IncompleteReason, OutputItem, OutputMessageItem, OutputTextPart, ResponseObject } from "./types.ts";
 
 export interface BridgeOptions {
   /** Last word on a text-only answer before its `.done` events (managed UI repairs here). */
@@ -30,7 +31,7 @@ const emptyPart = (): OutputTextPart => ({ type: "output_text", text: "", annota
 export class EventBridge {
   readonly output: OutputItem[] = [];
   finish: FinishReason | null = null;
-  private message: { item: MessageItem; index: number; text: string } | null = null;
+  private message: { item: OutputMessageItem; index: number; text: string } | null = null;
   private calls = new Map<number, { item: FunctionCallItem; index: number }>();
   private openCalls: { item: FunctionCallItem; index: number }[] = [];
   private hosted = new Map<number, HostedCall>();
@@ -153,7 +154,7 @@ export class EventBridge {
   }
 
   private openMessage(events: ResponseEvent[]) {
-    const item: MessageItem = { type: "message", id: newId("message"), role: "assistant", status: "in_progress", content: [] };
+    const item: OutputMessageItem = { type: "message", id: newId("message"), role: "assistant", status: "in_progress", content: [] };
     const m = { item, index: this.output.length, text: "" };
     this.output.push(item);
     this.message = m;
@@ -179,7 +180,7 @@ export class EventBridge {
 }
 
 /** How a finished answer ends: `length` is cut off, `content_filter` withheld. */
-export function endStatus(finish: FinishReason | null): { status: "completed" | "incomplete"; reason: string | null } {
+export function endStatus(finish: FinishReason | null): { status: "completed" | "incomplete"; reason: IncompleteReason | null } {
   if (finish === "length") return { status: "incomplete", reason: "max_output_tokens" };
   if (finish === "content_filter") return { status: "incomplete", reason: "content_filter" };
   return { status: "completed", reason: null };
@@ -190,7 +191,7 @@ export function endStatus(finish: FinishReason | null): { status: "completed" | 
  * (GET ?stream=true) when its live events were not kept.
  */
 export function replay(response: ResponseObject): ResponseEvent[] {
-  const start = {
+  const start: ResponseObject = {
     ...response,
     status: response.status === "queued" ? "queued" : "in_progress",
     output: [],
@@ -233,7 +234,7 @@ export function replay(response: ResponseObject): ResponseEvent[] {
   return events;
 }
 
-export const TERMINAL_EVENT: Partial<Record<ResponseObject["status"], string>> = {
+export const TERMINAL_EVENT: Partial<Record<ResponseObject["status"], TerminalEventType>> = {
   completed: "response.completed",
   failed: "response.failed",
   incomplete: "response.incomplete",

@@ -4,7 +4,8 @@
 // as a function (the artifact tool) is a function_call item, its arguments streamed as they are
 // written, and a function_call_output item, finished when it is added: OpenUI's front end reads
 // a function_call_output only from its output_item.added.
-import type { OutputItem, ResponseEvent } from "./types.ts";
+import type { ResponseEvent } from "./stream-events.ts";
+import type { OutputItem } from "./types.ts";
 
 type HostedOutput = Exclude<OutputItem, { type: "message" }>;
 
@@ -21,7 +22,7 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
     case "mcp_call":
       return [
         { type: "response.output_item.added", output_index: index, item: { ...item, arguments: "", output: null, error: null, status: "in_progress" } },
-        ...(item.arguments ? [{ type: "response.mcp_call_arguments.delta", ...at, delta: item.arguments }] : []),
+        ...(item.arguments ? [{ type: "response.mcp_call_arguments.delta" as const, ...at, delta: item.arguments }] : []),
         { type: "response.mcp_call_arguments.done", ...at, arguments: item.arguments },
         { type: "response.mcp_call.in_progress", ...at },
       ];
@@ -35,15 +36,15 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
     case "web_search_call":
     case "image_search_call": {
       const name = SEARCH_EVENTS[item.type];
-      const { results: _r, ...rest } = item as typeof item & { results?: unknown };
+      const { results: _r, ...rest } = item;
       return [
         {
           type: "response.output_item.added",
           output_index: index,
           item: { ...rest, status: "in_progress", action: { type: "search", query: item.action.query } },
         },
-        { type: `${name}.in_progress`, ...at },
-        { type: `${name}.searching`, ...at },
+        { type: `${name}.in_progress` as const, ...at },
+        { type: `${name}.searching` as const, ...at },
       ];
     }
   }
@@ -51,22 +52,22 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
 
 export function closingEvents(item: HostedOutput, index: number): ResponseEvent[] {
   const at = { item_id: item.id, output_index: index };
-  const done = { type: "response.output_item.done", output_index: index, item: structuredClone(item) };
+  const done: ResponseEvent = { type: "response.output_item.done", output_index: index, item: structuredClone(item) };
   switch (item.type) {
     case "function_call":
       return [{ type: "response.function_call_arguments.done", ...at, name: item.name, arguments: item.arguments }, done];
     case "function_call_output":
       return [done];
     case "mcp_call":
-      return [{ type: item.status === "failed" ? "response.mcp_call.failed" : "response.mcp_call.completed", ...at }, done];
+      return [{ type: item.status === "failed" ? ("response.mcp_call.failed" as const) : ("response.mcp_call.completed" as const), ...at }, done];
     case "mcp_list_tools":
-      return [{ type: item.error ? "response.mcp_list_tools.failed" : "response.mcp_list_tools.completed", ...at }, done];
+      return [{ type: item.error ? ("response.mcp_list_tools.failed" as const) : ("response.mcp_list_tools.completed" as const), ...at }, done];
     case "mcp_approval_request":
       return [done];
     case "web_search_call":
     case "image_search_call":
       // The wire has no `.failed` search event: a failed search shows in its item's status.
-      return item.status === "failed" ? [done] : [{ type: `${SEARCH_EVENTS[item.type]}.completed`, ...at }, done];
+      return item.status === "failed" ? [done] : [{ type: `${SEARCH_EVENTS[item.type]}.completed` as const, ...at }, done];
   }
 }
 

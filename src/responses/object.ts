@@ -3,7 +3,7 @@
 // where a value is due (temperature, top_p, tool_choice, truncation, service_tier, penalties …).
 import type { Usage } from "../chat/types.ts";
 import type { CreateBody, ToolIn } from "./schema.ts";
-import type { FunctionToolOut, HostedToolOut, OutputItem, ResponseObject, ResponseUsage, TextFormat } from "./types.ts";
+import type { FunctionToolOut, HostedToolOut, IncompleteReason, OutputItem, ResponseObject, ResponseUsage, TextFormat } from "./types.ts";
 
 /** The settings part of a Response: fixed at creation, stored with it. */
 export type ResponseSettings = Omit<ResponseObject, "status" | "output" | "usage" | "error" | "incomplete_details" | "completed_at">;
@@ -81,8 +81,8 @@ export interface ResponseState {
   status: ResponseObject["status"];
   output: OutputItem[];
   usage?: Usage | null;
-  error?: { code: string; message: string } | null;
-  incompleteReason?: string | null;
+  error?: ResponseObject["error"];
+  incompleteReason?: IncompleteReason | null;
   completedAt?: number | null;
 }
 

@@ -1,5 +1,6 @@
 // The Responses wire's shapes, as Tessera stores and sends them (OpenAI's Responses API).
 // Items are plain JSON objects; only the fields the bridge reads are typed.
+import type { UrlCitation } from "./citations.ts";
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
@@ -10,8 +11,8 @@ export interface InputTextPart {
 export interface OutputTextPart {
   type: "output_text";
   text: string;
-  annotations: unknown[];
-  logprobs: unknown[];
+  annotations: UrlCitation[];
+  logprobs: [];
 }
 export interface InputImagePart {
   type: "input_image";
@@ -40,6 +41,11 @@ export interface MessageItem {
   content: ContentPart[];
   phase?: "commentary" | "final_answer";
 }
+/** A message the model wrote: its content is output text (or a refusal). */
+export interface OutputMessageItem extends MessageItem {
+  role: "assistant";
+  content: (OutputTextPart | RefusalPart)[];
+}
 
 export interface FunctionCallItem {
   type: "function_call";
@@ -56,6 +62,11 @@ export interface FunctionCallOutputItem {
   call_id: string;
   output: string | ContentPart[];
   status: ItemStatus;
+}
+
+/** A function_call_output in a Response's output: the service ran the call itself (the artifact tool) and wrote text. */
+export interface OutputFunctionCallOutputItem extends FunctionCallOutputItem {
+  output: string;
 }
 
 export interface ReasoningItem {
@@ -142,8 +153,7 @@ export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem
 
 /** An item as stored: every one has an id. */
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
-/** A function_call_output is output only where the service ran the call itself (the artifact tool). */
-export type OutputItem = MessageItem | FunctionCallItem | FunctionCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
+export type OutputItem = OutputMessageItem | FunctionCallItem | OutputFunctionCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;
@@ -152,6 +162,8 @@ export interface ResponseUsage {
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
 }
+
+export type IncompleteReason = "max_output_tokens" | "content_filter";
 
 export type ResponseStatus = "queued" | "in_progress" | "completed" | "failed" | "incomplete" | "cancelled";
 
@@ -178,8 +190,9 @@ export interface ResponseObject {
   created_at: number;
   completed_at: number | null;
   status: ResponseStatus;
-  error: { code: string; message: string } | null;
-  incomplete_details: { reason: string } | null;
+  /** Tessera fails a response only for its own reasons (the provider's, or its own): server_error. */
+  error: { code: "server_error"; message: string } | null;
+  incomplete_details: { reason: IncompleteReason } | null;
   instructions: string | null;
   max_output_tokens: number | null;
   max_tool_calls: number | null;
@@ -188,10 +201,11 @@ export interface ResponseObject {
   parallel_tool_calls: boolean;
   previous_response_id: string | null;
   conversation: { id: string } | null;
-  reasoning: { effort: string | null; summary: string | null };
+  /** Reasoning settings are not taken (nor passed on): always nulls. */
+  reasoning: { effort: null; summary: null };
   store: boolean;
   background: boolean;
-  service_tier: string;
+  service_tier: "default";
   temperature: number;
   top_p: number;
   presence_penalty: number;
@@ -208,6 +222,3 @@ export interface ResponseObject {
   prompt_cache_key: string | null;
   metadata: Record<string, string>;
 }
-
-/** A stream event before its sequence number is given. */
-export type ResponseEvent = { type: string } & Record<string, unknown>;

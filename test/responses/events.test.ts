@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import type { ChatCompletionChunk } from "../../src/providers/types.ts";
 import { EventBridge, endStatus, replay } from "../../src/responses/events.ts";
 import { responseObject, settingsOf } from "../../src/responses/object.ts";
-import type { ResponseEvent } from "../../src/responses/types.ts";
+import type { ResponseEvent } from "../../src/responses/stream-events.ts";
 
 type Delta = ChatCompletionChunk["choices"][0]["delta"];
 const chunk = (delta: Delta, finish: ChatCompletionChunk["choices"][0]["finish_reason"] = null): ChatCompletionChunk => ({

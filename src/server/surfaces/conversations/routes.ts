@@ -12,7 +12,7 @@ import {
   listConversationItems,
   listConversations,
   updateConversationMetadata,
-  type ConversationRow,
+  type Conversation,
   type Db,
   type Owner,
 } from "../../../db/index.ts";
@@ -49,9 +49,8 @@ function ownerOf(p: Principal): Owner {
   return p.kind === "token" ? { organizationId: p.org.id, userId: p.userId } : { organizationId: p.org.id };
 }
 
-function conversationJson(row: ConversationRow) {
-  const metadata = JSON.parse(row.metadata) as Record<string, string>;
-  return { id: row.id, object: "conversation", created_at: row.created_at, metadata, title: metadata.title ?? null };
+function conversationJson(row: Conversation) {
+  return { id: row.id, object: "conversation", created_at: row.created_at, metadata: row.metadata, title: row.metadata.title ?? null };
 }
 
 /** The metadata a body sets: its metadata, with its title as metadata.title. */
@@ -77,7 +76,7 @@ function access(ctx: Ctx, scope: "conversations:read" | "conversations:write"): 
   return { db: ctx.deps.db, owner: ownerOf(principal), principal };
 }
 
-async function found(db: Db, owner: Owner, id: string): Promise<ConversationRow> {
+async function found(db: Db, owner: Owner, id: string): Promise<Conversation> {
   const row = await findConversation(db, owner, id);
   if (!row) throw new HttpError(404, `no conversation ${id}`, { param: "conversation_id", code: "conversation_not_found" });
   return row;
@@ -116,7 +115,7 @@ export async function update(ctx: Ctx<"/:id">): Promise<Response> {
   if (body.metadata === undefined) {
     // A title alone renames: the rest of the metadata stays.
     const current = await found(db, owner, ctx.params.id);
-    metadata = { ...JSON.parse(current.metadata), ...(body.title == null ? {} : { title: body.title }) };
+    metadata = { ...current.metadata, ...(body.title == null ? {} : { title: body.title }) };
     if (body.title == null) delete metadata.title;
   } else metadata = withTitle(body.metadata, body.title);
   const row = await updateConversationMetadata(db, owner, ctx.params.id, metadata);

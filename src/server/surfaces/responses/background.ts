@@ -18,12 +18,14 @@ import {
   isRunning,
   renewLease,
   updateResponse,
+  nextSequence,
+  responseBody,
   type Db,
-  type ResponseRow,
+  type StoredResponse,
 } from "../../../db/index.ts";
 import { responseObject } from "../../../responses/object.ts";
 import type { CreateBody } from "../../../responses/schema.ts";
-import type { Item, ResponseObject } from "../../../responses/types.ts";
+import type { ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { PaidCall } from "../../paid.ts";
 import { prepareTurn, type PreparedTurn } from "./prepare.ts";
@@ -150,15 +152,14 @@ async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = D
       resumed++;
       continue;
     }
-    const body = JSON.parse(row.body) as ResponseObject;
     const failed: ResponseObject = {
-      ...body,
+      ...row.body,
       status: "failed",
       error: { code: "server_error", message: "the server running this background response stopped before it finished; nothing was charged" },
     };
     if (await endResponse(db, row.id, "failed", failed)) {
       // Replays end as every stream does: with its terminal event.
-      const terminal = { type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) };
+      const terminal: SequencedEvent = { type: "response.failed", response: failed, sequence_number: await nextSequence(db, row.id) };
       await appendEvents(db, row.id, [terminal]);
       n++;
     }
@@ -173,8 +174,8 @@ async function sweepLapsed(db: Db, log: (line: string) => void, leaseSeconds = D
  * input items and credit hold. False when it cannot be run any more (an older row without a
  * stored job, an organization gone, a request this server cannot prepare): the caller fails it.
  */
-async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
-  const job = row.request ? (JSON.parse(row.request) as Partial<StoredJob>) : null;
+async function resumeQueued(deps: AppDeps, row: StoredResponse): Promise<boolean> {
+  const job = row.request as Partial<StoredJob> | null;
   if (!job?.body || typeof job.requestId !== "string") return false;
   const org = await findOrganizationById(deps.db, row.organization_id);
   if (!org) return false;
@@ -182,7 +183,7 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   const t: PreparedTurn = {
     ...prepared,
     settings: { ...prepared.settings, id: row.id, created_at: row.created_at },
-    input: (await inputItemsOf(deps.db, row.id)) as Item[],
+    input: await inputItemsOf(deps.db, row.id),
   };
   // The stopped process may have stored its first events (response.created) before it marked the
   // row in progress: this run tells the stream from its start again, under the same numbers.
@@ -192,15 +193,6 @@ async function resumeQueued(deps: AppDeps, row: ResponseRow): Promise<boolean> {
   call.input = t.input;
   void runBackground(deps, t, call).catch((e) => deps.log(`background ${row.id}: ${e instanceof Error ? e.stack : String(e)}`));
   return true;
-}
-
-async function nextSequence(db: Db, id: string): Promise<number> {
-  const row = await db
-    .selectFrom("response_events")
-    .select((eb) => eb.fn.max("sequence_number").as("n"))
-    .where("response_id", "=", id)
-    .executeTakeFirst();
-  return row?.n == null ? 0 : Number(row.n) + 1;
 }
 
 /** Sweeps now and then every lease period; the timer never keeps the process alive. */
@@ -217,9 +209,8 @@ export async function startSweeper(db: Db, log: (line: string) => void, leaseSec
 /** On a clean stop: this process's runs are failed now (no one else would finish them). */
 export async function failOwnRuns(db: Db): Promise<void> {
   for (const [id, ac] of running) {
-    const row = await db.selectFrom("responses").select("body").where("id", "=", id).executeTakeFirst();
-    if (row) {
-      const body = JSON.parse(row.body) as ResponseObject;
+    const body = await responseBody(db, id);
+    if (body) {
       await endResponse(db, id, "failed", {
         ...body,
         status: "failed",

@@ -7,8 +7,8 @@ import {
   chainItems,
   findConversation,
   findItemInOrganization,
-  findResponse,
   findResponseItem,
+  responseState,
   type Db,
   type Organization,
 } from "../../../db/index.ts";
@@ -95,7 +95,7 @@ export async function prepareTurn(
     if (!(await findConversation(db, { organizationId: org.id, userId }, conversationId))) {
       throw new HttpError(404, `no conversation ${conversationId}`, { param: "conversation", code: "conversation_not_found" });
     }
-    history = (await allConversationItems(db, conversationId)) as Item[];
+    history = await allConversationItems(db, conversationId);
   }
 
   const input = await resolveReferences(db, org.id, normalizeInput(body.input), history, userId !== null);
@@ -163,14 +163,14 @@ async function previousItems(db: Db, org: Organization, id: string, cache: TurnC
   const cached = cache?.get(id);
   if (cached) return cached;
   const notFound = new HttpError(400, `Previous response with id '${id}' not found.`, { param: "previous_response_id", code: "previous_response_not_found" });
-  const prev = await findResponse(db, org.id, id);
+  const prev = await responseState(db, org.id, id);
   // A frontend token continues only its own user's responses: any other is a 404, as if it never existed.
   if (userId !== null && prev?.user_id !== userId) throw new HttpError(404, `no response ${id}`, { param: "previous_response_id", code: "response_not_found" });
   if (!prev) throw notFound;
   if (prev.status === "queued" || prev.status === "in_progress") {
     throw new HttpError(400, `previous response ${id} is still ${prev.status}: continue it once it has ended`, { param: "previous_response_id" });
   }
-  return (await chainItems(db, org.id, id)) as Item[];
+  return chainItems(db, org.id, id);
 }
 
 /** item_reference → the item it names: from the history first, else any stored item of the organization (not for a token's user). */
@@ -183,7 +183,7 @@ async function resolveReferences(db: Db, orgId: number, items: ReturnType<typeof
     }
     const found =
       history.find((h) => h.id === item.id) ??
-      (historyOnly ? undefined : (((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))) as Item | undefined));
+      (historyOnly ? undefined : ((await findResponseItem(db, orgId, item.id)) ?? (await findItemInOrganization(db, orgId, item.id))));
     if (!found) throw new HttpError(400, `item_reference: no stored item ${item.id}`, { param: `input[${i}].id`, code: "item_not_found" });
     out.push(found);
   }

@@ -2,7 +2,7 @@
 // background), retrieve (also as a replayed stream), delete, cancel, input items, an input-token
 // estimate and compaction. Wiring only: the bridge is src/responses, the turn its neighbours in this folder.
 import * as v from "valibot";
-import { endResponse, deleteResponse, eventsAfter, findResponse, listInputItems, type Db, type Organization } from "../../../db/index.ts";
+import { endResponse, deleteResponse, eventsAfter, findResponse, hasResponse, listInputItems, type Db, type Organization } from "../../../db/index.ts";
 import { replay } from "../../../responses/events.ts";
 import { newId } from "../../../responses/ids.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
@@ -69,7 +69,7 @@ async function stored(ctx: Ctx<"/:id">): Promise<{ org: Organization; response: 
   const { org } = ctx;
   const row = await findResponse(ctx.deps.db, org.id, ctx.params.id);
   if (!row) throw new HttpError(404, `no response ${ctx.params.id}`, { param: "response_id", code: "response_not_found" });
-  return { org, response: JSON.parse(row.body), background: row.background === 1 };
+  return { org, response: row.body, background: row.background === 1 };
 }
 
 const RetrieveQuery = v.object({
@@ -95,21 +95,20 @@ export async function retrieve(ctx: Ctx<"/:id">): Promise<Response> {
 async function* tail(db: Db, org: Organization, id: string, after: number): AsyncGenerator<SequencedEvent> {
   let last = after;
   for (;;) {
-    const events = (await eventsAfter(db, id, last)) as SequencedEvent[];
+    const events = await eventsAfter(db, id, last);
     for (const e of events) {
       yield e;
       last = e.sequence_number;
       if (TERMINAL.has(e.type)) return;
     }
     if (events.length === 0) {
-      const row = await findResponse(db, org.id, id);
-      if (!row) return; // deleted meanwhile
+      if (!(await hasResponse(db, org.id, id))) return; // deleted meanwhile
       await new Promise((resolve) => setTimeout(resolve, TAIL_POLL_MS));
     }
   }
 }
 
-const TERMINAL = new Set(["response.completed", "response.failed", "response.incomplete"]);
+const TERMINAL = new Set<SequencedEvent["type"]>(["response.completed", "response.failed", "response.incomplete"]);
 /** How often a replay looks for a background run's next events. */
 const TAIL_POLL_MS = 50;
 
@@ -136,14 +135,14 @@ export async function cancel(ctx: Ctx<"/:id">): Promise<Response> {
     return Response.json(cancelled);
   }
   // It ended between the read and the write: answer what it became.
-  return Response.json(JSON.parse((await findResponse(ctx.deps.db, org.id, response.id))!.body));
+  return Response.json((await findResponse(ctx.deps.db, org.id, response.id))!.body);
 }
 
 export async function inputItems(ctx: Ctx<"/:id">): Promise<Response> {
   const { org } = ctx;
   const id = ctx.params.id;
   const q = PageParams.read(ctx.url);
-  if (!(await findResponse(ctx.deps.db, org.id, id))) throw new HttpError(404, `no response ${id}`, { param: "response_id", code: "response_not_found" });
+  if (!(await hasResponse(ctx.deps.db, org.id, id))) throw new HttpError(404, `no response ${id}`, { param: "response_id", code: "response_not_found" });
   const page = await listInputItems(ctx.deps.db, org.id, id, q);
   return listPage(page, q.after);
 }

@@ -9,7 +9,8 @@ import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/event
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
 import { responseObject } from "../../../responses/object.ts";
-import type { Item, OutputItem, ResponseEvent, ResponseObject } from "../../../responses/types.ts";
+import type { ResponseEvent, SequencedEvent } from "../../../responses/stream-events.ts";
+import type { Item, OutputItem, ResponseObject } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { repairedChunks } from "../../../repair/stream-chunks.ts";
 import { HttpError } from "../../errors.ts";
@@ -20,7 +21,7 @@ import { ToolLoop } from "./tool-loop.ts";
 
 export const ENDPOINT = "/v1/embed/responses";
 
-export type SequencedEvent = ResponseEvent & { sequence_number: number };
+export type { SequencedEvent };
 
 export interface TurnOptions {
   /** The paid call this turn answers: its hold is settled at the end (charged when it completes, else handed back). */
@@ -230,13 +231,13 @@ export async function* runTurn(
         : { insert: { ...row, status: final.status, body: final, output: final.output, conversation: appended } };
   }
   // Ended meanwhile (cancelled through any server, or failed by a stopping one): that end stands.
-  let meanwhile: unknown | null;
+  let meanwhile: ResponseObject | null;
   try {
     meanwhile = await endTurn(
       db,
       end,
       (stored) => {
-        const { status, usage } = (stored as ResponseObject | null) ?? final;
+        const { status, usage } = stored ?? final;
         const charged = status === "completed" || status === "incomplete";
         return o.call.settlement({
           charged,
@@ -263,7 +264,7 @@ export async function* runTurn(
     yield sequenced({ type: "response.failed", response: failed });
     return failed;
   }
-  if (meanwhile) final = meanwhile as ResponseObject;
+  if (meanwhile) final = meanwhile;
   yield sequenced({ type: TERMINAL_EVENT[final.status] ?? "response.failed", response: final });
   return final;
 }
