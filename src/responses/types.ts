@@ -64,6 +64,11 @@ export interface FunctionCallOutputItem {
   status: ItemStatus;
 }
 
+/** A function_call_output in a Response's output: the service ran the call itself (the artifact tool) and wrote text. */
+export interface OutputFunctionCallOutputItem extends FunctionCallOutputItem {
+  output: string;
+}
+
 export interface ReasoningItem {
   type: "reasoning";
   id: string;
@@ -148,9 +153,7 @@ export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem
 
 /** An item as stored: every one has an id. */
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
-/** The output of a call the service ran itself as a function (the artifact tool): text, as OpenUI's front end reads it. */
-export type ServiceCallOutputItem = FunctionCallOutputItem & { output: string };
-export type OutputItem = OutputMessageItem | FunctionCallItem | ServiceCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
+export type OutputItem = OutputMessageItem | FunctionCallItem | OutputFunctionCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;

@@ -6,7 +6,7 @@
 import type { Organization } from "../../db/index.ts";
 import type { HostedCall } from "../../responses/events.ts";
 import type { ToolIn } from "../../responses/schema.ts";
-import type { FunctionCallItem, FunctionToolOut, Item, OutputItem, ServiceCallOutputItem } from "../../responses/types.ts";
+import type { FunctionCallItem, FunctionToolOut, OutputFunctionCallOutputItem, Item, OutputItem } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
 import type { PaidSpec } from "../paid.ts";
 import type { ProviderCall } from "../provider-target.ts";
@@ -42,7 +42,7 @@ export interface CallOutcome {
   /** Pages the model may cite (url_citation annotations). */
   sources?: { url: string; title: string }[];
   /** A call run as a function (its item a function_call): its output item, added once it has run. */
-  output?: ServiceCallOutputItem;
+  output?: OutputFunctionCallOutputItem;
   /** The models' tokens the call used, for its log. */
   tokens?: { input: number; output: number };
 }
@@ -57,7 +57,7 @@ export interface HostedRun {
 }
 
 /** A function_call item's output: what the model and the front end read. */
-export function callOutput(item: FunctionCallItem, output: string): ServiceCallOutputItem {
+export function callOutput(item: FunctionCallItem, output: string): OutputFunctionCallOutputItem {
   return { type: "function_call_output", id: newId("functionCallOutput"), call_id: item.call_id, output, status: "completed" };
 }
 

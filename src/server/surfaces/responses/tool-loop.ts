@@ -162,6 +162,11 @@ export class ToolLoop {
       if (outcome.modelText !== undefined) this.told.set(r.item.id, outcome.modelText);
       if (outcome.sources) this.sources.push(...outcome.sources);
       pause ||= outcome.pause === true;
+      return outcome;
+    };
+    // A run's closing events, in the runs' order: its item's, then its output item's (added here, so
+    // that output indexes follow the order the events are sent in).
+    const closing = (r: HostedRun, i: number, outcome: CallOutcome) => {
       const events = closingEvents(r.item, at[i]!);
       if (outcome.output) {
         const index = bridge.add(outcome.output);
@@ -170,10 +175,10 @@ export class ToolLoop {
       return events;
     };
     // Waits for a run to end, sending the live events meanwhile.
-    async function* ended(p: Promise<ResponseEvent[]>): AsyncGenerator<ResponseEvent, ResponseEvent[]> {
-      let result: { ok: true; events: ResponseEvent[] } | { ok: false; error: unknown } | null = null;
+    async function* ended(p: Promise<CallOutcome>): AsyncGenerator<ResponseEvent, CallOutcome> {
+      let result: { ok: true; outcome: CallOutcome } | { ok: false; error: unknown } | null = null;
       p.then(
-        (events) => (result = { ok: true, events }),
+        (outcome) => (result = { ok: true, outcome }),
         (error) => (result = { ok: false, error }),
       ).finally(() => wake?.());
       for (;;) {
@@ -182,24 +187,20 @@ export class ToolLoop {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
-      const r = result as { ok: true; events: ResponseEvent[] } | { ok: false; error: unknown };
+      const r = result as { ok: true; outcome: CallOutcome } | { ok: false; error: unknown };
       if (!r.ok) throw r.error;
-      return r.events;
+      return r.outcome;
     }
     if (parallel) {
       for (const [i, r] of runs.entries()) yield* openingEvents(r.item, at[i]!);
       const done = runs.map((r, i) => finish(r, i));
       // A run's failure is thrown where it is awaited; the others' must not be left unhandled.
       for (const d of done) d.catch(() => {});
-      for (const d of done) {
-        const closing = yield* ended(d);
-        yield* closing;
-      }
+      for (const [i, d] of done.entries()) yield* closing(runs[i]!, i, yield* ended(d));
     } else {
       for (const [i, r] of runs.entries()) {
         yield* openingEvents(r.item, at[i]!);
-        const closing = yield* ended(finish(r, i));
-        yield* closing;
+        yield* closing(r, i, yield* ended(finish(r, i)));
       }
     }
     return { pause };

@@ -7,7 +7,7 @@
 // openAIResponsesAdapter and processStreamedMessage, and @openuidev/thesys's artifact renderers.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { plugin } from "bun";
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import { startResponsesHarness, until, type ResponsesHarness } from "../../responses-harness.ts";
 
 // @openuidev/thesys imports DotMatrixLoader, which the newest published @openuidev/react-ui lacks
@@ -237,6 +237,46 @@ plan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))`;
     expect(await H.E.h.credits("artifact-tool")).toBe(before);
   });
 
+  test("an edit of an artifact not stored here starts from the program the conversation's last result for it holds", async () => {
+    const header = { artifact_id: "from-elsewhere", type: "slides", name: "Coffee Sales", version: "4" };
+    const input = [
+      { type: "message", role: "user", content: "A deck" },
+      { type: "function_call", call_id: "c-old", name: "thesys_generate_slides", arguments: '{"instruction":"Coffee"}' },
+      { type: "function_call_output", call_id: "c-old", output: `]]>openui:artifact ${JSON.stringify(header)}\n${DECK}` },
+      { type: "message", role: "user", content: "Now say revenue is up 20%" },
+    ];
+    script(
+      "thesys_edit_slides",
+      { artifact_id: "from-elsewhere", instruction: "Revenue up 20%" },
+      'numbers = Slide("numbers", ContentClassic("Numbers", ["Revenue up 20%"]))',
+    );
+    const r = await client.responses.create({ model: MODEL, input: input as any, tools: [ARTIFACT_TOOL] });
+    const out = (r.output[1] as any).output as string;
+    expect(out.startsWith("]]>openui:artifact ")).toBe(true);
+    const expected = DECK.replace('["Revenue up 12%", "Six new stores"]', '["Revenue up 20%"]');
+    expect(out.endsWith(`\n${expected}`)).toBe(true);
+    expect((await stored("from-elsewhere")).body).toMatchObject({ version: 1, content: expected });
+  });
+
+  test("past max_tool_calls a call is not run: its output says so, nothing is stored", async () => {
+    H.E.openai.queue.push({
+      toolCalls: [
+        { id: "c1", name: "thesys_generate_slides", arguments: '{"instruction":"One"}' },
+        { id: "c2", name: "thesys_generate_report", arguments: '{"instruction":"Two"}' },
+      ],
+    });
+    H.E.openai.queue.push({ text: DECK });
+    const r = await client.responses.create({ model: MODEL, input: "Both", tools: [ARTIFACT_TOOL], max_tool_calls: 1 } as any);
+    expect(r.output.map((i) => i.type)).toEqual(["function_call", "function_call", "function_call_output", "function_call_output", "message"]);
+    const outputs = r.output.filter((i) => i.type === "function_call_output") as any[];
+    expect(outputs[0].call_id).toBe("c1");
+    expect(outputs[0].output.startsWith("]]>openui:artifact ")).toBe(true);
+    expect(outputs[1]).toMatchObject({ call_id: "c2" });
+    expect(outputs[1].output).toContain("max_tool_calls");
+    // The second call never reached the artifact model.
+    expect(H.E.openai.calls.filter((c) => String(c.body.messages?.[0]?.content).includes("ReportView("))).toHaveLength(0);
+  });
+
   test("background: the job runs in the queued response; retrieved, it holds the call, the result and the answer", async () => {
     script("thesys_generate_slides", { instruction: "Coffee" }, DECK);
     const queued = await client.responses.create({ model: MODEL, input: "A deck, later", tools: [ARTIFACT_TOOL], background: true });
@@ -248,6 +288,35 @@ plan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))`;
     expect(done.output.map((i) => i.type)).toEqual(["function_call", "function_call_output", "message"]);
     const header = JSON.parse((done.output[1] as any).output.split("\n")[0].slice("]]>openui:artifact ".length));
     expect((await stored(header.artifact_id)).body).toMatchObject({ version: 1, content: DECK });
+  });
+
+  test("a frontend token needs artifacts:write for the artifact tool; what its turn makes is its user's", async () => {
+    const mint = async (user: string, scopes: string[]) => {
+      const res = await fetch(`${H.base}/v1/frontend-tokens`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${H.key}` },
+        body: JSON.stringify({ user, scopes }),
+      });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const browser = (token: string) => new OpenAI({ baseURL: `${H.base}/v1/embed`, apiKey: token, maxRetries: 0, dangerouslyAllowBrowser: true });
+    const without = await mint("ada", ["responses:create"]);
+    const refused = await browser(without)
+      .responses.create({ model: MODEL, input: "A deck", tools: [ARTIFACT_TOOL] })
+      .then(
+        () => null,
+        (e) => e,
+      );
+    expect(refused?.status).toBe(403);
+    expect(H.E.openai.calls).toHaveLength(0);
+    const ada = await mint("ada", ["responses:create", "artifacts:read", "artifacts:write"]);
+    const bob = await mint("bob", ["artifacts:read"]);
+    script("thesys_generate_slides", { instruction: "Coffee" }, DECK);
+    const r = await browser(ada).responses.create({ model: MODEL, input: "A deck", tools: [ARTIFACT_TOOL] });
+    const id = JSON.parse((r.output[0] as any).arguments).artifact_id;
+    const get = (token: string) => fetch(`${H.base}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get(ada)).status).toBe(200);
+    expect((await get(bob)).status).toBe(404);
   });
 
   test("tool entries are checked: each problem a 400 naming tools; nothing reaches the model", async () => {
