@@ -22,11 +22,30 @@ export async function main(showFailures = false): Promise<void> {
     console.log(`\n### Repair corpus, ${label} (${cases.length} cases over ${Object.keys(programs).length} programs)\n`);
     console.log(table(s));
     const f = figures(s.total);
-    const max = s.times[s.times.length - 1] ?? 0;
-    const median = s.times[s.times.length >> 1] ?? 0;
+    // Each case's time is its fastest of three runs: the repair's own cost, not a collection or
+    // another process that happened to run during one of them (the table's line above is one run).
+    const timed = cases.map((c) => {
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        repair(c.broken, c.library);
+        best = Math.min(best, performance.now() - t0);
+      }
+      return { c, ms: best };
+    });
+    timed.sort((a, b) => a.ms - b.ms);
+    const max = timed[timed.length - 1]?.ms ?? 0;
+    const median = timed[timed.length >> 1]?.ms ?? 0;
+    const small = timed.filter((t) => t.c.broken.length < 10_000);
+    console.log(
+      `repair time, fastest of 3 runs per case: median ${median.toFixed(3)} ms, max ${max.toFixed(2)} ms (${small.length} of ${timed.length} cases under 10k characters); slowest:`,
+    );
+    for (const { c, ms } of timed.slice(-3).reverse()) {
+      console.log(`  ${ms.toFixed(2)} ms  seed ${c.seed} ${c.program} (${c.broken.length} chars) [${c.mistakes.map((m) => m.family).join(", ")}]`);
+    }
     const met = (ok: boolean) => (ok ? "met" : "missed");
     console.log(
-      `targets: valid >= 98% ${met(f.valid >= 0.98)}, exact >= 90% ${met(f.exact >= 0.9)}, kept >= 97% ${met(f.kept >= 0.97)}, no bad fixed ${met(s.total.badFixed === 0)}, median < 1 ms ${met(median < 1)}, max <= 20 ms ${met(max <= 20)}`,
+      `targets: valid >= 98% ${met(f.valid >= 0.98)}, exact >= 90% ${met(f.exact >= 0.9)}, kept >= 97% ${met(f.kept >= 0.97)}, no bad fixed ${met(s.total.badFixed === 0)}, median < 1 ms ${met(median < 1)}, max <= 20 ms ${met(max <= 20)} (worst case)`,
     );
     if (showFailures && label === "tuning seeds") {
       for (const { c, outcome, kept } of s.failures.slice(0, 400)) {

@@ -5,7 +5,7 @@
 //   SQLite (one process, one file) | PostgreSQL, one replica | PostgreSQL, two replicas
 // the client spreading requests over the replicas. Requests per second at a fixed concurrency, and
 // p50/p99 latency. Loopback only, bounded counts, a throwaway PostgreSQL (test/support/postgres.ts).
-// Run: bun bench/scale.ts [requests per cell]
+// Run: bun bench/scale.ts [requests per cell] [surfaces, e.g. responses or embed,responses]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,7 +62,11 @@ async function load(urls: string[], path: string, key: string, body: string, n: 
   return { rps, p50: pct(latencies, 50), p99: pct(latencies, 99) };
 }
 
-export async function main(n = Number(process.argv[2] ?? 2000)) {
+const SURFACES = ["autofix", "embed", "responses"] as const;
+
+export async function main(n = Number(process.argv[2] ?? 2000), surfaces: readonly string[] = process.argv[3]?.split(",") ?? SURFACES) {
+  const unknown = surfaces.filter((x) => !(SURFACES as readonly string[]).includes(x));
+  if (unknown.length) throw new Error(`unknown surface ${unknown.join(", ")}: ${SURFACES.join(", ")}`);
   const fake = startFakeOpenAI();
   fake.fallback = { text: "The quick brown fox jumps over the lazy dog." };
   fake.calls.push = () => 0; // keep none: the fake would grow without bound
@@ -102,26 +106,25 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
       for (let i = 0; i < setup.replicas; i++) procs.push(await replica(env));
       try {
         const urls = procs.map((p) => p.url);
-        const autofix = await load(urls, "/v1/autofix", key, JSON.stringify(autofixBody(BROKEN)), n);
-        const embed = await load(
-          urls,
-          "/v1/embed/chat/completions",
-          key,
-          JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }] }),
-          n,
-        );
-        const responses = await load(urls, "/v1/embed/responses", key, JSON.stringify({ model: "openai/gpt-bench", input: "Say something." }), n);
-        results[setup.label] = {
-          "Autofix req/s": autofix.rps.toFixed(0),
-          "Autofix p50 ms": autofix.p50.toFixed(1),
-          "Autofix p99 ms": autofix.p99.toFixed(1),
-          "Embed req/s": embed.rps.toFixed(0),
-          "Embed p50 ms": embed.p50.toFixed(1),
-          "Embed p99 ms": embed.p99.toFixed(1),
-          "Responses req/s": responses.rps.toFixed(0),
-          "Responses p50 ms": responses.p50.toFixed(1),
-          "Responses p99 ms": responses.p99.toFixed(1),
+        const bodies: Record<(typeof SURFACES)[number], [label: string, path: string, body: string]> = {
+          autofix: ["Autofix", "/v1/autofix", JSON.stringify(autofixBody(BROKEN))],
+          embed: [
+            "Embed",
+            "/v1/embed/chat/completions",
+            JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }] }),
+          ],
+          responses: ["Responses", "/v1/embed/responses", JSON.stringify({ model: "openai/gpt-bench", input: "Say something." })],
         };
+        const row: Record<string, string> = {};
+        for (const surface of SURFACES) {
+          if (!surfaces.includes(surface)) continue;
+          const [label, path, body] = bodies[surface];
+          const r = await load(urls, path, key, body, n);
+          row[`${label} req/s`] = r.rps.toFixed(0);
+          row[`${label} p50 ms`] = r.p50.toFixed(1);
+          row[`${label} p99 ms`] = r.p99.toFixed(1);
+        }
+        results[setup.label] = row;
       } finally {
         for (const p of procs) p.proc.kill();
         await Promise.all(procs.map((p) => p.proc.exited));
@@ -132,7 +135,7 @@ export async function main(n = Number(process.argv[2] ?? 2000)) {
     fake.stop?.();
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`Paid Autofix, Embed and Responses through server processes, ${n} requests per cell, ${CONCURRENCY} at once, pool 10 per replica`);
+  console.log(`Paid ${surfaces.join(", ")} through server processes, ${n} requests per cell, ${CONCURRENCY} at once, pool 10 per replica`);
   console.table(results);
   const sqlite = results["SQLite, 1 process"]?.["Responses req/s"];
   const pg1 = results["PostgreSQL, 1 replica"]?.["Responses req/s"];

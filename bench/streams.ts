@@ -4,7 +4,10 @@
 // stream: how long after that moment its client saw the first chunk. Run side by side in one go:
 //   anchor   the server as it was, Bun's default of 256 concurrent fetch() calls per process
 //   tessera  the server as started by main.ts, which raises the limit to TESSERA_MAX_PROVIDER_CALLS
-// Also the server's resident memory while the N streams are open, per stream.
+// Also the server's resident memory while the N streams are open, per stream, and the CPU time it
+// spent per stream: until the provider answered (request, auth, hold, the provider call's start),
+// until every first chunk had reached its client, and the rest (later chunks, the settlement). CPU time does not depend on
+// how busy the machine is, the delays do: the load average is printed with them.
 // Run: bun bench/streams.ts [streams]   (default 1000)
 import http from "node:http";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -67,6 +70,12 @@ function gatedProvider() {
   return { url: `http://127.0.0.1:${server.port}/v1`, arm, stop: () => server.stop(true) };
 }
 
+/** CPU time a process has used, user and system, in ms (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Resident memory of a process, in MB (Linux). */
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -74,7 +83,7 @@ function rssMb(pid: number): number {
 }
 
 /** node:http, not fetch(): the client side must not meet the very limit being measured. */
-function openStream(agent: http.Agent, base: string, key: string, body: string): Promise<{ first: number; ok: boolean }> {
+function openStream(agent: http.Agent, base: string, key: string, body: string, onFirst = () => {}): Promise<{ first: number; ok: boolean }> {
   return new Promise((resolve) => {
     const req = http.request(
       `${base}/v1/embed/chat/completions`,
@@ -88,7 +97,10 @@ function openStream(agent: http.Agent, base: string, key: string, body: string):
         let text = "";
         res.on("data", (c: Buffer) => {
           text += c.toString();
-          if (first < 0 && text.includes('"content"')) first = performance.now() + performance.timeOrigin;
+          if (first < 0 && text.includes('"content"')) {
+            first = performance.now() + performance.timeOrigin;
+            onFirst();
+          }
         });
         res.on("end", () => resolve({ first, ok: res.statusCode === 200 && text.includes("[DONE]") }));
         res.on("error", () => resolve({ first, ok: false }));
@@ -148,14 +160,26 @@ async function run(n: number, env: Record<string, string>) {
     const idle = rssMb(proc.pid);
     const round = provider.arm(n);
     let atGate = -1;
-    void round.gate.then(() => (atGate = round.arrived));
+    const cpuStart = cpuMs(proc.pid);
+    let cpuAtGate = Number.NaN;
+    void round.gate.then(() => {
+      atGate = round.arrived;
+      cpuAtGate = cpuMs(proc.pid);
+    });
     const arrivedAtGate = () => atGate;
     let peak = idle;
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssMb(proc.pid));
     }, 50);
-    const streams = await Promise.all(Array.from({ length: n }, () => openStream(agent, base, key, body)));
+    // The server's CPU time when the last stream's first chunk has reached its client.
+    let firsts = 0;
+    let cpuAtFirsts = Number.NaN;
+    const onFirst = () => {
+      if (++firsts === n) cpuAtFirsts = cpuMs(proc.pid);
+    };
+    const streams = await Promise.all(Array.from({ length: n }, () => openStream(agent, base, key, body, onFirst)));
     clearInterval(sampler);
+    const cpuEnd = cpuMs(proc.pid);
     agent.destroy();
     const delays = streams.filter((s) => s.first > 0).map((s) => s.first - round.openAt);
     return {
@@ -164,7 +188,12 @@ async function run(n: number, env: Record<string, string>) {
       reached: arrivedAtGate(),
       withinSecond: delays.filter((d) => d <= 1000).length,
       p50: pct(delays, 50),
+      p90: pct(delays, 90),
+      p99: pct(delays, 99),
       max: Math.max(...delays),
+      cpuBeforeMs: (cpuAtGate - cpuStart) / n,
+      cpuFirstMs: (cpuAtFirsts - cpuAtGate) / n,
+      cpuAfterMs: (cpuEnd - cpuAtFirsts) / n,
       idleMb: idle,
       peakMb: peak,
       perStreamKb: ((peak - idle) * 1024) / n,
@@ -178,12 +207,15 @@ async function run(n: number, env: Record<string, string>) {
 }
 
 export async function main(n = Number(process.argv[2] ?? 1000)) {
+  const loadBefore = loadavg()[0]!;
   const anchor = await run(n, { TESSERA_MAX_PROVIDER_CALLS: "256" });
   const tessera = await run(n, {});
   console.log(`concurrent streams bench: ${n} streamed Embed calls at once on one process; the stand-in provider sends every first chunk at one moment`);
-  console.log(`(load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: the delays count this machine's contention too)`);
   console.log(
-    "| server | streams ok | at the provider when it answered | first chunk within 1 s of the provider's | p50 delay ms | max delay ms | RSS idle MB | RSS with streams open MB | RSS per stream KB |",
+    `(load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after, on ${availableParallelism()} cores: the delays count this machine's contention too, the CPU times do not)`,
+  );
+  console.log(
+    "| server | streams ok | at the provider when it answered | first chunk within 1 s of the provider's | first chunk delay ms p50 / p90 / p99 / max | server CPU ms per stream: to the provider / its first chunk out / the rest | RSS idle MB | RSS with streams open MB | RSS per stream KB |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const [label, r] of [
@@ -191,7 +223,7 @@ export async function main(n = Number(process.argv[2] ?? 1000)) {
     ["tessera (TESSERA_MAX_PROVIDER_CALLS 4096)", tessera],
   ] as const) {
     console.log(
-      `| ${label} | ${r.ok}/${n} | ${r.reached}/${n} | ${r.withinSecond}/${n} | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.idleMb.toFixed(0)} | ${r.peakMb.toFixed(0)} | ${r.perStreamKb.toFixed(0)} |`,
+      `| ${label} | ${r.ok}/${n} | ${r.reached}/${n} | ${r.withinSecond}/${n} | ${[r.p50, r.p90, r.p99, r.max].map((d) => d.toFixed(0)).join(" / ")} | ${r.cpuBeforeMs.toFixed(2)} / ${r.cpuFirstMs.toFixed(2)} / ${r.cpuAfterMs.toFixed(2)} | ${r.idleMb.toFixed(0)} | ${r.peakMb.toFixed(0)} | ${r.perStreamKb.toFixed(0)} |`,
     );
   }
   const ratio = tessera.withinSecond / Math.max(1, anchor.withinSecond);

@@ -10,6 +10,7 @@
 // process that took it is known to be gone (owners.ts). At every moment:
 //
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
+import { sql } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
@@ -88,6 +89,25 @@ const takeIntoHold = prepared<{ org: number; request: string; amount: number; at
           eb.cast<string | null>(eb.val(v("owner")), "text").as("owner"),
         ]),
     ),
+);
+/**
+ * The hold deleted, what it held beyond the charge given back, and the ledger row of the charge, as
+ * one statement where the database runs writes inside WITH (PostgreSQL): the hold's amount, or no
+ * row (and nothing written) when there was no hold.
+ */
+const settleHold = prepared<{ org: number; request: string; charge: number; reason: string; at: string }, { amount: number }>(
+  (_db, v) => sql`
+  WITH h AS (
+    DELETE FROM credit_holds WHERE request_id = ${v("request")} AND organization_id = ${v("org")} RETURNING amount
+  ), back AS (
+    UPDATE organizations SET credits = credits + (h.amount - LEAST(CAST(${v("charge")} AS bigint), h.amount))
+    FROM h WHERE organizations.id = ${v("org")} AND h.amount > CAST(${v("charge")} AS bigint)
+  ), charged AS (
+    INSERT INTO credit_ledger (organization_id, delta, reason, request_id, created_at)
+    SELECT CAST(${v("org")} AS integer), -LEAST(CAST(${v("charge")} AS bigint), h.amount), CAST(${v("reason")} AS text), CAST(${v("request")} AS text), CAST(${v("at")} AS text)
+    FROM h WHERE LEAST(CAST(${v("charge")} AS bigint), h.amount) > 0
+  )
+  SELECT amount FROM h`,
 );
 const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) =>
   db.deleteFrom("credit_holds").where("request_id", "=", v("request")).where("organization_id", "=", v("org")).returning("amount"),
@@ -185,7 +205,12 @@ async function settleCredits(tx: Db, s: Settlement, at: string, maybeDone = fals
   if (s.charge > s.held) throw new Error(`settle: charge ${s.charge} is more than the ${s.held} held`);
   let charge = s.charge;
   if (s.held > 0) {
-    const [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
+    let hold: { amount: number } | undefined;
+    if (capabilities(tx).modifyingCte) {
+      // One round trip: the hold, the credits it gives back and the ledger row (below, else).
+      [hold] = (await settleHold(tx, { org: s.orgId, request: s.requestId, charge, reason: s.reason, at })).rows;
+      if (hold) return { charge: Math.min(charge, hold.amount), already: false };
+    } else [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
     if (hold) {
       charge = Math.min(charge, hold.amount);
       const refund = hold.amount - charge;

@@ -9,7 +9,8 @@ import type { Db } from "./connect.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { nowIso } from "./clock.ts";
 import { troubleOf } from "./trouble.ts";
-import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
+import { writeBatch, writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
+import { capabilities } from "./dialect.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
 /** How long a queued record waits for others to share its write. */
@@ -70,9 +71,11 @@ class LogQueue {
   }
 }
 
-// Row by row, each insert compiled once (prepared.ts): a multi-row INSERT built by kysely for each
-// write cost more per row (22 µs) than the prepared statements it replaced.
+// SQLite: row by row, each insert compiled once (prepared.ts): a multi-row INSERT built by kysely
+// for each write cost more per row (22 µs) than the prepared statements it replaced. PostgreSQL:
+// every log of the batch in one statement of one shape (writeBatch), as each statement is a round trip.
 async function writeAll(tx: Kysely<Database>, batch: CallRecords[]): Promise<void> {
+  if (!capabilities(tx).inProcess) return writeBatch(tx, batch);
   const stored = new Set<string>();
   for (const records of batch) {
     const hash = records.library?.hash;

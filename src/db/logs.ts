@@ -1,7 +1,8 @@
 // Request logs and reliability events outside of billing (free calls, errors) and the monitoring view.
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
+import { capabilities } from "./dialect.ts";
 import { prepared } from "./prepared.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
@@ -64,6 +65,31 @@ const insertLogRow = prepared<Omit<LogRow, "id">>((db, v) =>
     created_at: v("created_at"),
   }),
 );
+/**
+ * Many logs as one statement whatever their number, for a database a statement is a round trip to
+ * (dialect.ts: inProcess false): `rows` is JSON [[request_id, organization_id, …], …] in LOG_COLUMNS' order.
+ */
+const LOG_COLUMNS = [
+  ["request_id", "text"],
+  ["organization_id", "integer"],
+  ["endpoint", "text"],
+  ["model", "text"],
+  ["status", "integer"],
+  ["conversation", "text"],
+  ["library_hash", "text"],
+  ["outcome", "text"],
+  ["charge", "bigint"],
+  ["duration_ms", "integer"],
+  ["input_tokens", "integer"],
+  ["output_tokens", "integer"],
+  ["created_at", "text"],
+] as const satisfies readonly [keyof LogRow, string][];
+const insertLogRows = prepared<{ rows: string }>(
+  (db, v) => sql`
+  INSERT INTO request_logs (${sql.join(LOG_COLUMNS.map(([name]) => sql.ref(name)))})
+  SELECT ${sql.join(LOG_COLUMNS.map(([, type], i) => sql`CAST(${sql.ref(`c${i}`)} AS ${sql.raw(type)})`))}
+  FROM ${capabilities(db).jsonTuples(v("rows"), LOG_COLUMNS.length)} AS logs ORDER BY n`,
+);
 const insertEventRow = prepared<Omit<Required<NewReliabilityEvent>, "id">>((db, v) =>
   db.insertInto("reliability_events").values({
     organization_id: v("organization_id"),
@@ -97,6 +123,30 @@ export async function writeRecords(tx: Kysely<Database>, records: CallRecords, l
     });
   }
   if (records.event) await insertEventRow(tx, records.event);
+}
+
+/** What writeRecords writes, for a batch of calls: libraries (each once), then every log in one statement, then events. */
+export async function writeBatch(tx: Kysely<Database>, batch: CallRecords[]): Promise<void> {
+  const stored = new Set<string>();
+  const logs: unknown[][] = [];
+  for (const { library, log } of batch) {
+    if (library && !stored.has(library.hash)) {
+      await storeLibrary(tx, library);
+      stored.add(library.hash);
+    }
+    if (log) {
+      const row: Omit<LogRow, "id"> = {
+        ...log,
+        library_hash: library?.hash ?? null,
+        input_tokens: log.input_tokens ?? null,
+        output_tokens: log.output_tokens ?? null,
+        charge: log.charge ?? 0,
+      };
+      logs.push(LOG_COLUMNS.map(([name]) => row[name] ?? null));
+    }
+  }
+  if (logs.length) await insertLogRows(tx, { rows: JSON.stringify(logs) });
+  for (const { event } of batch) if (event) await insertEventRow(tx, event);
 }
 
 export interface ModelReliability {

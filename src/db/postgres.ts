@@ -29,6 +29,26 @@ const types = {
   },
 };
 
+/** Distinct SQL texts given a name (a statement prepared once per connection); past it, a text is parsed at every run. */
+export const NAMED_STATEMENTS = 512;
+const statementNames = new Map<string, string>();
+
+/**
+ * The client runs each query with parameters (kysely's: the SQL text repeats, the values change) as
+ * a named statement: the server parses and plans it once per connection, not at every run.
+ */
+function namedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text === "string" && Array.isArray(values) && values.length > 0 && rest.length === 0) {
+      let name = statementNames.get(text);
+      if (name === undefined && statementNames.size < NAMED_STATEMENTS) statementNames.set(text, (name = `tessera_${statementNames.size}`));
+      if (name !== undefined) return query({ name, text, values });
+    }
+    return query(text, values, ...rest);
+  };
+}
+
 export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: types as never });
   // A client that loses its server (a restart, a failover) must not take the process down: the
@@ -38,6 +58,7 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
   pool.on("error", (e) => console.error(`postgres pool: ${e.message}`));
   pool.on("connect", (client) => {
     client.on("error", (e) => console.error(`postgres connection lost: ${e.message}`));
+    namedStatements(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerCapabilities(db, {

@@ -1,6 +1,6 @@
 // Stored responses: the Response object, its input and output items, and (for background runs)
 // its stream events. A chain of previous_response_id is read in two queries at any depth.
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
@@ -13,7 +13,7 @@ import { prepared } from "./prepared.ts";
 import type { Selectable } from "kysely";
 import type { SequencedEvent } from "../responses/stream-events.ts";
 import type { Item, ResponseObject } from "../responses/types.ts";
-import type { ResponsesTable } from "./schema.ts";
+import type { Database, ResponsesTable } from "./schema.ts";
 
 type ResponseRow = Selectable<ResponsesTable>;
 
@@ -75,7 +75,7 @@ type ResponseValues = {
   lease: number | null;
   at: number;
 };
-const insertResponseRow = prepared<ResponseValues>((db, v) =>
+const responseRow = (db: Kysely<Database>, v: <K extends keyof ResponseValues>(name: K) => ResponseValues[K]) =>
   db.insertInto("responses").values({
     id: v("id"),
     organization_id: v("org"),
@@ -91,8 +91,8 @@ const insertResponseRow = prepared<ResponseValues>((db, v) =>
     lease_until: v("lease"),
     created_at: v("at"),
     updated_at: v("at"),
-  }),
-);
+  });
+const insertResponseRow = prepared<ResponseValues>(responseRow);
 /** A response's items, input and output alike, in one statement whatever their number: `rows` is JSON [[id, role, item JSON], …]. */
 const insertItemRows = prepared<{ response: string; org: number; rows: string }>(
   (db, v) => sql`
@@ -100,9 +100,23 @@ const insertItemRows = prepared<{ response: string; org: number; rows: string }>
   SELECT c0, CAST(${v("response")} AS text), CAST(${v("org")} AS integer), c1, c2
   FROM ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`,
 );
+/** The row and its items as one statement, where the database runs an INSERT inside WITH (PostgreSQL): one round trip. */
+const insertResponseWithItems = prepared<ResponseValues & { rows: string }>(
+  (db, v) => sql`
+  WITH r AS (${responseRow(db, v).returning(["id", "organization_id"])})
+  INSERT INTO response_items (id, response_id, organization_id, role, item)
+  SELECT c0, r.id, r.organization_id, c1, c2
+  FROM r, ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`,
+);
+/** One item, for a database without round trips (dialect.ts: inProcess). */
+const insertItemRow = prepared<{ id: string; response: string; org: number; role: "input" | "output"; item: string }>((db, v) =>
+  db.insertInto("response_items").values({ id: v("id"), response_id: v("response"), organization_id: v("org"), role: v("role"), item: v("item") }),
+);
+
+type ItemGroups = [role: "input" | "output", items: { id: string }[]][];
 
 async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
-  await insertResponseRow(tx, {
+  const values: ResponseValues = {
     id: r.id,
     org: r.organizationId,
     status: r.status,
@@ -117,28 +131,34 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
     lease: r.leaseUntil,
     at: seconds(),
-  });
-  await insertItems(tx, r.id, r.organizationId, [
+  };
+  const groups: ItemGroups = [
     ["input", r.input],
     ["output", r.output ?? []],
-  ]);
+  ];
+  const caps = capabilities(tx);
+  if (caps.modifyingCte && !caps.inProcess) await insertResponseWithItems(tx, { ...values, rows: JSON.stringify(itemRows(groups)) });
+  else {
+    await insertResponseRow(tx, values);
+    await insertItems(tx, r.id, r.organizationId, groups);
+  }
   if (r.conversation?.items.length) await appendConversationItems(tx, r.conversation.id, r.organizationId, r.conversation.items);
 }
 
-/** One item, for a database without round trips (dialect.ts: inProcess). */
-const insertItemRow = prepared<{ id: string; response: string; org: number; role: "input" | "output"; item: string }>((db, v) =>
-  db.insertInto("response_items").values({ id: v("id"), response_id: v("response"), organization_id: v("org"), role: v("role"), item: v("item") }),
-);
+function itemRows(groups: ItemGroups): string[][] {
+  const rows: string[][] = [];
+  for (const [role, items] of groups) for (const item of items) rows.push([item.id, role, JSON.stringify(item)]);
+  return rows;
+}
 
-async function insertItems(db: Db, responseId: string, orgId: number, groups: [role: "input" | "output", items: { id: string }[]][]) {
+async function insertItems(db: Db, responseId: string, orgId: number, groups: ItemGroups) {
   if (capabilities(db).inProcess) {
     for (const [role, items] of groups) {
       for (const item of items) await insertItemRow(db, { id: item.id, response: responseId, org: orgId, role, item: JSON.stringify(item) });
     }
     return;
   }
-  const rows: string[][] = [];
-  for (const [role, items] of groups) for (const item of items) rows.push([item.id, role, JSON.stringify(item)]);
+  const rows = itemRows(groups);
   if (rows.length === 0) return;
   await insertItemRows(db, { response: responseId, org: orgId, rows: JSON.stringify(rows) });
 }

@@ -11,17 +11,21 @@ export const BUSY_WAIT_MS = 5000;
 /** Pauses between tries: short at first (most locks are a commit long), then every 100 ms. */
 const PAUSES_MS = [1, 2, 5, 10, 25, 50, 100];
 
-// node:sqlite (Deno) reports SQLite's result code as a number, bun:sqlite as its name.
+// bun:sqlite names SQLite's result code; Node's node:sqlite numbers it (errcode); Deno's (2.9) gives
+// neither, only ERR_SQLITE_ERROR and SQLite's own message.
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
+const LOCKED_MESSAGE = /^database (table )?is locked/;
 
 /** Whether `e` is SQLite saying the database (or a table) is locked by another connection. */
 export function isSqliteBusy(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const { code, errcode } = e as { code?: unknown; errcode?: unknown };
   if (typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  if (code !== "ERR_SQLITE_ERROR") return false;
   // Extended result codes keep the primary one in their low byte.
-  return typeof errcode === "number" && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED);
+  if (typeof errcode === "number") return (errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED;
+  return LOCKED_MESSAGE.test(e.message);
 }
 
 /**

@@ -39,8 +39,13 @@ export function statementsBuilt(): number {
  */
 export class TreeCache {
   readonly entries = new Map<string, Entry>();
-  // For each name, the names of the entries whose build looked it up.
+  // For each name, the names of the entries whose build looked it up. Kept once noted: a value
+  // built again from the same statement looks up the same names, so only a statement built for
+  // the first time notes its lookups (a long list rebuilt on every push would note each item
+  // again); a note left from an older statement of that name only drops a value once too often.
   private readonly users = new Map<string, Set<string>>();
+  // The statement each name's lookups were noted for.
+  readonly noted = new Map<string, Statement>();
   private readonly pending = new Set<string>();
 
   /** Name `name` now resolves to another statement (or to one where it resolved to none). */
@@ -56,7 +61,6 @@ export class TreeCache {
       const name = todo.pop()!;
       const users = this.users.get(name);
       if (!users) continue;
-      this.users.delete(name);
       for (const user of users) if (this.entries.delete(user)) todo.push(user);
     }
   }
@@ -82,8 +86,10 @@ export function materializeRoot(
   if (!defs.get("root")) return null;
   let text: string | null = null;
   const source = (e: Expr) => (text ??= getText()).slice(e.start, e.end);
-  // Names being built (a reference back to one is a cycle), innermost last.
+  // Names being built (a reference back to one is a cycle), innermost last; whether each notes
+  // its lookups (see TreeCache.users).
   const building: string[] = [];
+  const noting: boolean[] = [];
   const inProgress = new Set<string>();
   // A value built while a cycle was cut depends on where the walk came in: it is not kept.
   let cycles = 0;
@@ -95,7 +101,7 @@ export function materializeRoot(
   }
 
   function ref(name: string): unknown {
-    if (building.length) cache.used(building[building.length - 1], name);
+    if (building.length && noting[noting.length - 1]) cache.used(building[building.length - 1], name);
     const target = defs.get(name);
     if (!target || inProgress.has(name)) {
       if (target) cycles++;
@@ -108,12 +114,16 @@ export function materializeRoot(
     const kept = cache.entries.get(name);
     if (kept && kept.stmt === target && kept.partial === isPartial) return kept.value;
     building.push(name);
+    const note = cache.noted.get(name) !== target;
+    if (note) cache.noted.set(name, target);
+    noting.push(note);
     inProgress.add(name);
     const before = cycles;
     statementBuilds++;
     const value = build(target.expr, name);
     inProgress.delete(name);
     building.pop();
+    noting.pop();
     if (cycles === before) cache.entries.set(name, { stmt: target, partial: isPartial, value });
     return value;
   }

@@ -1,5 +1,5 @@
 // Splits a program into statements and broken lines with one run of the WebAssembly parser.
-import { parseTree, type Tree } from "./engine.ts";
+import { parseTree, setScratch, type Tree } from "./engine.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { RULE } from "./generated/rules.ts";
 import { balance } from "./balance.ts";
@@ -185,4 +185,20 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   const lastStatement = statements[statements.length - 1];
   if (lastStatement) openFrom = lastStatement.start;
   return { statements, broken, openFrom };
+}
+
+/**
+ * `text` read on its own as a program, syntax only (no check), without disturbing the input the
+ * engine holds: how many statements, and the broken lines with offsets into `text`. For tools
+ * that try rewrites of one line and need to know only whether it reads.
+ */
+export function readAlone(text: string): { statements: number; broken: BrokenLine[] } {
+  const base = setScratch(text);
+  const parts = splitProgram(text, base, base, base + text.length);
+  const broken = parts.broken.map((b) => {
+    const line = { ...b, start: b.start - base, end: b.end - base };
+    if (b.stoppedAt !== undefined) line.stoppedAt = b.stoppedAt - base;
+    return line;
+  });
+  return { statements: parts.statements.length, broken };
 }

@@ -11,6 +11,7 @@
 // a line that could not be read; or inside a longer string, where an unknown call's strings were
 // joined in a text component) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
+import { decodeString } from "../lang/ast.ts";
 
 export interface Content {
   strings: Map<string, number>;
@@ -52,11 +53,9 @@ function literalStrings(text: string, out: Map<string, number>): void {
     }
     if (c !== '"' && c !== "'" && c !== "`") continue;
     let j = i + 1;
-    let s = "";
-    for (; j < text.length && text[j] !== c && text[j] !== "\n"; j++) {
-      if (text[j] === "\\" && j + 1 < text.length) j++;
-      s += text[j];
-    }
+    for (; j < text.length && text[j] !== c && text[j] !== "\n"; j++) if (text[j] === "\\" && j + 1 < text.length) j++;
+    // Its value as the parser reads it (escapes decoded), as the result's strings are.
+    const s = c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j) + c);
     // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
     if (/\s/.test(s.trim())) add(out, s);
     i = j;

@@ -1,5 +1,5 @@
 // Passes over the reference graph: references to nothing, a missing `root`, orphaned statements.
-import type { Expr, Statement } from "../lang/index.ts";
+import type { Expr, PropSchema, Statement } from "../lang/index.ts";
 import { lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
@@ -14,9 +14,35 @@ function referenced(round: Round): Set<string> {
 }
 
 /**
+ * The least value a schema takes, as text: what a statement the model referred to and never
+ * wrote holds, so the call that needs it renders (empty) with all it was given. Null when no
+ * such value is plain (a component, a constant, a value of unknown type).
+ */
+export function placeholder(schema: PropSchema): string | null {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) {
+    for (const b of branches) {
+      const p = placeholder(b);
+      if (p !== null) return p;
+    }
+    return null;
+  }
+  if (schema.$ref || schema.const !== undefined) return null;
+  if (schema.enum) return schema.enum.length ? JSON.stringify(schema.enum[0]) : null;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("array")) return "[]";
+  if (types.includes("string")) return '""';
+  if (types.includes("number") || types.includes("integer")) return typeof schema.minimum === "number" ? String(schema.minimum) : "0";
+  if (types.includes("boolean")) return "false";
+  if (types.includes("object")) return "{}";
+  return null;
+}
+
+/**
  * A reference to nothing points at the defined-but-unused statement it misspells, else it is
- * removed from its array or optional argument. In a required argument it stays: removing it
- * would only trade one error for another.
+ * removed from its array or optional argument. In a required argument of plain data (a list,
+ * text, a number) the statement the model referred to and never wrote is added, with the least
+ * value the argument takes: the call keeps everything it was given and renders.
  */
 export function danglingRefs(round: Round): Edit[] {
   const edits: Edit[] = [];
@@ -24,6 +50,7 @@ export function danglingRefs(round: Round): Edit[] {
   if (dangling.length === 0) return edits; // before `referenced`, which reads every statement
   const used = referenced(round);
   const unused = [...round.defs.keys()].filter((id) => id !== "root" && !used.has(id));
+  const added = new Set<string>();
   for (const error of dangling) {
     const stmt = statementAt(round, error.at);
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
@@ -49,7 +76,17 @@ export function danglingRefs(round: Round): Edit[] {
     } else if (parent?.k === "call") {
       const i = hit.index;
       const prop = round.library.components.get(parent.name)?.props[i];
-      if (!prop || (prop.required && !prop.hasDefault)) continue;
+      if (!prop) continue;
+      if (prop.required && !prop.hasDefault) {
+        const value = placeholder(prop.schema);
+        if (value === null || added.has(ref.name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.name)) continue;
+        added.add(ref.name);
+        // On a line of its own after the line that refers to it.
+        const nl = round.text.indexOf("\n", stmt.end);
+        const at = nl === -1 || nl >= round.to ? round.to : round.text[nl - 1] === "\r" ? nl - 1 : nl;
+        edits.push({ start: at, end: at, text: `${lineBreak(round.text)}${ref.name} = ${value}` });
+        continue;
+      }
       if (i < parent.args.length - 1) edits.push({ start: ref.start, end: ref.end, text: "null" });
       else edits.push(i > 0 ? { start: parent.args[i - 1].end, end: ref.end, text: "" } : { start: ref.start, end: ref.end, text: "" });
     }

@@ -8,6 +8,7 @@ import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
 import { mendLine, missingCommas } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
+import { readAlone } from "../lang/program.ts";
 
 // Errors that make a closed statement no better than dropping it.
 const BLOCKING = new Set(["syntax", "incomplete", "missing-required", "null-required"]);
@@ -37,6 +38,9 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], 
     if (text === null || seen.has(text)) continue;
     seen.add(text);
     if (text === round.text.slice(line.start, end)) continue;
+    // Most readings do not read as a statement at all: the syntax alone says so, unchecked.
+    const syntax = readAlone(text);
+    if (syntax.broken.length || syntax.statements === 0) continue;
     const alone = inspect(text, round.library);
     const stmt = parsesAsStatement(alone, 0, text.length);
     if (!stmt) continue;
@@ -79,7 +83,7 @@ export function brokenLines(round: Round): Edit[] {
       body = `${body.replace(/[ \t]+$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;
       end = nextEnd;
       i++;
-      const edit = firstThatParses(round, line, [...readings(body, round.library), () => missingCommas(body, round.library)], end);
+      const edit = firstThatParses(round, line, [...readings(body, round.library), () => missingCommas(body)], end);
       if (edit) edits.push(edit);
       else i--; // the second line is read on its own
       continue;
@@ -88,7 +92,7 @@ export function brokenLines(round: Round): Edit[] {
       // Not `name = ...`: prose, a stray fence, a bullet; or a statement another language's habits
       // hide (`const x = ...`, `x: ...`), mended in place.
       const mended = line.incomplete ? null : mendLine(body);
-      const edit = mended === null ? null : firstThatParses(round, line, [...readings(mended, round.library), () => missingCommas(mended, round.library)], end);
+      const edit = mended === null ? null : firstThatParses(round, line, [...readings(mended, round.library), () => missingCommas(mended)], end);
       edits.push(edit ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
@@ -101,9 +105,9 @@ export function brokenLines(round: Round): Edit[] {
     const base = candidates[0] as string;
     const named = () => {
       const p = positional(base, round.library);
-      return p && missingCommas(p, round.library);
+      return p && missingCommas(p);
     };
-    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base, round.library), named], end);
+    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end);
     if (edit) edits.push(edit);
   }
   return edits;

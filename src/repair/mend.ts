@@ -2,7 +2,7 @@
 // `const`/`let`/`var`, a trailing semicolon, `name: value` and `name := value` for `name = value`,
 // Python's True/False/None and JavaScript's undefined, template literals, named arguments written
 // `label="Go"`. Pure text edits outside strings and comments; the parser then judges the result.
-import { inspect, type Library } from "../lang/index.ts";
+import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*:=?[ \t]*(?=\S)/;
@@ -137,10 +137,10 @@ function valueGaps(line: string): number[] {
  * the first gap whose comma leaves the line readable as a statement, again for a second and
  * third. Null when none does.
  */
-export function missingCommas(line: string, library: Library, tries = 3): string | null {
+export function missingCommas(line: string, tries = 3): string | null {
   let text = line;
   for (let n = 0; n < tries; n++) {
-    const now = inspect(text, library).broken[0];
+    const now = readAlone(text).broken[0];
     if (!now) return n === 0 ? null : text;
     const reached = now.stoppedAt ?? 0;
     const gaps = valueGaps(text).slice(0, 12);
@@ -149,8 +149,8 @@ export function missingCommas(line: string, library: Library, tries = 3): string
     for (const at of gaps) {
       // Not the gap between a statement's name and its `=` (no value there), nor keywords' own.
       const candidate = `${text.slice(0, at)}, ${text.slice(at).replace(/^[ \t]+/, "")}`;
-      const ins = inspect(candidate, library);
-      if (ins.statements.length === 1 && ins.broken.length === 0) return candidate;
+      const ins = readAlone(candidate);
+      if (ins.statements === 1 && ins.broken.length === 0) return candidate;
       // Readable further than before: there may be another comma missing after it.
       const b = ins.broken[0];
       if (fallback === null && b && !b.incomplete && (b.stoppedAt ?? 0) > reached + 2) fallback = candidate;
@@ -159,5 +159,5 @@ export function missingCommas(line: string, library: Library, tries = 3): string
     if (next === null) return null;
     text = next;
   }
-  return inspect(text, library).broken.length === 0 ? text : null;
+  return readAlone(text).broken.length === 0 ? text : null;
 }

@@ -117,6 +117,8 @@ function refNames(e: Expr): string[] {
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sortedNames = (e: Expr) => refNames(e).sort();
 
+const WORD_CHAR = /[A-Za-z0-9_$]/;
+
 // Referrers looked for at most this many (a name many statements use is checked in full).
 const MAX_AFFECTED = 64;
 
@@ -193,10 +195,10 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
   while (queue.length) {
     const name = queue.pop()!;
     if (name.startsWith("$")) return null;
-    const word = new RegExp(`(?<![A-Za-z0-9_$])${name}(?![A-Za-z0-9_])`, "g");
-    word.lastIndex = programFrom;
-    for (let m = word.exec(text); m !== null; m = word.exec(text)) {
-      const i = statementIndex(statements, m.index);
+    for (let at = text.indexOf(name, programFrom); at !== -1; at = text.indexOf(name, at + name.length)) {
+      // The name as a word (not part of a longer one).
+      if (WORD_CHAR.test(text[at - 1] ?? "") || WORD_CHAR.test(text[at + name.length] ?? "")) continue;
+      const i = statementIndex(statements, at);
       if (i < 0) continue;
       const holder = statements[i];
       if (affected.has(holder.id) || defs.get(holder.id) !== ins.statements[i]) continue;

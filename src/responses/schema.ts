@@ -198,10 +198,27 @@ const ImageSearchTool = v.object({
   search_context_size: v.optional(v.nullable(v.picklist(["low", "medium", "high"]))),
 });
 
+/** What @openuidev/thesys-server's artifactTool() writes; `artifacts` left out enables every kind. */
+const ArtifactTool = v.object({
+  type: v.literal("artifact"),
+  artifacts: v.optional(
+    v.nullable(
+      v.array(
+        v.object({
+          artifact_type: v.picklist(["slides", "report"], 'artifact_type must be "slides" or "report"'),
+          instruction: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(4000, "an artifact's instruction is at most 4000 characters")))),
+          library_version: v.optional(v.nullable(v.string())),
+        }),
+      ),
+    ),
+  ),
+});
+
 const TOOL_SCHEMAS: Record<string, v.GenericSchema> = {
   function: FunctionTool,
   mcp: McpTool,
   image_search: ImageSearchTool,
+  artifact: ArtifactTool,
   ...Object.fromEntries(WEB_SEARCH_TYPES.map((t) => [t, WebSearchTool])),
 };
 
@@ -212,7 +229,7 @@ const Tool = v.pipe(
     const schema = TOOL_SCHEMAS[dataset.value.type];
     if (!schema) {
       addIssue({
-        message: `tool type "${dataset.value.type}" is not available: the tools are function, mcp, web_search (and its dated and preview aliases) and image_search`,
+        message: `tool type "${dataset.value.type}" is not available: the tools are function, mcp, web_search (and its dated and preview aliases), image_search and artifact`,
       });
       return NEVER;
     }
@@ -229,7 +246,8 @@ export type FunctionToolIn = v.InferOutput<typeof FunctionTool>;
 export type McpToolIn = v.InferOutput<typeof McpTool>;
 export type WebSearchToolIn = v.InferOutput<typeof WebSearchTool>;
 export type ImageSearchToolIn = v.InferOutput<typeof ImageSearchTool>;
-export type ToolIn = FunctionToolIn | McpToolIn | WebSearchToolIn | ImageSearchToolIn;
+export type ArtifactToolIn = v.InferOutput<typeof ArtifactTool>;
+export type ToolIn = FunctionToolIn | McpToolIn | WebSearchToolIn | ImageSearchToolIn | ArtifactToolIn;
 
 const ToolChoice = v.union(
   [

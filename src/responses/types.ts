@@ -64,6 +64,11 @@ export interface FunctionCallOutputItem {
   status: ItemStatus;
 }
 
+/** A function_call_output in a Response's output: the service ran the call itself (the artifact tool) and wrote text. */
+export interface OutputFunctionCallOutputItem extends FunctionCallOutputItem {
+  output: string;
+}
+
 export interface ReasoningItem {
   type: "reasoning";
   id: string;
@@ -148,7 +153,7 @@ export type HostedItem = McpListToolsItem | McpCallItem | McpApprovalRequestItem
 
 /** An item as stored: every one has an id. */
 export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | CompactionItem | HostedItem;
-export type OutputItem = OutputMessageItem | FunctionCallItem | Exclude<HostedItem, McpApprovalResponseItem>;
+export type OutputItem = OutputMessageItem | FunctionCallItem | OutputFunctionCallOutputItem | Exclude<HostedItem, McpApprovalResponseItem>;
 
 export interface ResponseUsage {
   input_tokens: number;

@@ -23,7 +23,10 @@ export const MAX_HEAD_BYTES = 16 * 1024;
  */
 export function headBytes(req: Request): number {
   let n = req.method.length + req.url.length + 12; // " ", " HTTP/1.1\r\n", and the blank line's "\r\n"
-  for (const [name, value] of req.headers) n += name.length + value.length + 4; // ": " and "\r\n"
+  // forEach: on Bun's requests a for…of over the headers costs ten times as much (measured, Bun 1.4.5).
+  req.headers.forEach((value, name) => {
+    n += name.length + value.length + 4; // ": " and "\r\n"
+  });
   return n;
 }
 

@@ -82,11 +82,16 @@ test("past its wait, the statement fails as busy (a 503 with Retry-After for a r
   mine.close();
 });
 
-test("both runtimes' busy errors are recognized: bun:sqlite names the code, node:sqlite numbers it", () => {
+test("every runtime's busy error is recognized: bun:sqlite names the code, Node's node:sqlite numbers it, Deno's says it", () => {
   expect(isSqliteBusy(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }))).toBe(true);
   expect(isSqliteBusy(Object.assign(new Error("database is locked"), { code: "ERR_SQLITE_ERROR", errcode: 5 }))).toBe(true);
   // SQLITE_BUSY_SNAPSHOT (517): an extended code of the same primary one.
   expect(isSqliteBusy(Object.assign(new Error("database is locked"), { code: "ERR_SQLITE_ERROR", errcode: 517 }))).toBe(true);
   expect(isSqliteBusy(Object.assign(new Error("constraint"), { code: "ERR_SQLITE_ERROR", errcode: 19 }))).toBe(false);
   expect(isSqliteBusy(Object.assign(new Error("constraint"), { code: "SQLITE_CONSTRAINT_UNIQUE" }))).toBe(false);
+  // Deno 2.9: the code and SQLite's message only.
+  expect(isSqliteBusy(Object.assign(new Error("database is locked"), { code: "ERR_SQLITE_ERROR" }))).toBe(true);
+  expect(isSqliteBusy(Object.assign(new Error("database table is locked"), { code: "ERR_SQLITE_ERROR" }))).toBe(true);
+  expect(isSqliteBusy(Object.assign(new Error("UNIQUE constraint failed: t.x"), { code: "ERR_SQLITE_ERROR" }))).toBe(false);
+  expect(isSqliteBusy(new Error("database is locked"))).toBe(false);
 });

@@ -33,6 +33,29 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack(children=[a, b], direction="column", gap="m")', ROOT);
     restores('root = Stack(children: [a, b], direction: "column", gap: "m")', ROOT);
   });
+  test("data a required argument refers to and the model never wrote: the statement is added with the least value it takes", () => {
+    becomes(
+      lines(
+        "root = Stack([chart, table])",
+        'chart = BarChart(labels, [Series("Revenue", [1, 2])], "grouped")',
+        "table = Table(cols, rows)",
+        'cols = [Col("Name", "string")]',
+      ),
+      lines(
+        "root = Stack([chart, table])",
+        'chart = BarChart(labels, [Series("Revenue", [1, 2])], "grouped")',
+        "labels = []",
+        "table = Table(cols, rows)",
+        "rows = []",
+        'cols = [Col("Name", "string")]',
+      ),
+    );
+    // A name that misspells a statement nobody uses is that statement, not a new one.
+    becomes(
+      lines("root = Stack([chart])", 'chart = BarChart(label, [Series("Revenue", [1, 2])])', 'labels = ["Jan", "Feb"]'),
+      lines("root = Stack([chart])", 'chart = BarChart(labels, [Series("Revenue", [1, 2])])', 'labels = ["Jan", "Feb"]'),
+    );
+  });
   test("children not wrapped in their array are wrapped; swapped arguments are put back by type", () => {
     restores('root = Stack(a, b, "column", "m")', ROOT);
     restores('root = Stack("column", [a, b], "m")', ROOT);

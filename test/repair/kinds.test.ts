@@ -116,10 +116,13 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
     fixed(lines("root = Stack([titel])", T), lines("root = Stack([title])", T), ["unresolved", "orphaned"]);
     fixed(lines("root = Stack([title], dir)", T), lines("root = Stack([title])", T), ["unresolved"]);
   });
-  test("a reference to nothing in a required argument is left", () => {
-    const out = repair(lines("root = Stack([t])", "t = Table(cols, rows)", 'rows = [["a"]]'), lib);
+  test("a reference to nothing in a required argument: plain data is added, empty; a component is not made up", () => {
+    const data = repair(lines("root = Stack([t])", "t = Table(cols, rows)", 'rows = [["a"]]'), lib);
+    expect(data.status).toBe("fixed");
+    expect(data.content).toBe(lines("root = Stack([t])", "t = Table(cols, rows)", "cols = []", 'rows = [["a"]]'));
+    const out = repair(lines("root = Stack([f])", 'f = FormControl("Volume", field)'), lib);
     expect(out.status).toBe("fix_failed");
-    expect(out.unfixed_errors.map((e) => [e.code, e.statementId])).toEqual([["unresolved", "t"]]);
+    expect(out.unfixed_errors.map((e) => [e.code, e.statementId])).toEqual([["unresolved", "f"]]);
   });
   test("prose lines are removed; an orphan that fits the list it was written beside is attached there, one that fits none is removed", () => {
     fixed(

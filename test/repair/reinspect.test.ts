@@ -3,6 +3,8 @@
 // errors. Held to that on every round of every corpus case, and on a long program where only the
 // mended statement may be parsed again.
 import { beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { mutationArb } from "../conformance/generators.ts";
 import { compileLibrary, inspect, loadLanguage, type Inspection, type Library } from "../../src/lang/index.ts";
 import { unitsParsed } from "../../src/lang/engine.ts";
 import { makeRound } from "../../src/repair/round.ts";
@@ -58,6 +60,35 @@ describe("reinspect", () => {
     }
     expect(rounds).toBeGreaterThan(1000);
     expect(used).toBeGreaterThan(rounds / 4);
+  });
+
+  test("agrees with a whole inspection on every round of the sanitizer over arbitrary mutations of the corpus programs", () => {
+    const texts = Object.values(programs).map((p) => p.text);
+    const library = Object.values(programs)[0].library;
+    let used = 0;
+    fc.assert(
+      fc.property(mutationArb(texts), (broken) => {
+        let text = broken;
+        let ins = inspect(text, library);
+        const seen = new Set([text]);
+        for (let r = 0; r < 24 && ins.errors.length; r++) {
+          const round = makeRound(text, library, ins);
+          const next = roundEdits(round, seen);
+          if (next === null) break;
+          seen.add(next.text);
+          const whole = inspect(next.text, library);
+          const again = reinspect(round, next.kept, next.text, library);
+          if (again !== null) {
+            used++;
+            expect(facts(again)).toEqual(facts(whole));
+          }
+          text = next.text;
+          ins = whole;
+        }
+      }),
+      { numRuns: 300, seed: 20 },
+    );
+    expect(used).toBeGreaterThan(0);
   });
 
   test("an edit that changes what a referring statement finds: its errors are found again, the rest kept", () => {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
 
 declare const Deno: { test(options: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeResources?: boolean; sanitizeOps?: boolean }): void };
 
@@ -27,6 +28,15 @@ function waitFor(child: ChildProcess, re: RegExp, what: string): Promise<string>
     });
     child.on("exit", (code) => reject(new Error(`${what} exited ${code} before printing ${re}: ${out}`)));
   });
+}
+
+/** Polls `ok` (a line in a child's output) until it holds, or fails naming `what` after 15 s. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A helper process that serves until its stdin closes, and the line it printed. */
@@ -158,6 +168,29 @@ async function smoke(kind: "sqlite" | "postgres") {
     });
     assert.equal(events[0], "response.created");
     assert.equal(events.at(-1), "response.completed", events.join(", "));
+
+    if (kind === "sqlite") {
+      // Another process's lock on the file: a call that writes before it answers (a new
+      // conversation) waits for it off the event loop (node:sqlite's busy error recognized),
+      // /health/live answers meanwhile, and the call is served once the lock goes.
+      const other = new DatabaseSync(env.TESSERA_DB);
+      other.exec("BEGIN IMMEDIATE");
+      let settled = false;
+      let waiting: Promise<{ status: number; body: { id: string } }>;
+      try {
+        waiting = post("/v1/conversations", { metadata: { topic: "locked" } });
+        void waiting.finally(() => (settled = true));
+        await until(() => output.includes("database locked by another process"), "the call to wait for the lock");
+        assert.equal((await fetch(`${base}/health/live`)).status, 200);
+        assert.equal(settled, false);
+      } finally {
+        other.exec("ROLLBACK");
+        other.close();
+      }
+      const served = await waiting;
+      assert.equal(served.status, 200, JSON.stringify(served.body));
+      assert.equal((await get(`/v1/conversations/${served.body.id}`)).body.metadata.topic, "locked");
+    }
 
     // SIGTERM: the requests settle, the database closes, the process exits 0.
     const exit = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));

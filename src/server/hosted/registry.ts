@@ -6,10 +6,14 @@
 import type { Organization } from "../../db/index.ts";
 import type { HostedCall } from "../../responses/events.ts";
 import type { ToolIn } from "../../responses/schema.ts";
-import type { FunctionToolOut, Item, OutputItem } from "../../responses/types.ts";
+import type { FunctionCallItem, FunctionToolOut, OutputFunctionCallOutputItem, Item, OutputItem } from "../../responses/types.ts";
 import type { AppDeps } from "../context.ts";
+import type { PaidSpec } from "../paid.ts";
+import type { ProviderCall } from "../provider-target.ts";
 import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_MCP_TIMEOUT_MS, type HostedToolsConfig } from "./config.ts";
 import { HttpError } from "../errors.ts";
+import { newId } from "../../responses/ids.ts";
+import { artifactTools } from "./artifact/tool.ts";
 import { mcpTools } from "./mcp/tool.ts";
 import { imageSearchTool, webSearchTool } from "./search/tool.ts";
 
@@ -23,6 +27,8 @@ export interface HostedContext {
   store: boolean;
   include: readonly string[];
   signal: AbortSignal;
+  /** The turn's model and whose work it is (the artifact tool writes with that model, for that user). */
+  turn: { provider: ProviderCall; model: string; userId: string | null; conversationId: string | null };
 }
 
 /** What came of one call. */
@@ -35,12 +41,24 @@ export interface CallOutcome {
   modelText?: string;
   /** Pages the model may cite (url_citation annotations). */
   sources?: { url: string; title: string }[];
+  /** A call run as a function (its item a function_call): its output item, added once it has run. */
+  output?: OutputFunctionCallOutputItem;
+  /** The models' tokens the call used, for its log. */
+  tokens?: { input: number; output: number };
 }
 
 /** One call: its item as opened, and the run that finishes the item in place. */
 export interface HostedRun {
-  item: Exclude<OutputItem, { type: "message" } | { type: "function_call" }>;
-  run(): Promise<CallOutcome>;
+  item: Exclude<OutputItem, { type: "message" } | { type: "function_call_output" }>;
+  /** `write`: for a function_call item, what the run adds to its arguments (streamed as it is written). */
+  run(write?: (argumentsDelta: string) => void): Promise<CallOutcome>;
+  /** What the call costs when it ran; TESSERA_TOOL_PRICE when not given. */
+  price?: PaidSpec;
+}
+
+/** A function_call item's output: what the model and the front end read. */
+export function callOutput(item: FunctionCallItem, output: string): OutputFunctionCallOutputItem {
+  return { type: "function_call_output", id: newId("functionCallOutput"), call_id: item.call_id, output, status: "completed" };
 }
 
 export interface HostedTool {
@@ -64,7 +82,7 @@ export interface HostedSetup {
 type Factory = (entries: ToolIn[], config: HostedToolsConfig) => Promise<HostedTool[]>;
 
 /** One factory per kind; each takes every entry of its kind (MCP servers are told apart by label). */
-const KINDS: Factory[] = [mcpTools, webSearchTool, imageSearchTool];
+const KINDS: Factory[] = [mcpTools, webSearchTool, imageSearchTool, artifactTools];
 
 const DEFAULTS: HostedToolsConfig = {
   webSearch: null,

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileLibrary, inspect, isValid, loadLanguage, parse, type Library } from "../../../src/lang/index.ts";
 import { getBuiltinLibrary } from "../../../src/library/index.ts";
-import { FAMILIES, type Ctx, type Family, type Mistake } from "./mistakes.ts";
+import { FAMILIES, LATER_FAMILIES, type Ctx, type Mistake } from "./mistakes.ts";
 
 const HERE = import.meta.dir;
 
@@ -71,7 +71,7 @@ export interface Case {
   restorable: boolean;
 }
 
-const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
+const FAMILY_NAMES = Object.keys(FAMILIES) as (keyof typeof FAMILIES)[];
 
 /** The case of `seed`, or null when its draw breaks nothing (the caller skips it). */
 export function makeCase(seed: number, programs: Record<string, Program>): Case | null {
@@ -91,6 +91,15 @@ export function makeCase(seed: number, programs: Record<string, Program>): Case 
     if (m.statement !== null) ctx.used.add(m.statement);
     mistakes.push(m);
   }
+  // Later families: from a generator of their own, in one case of four that has room.
+  const later = seeded(seed * 7919 + 104_729);
+  for (const make of Object.values(LATER_FAMILIES)) {
+    if (mistakes.length >= 4 || later() >= 1 / 4) continue;
+    const m = make({ ...ctx, rand: later });
+    if (!m) continue;
+    if (m.statement !== null) ctx.used.add(m.statement);
+    mistakes.push(m);
+  }
   if (!mistakes.length) return null;
   let broken = original;
   for (const m of [...mistakes].sort((a, b) => b.start - a.start)) broken = broken.slice(0, m.start) + m.text + broken.slice(m.end);
@@ -106,6 +115,7 @@ export function makeCase(seed: number, programs: Record<string, Program>): Case 
  * definition; every other family loses nothing.
  */
 function restorableAlone(m: Mistake, original: string, library: Library): boolean {
+  if (m.lost !== undefined) return false; // what it lost is nowhere in the text
   if (m.family === "foreign-name") {
     let fits = 0;
     for (const name of library.components.keys()) {

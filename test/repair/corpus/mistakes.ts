@@ -8,6 +8,8 @@ export interface Mistake {
   family: Family;
   /** The statement it sits in (two mistakes never share one), or null for a line added. */
   statement: string | null;
+  /** What the mistake threw away (a statement left out): content no repair can give back. */
+  lost?: string;
   start: number;
   end: number;
   text: string;
@@ -27,7 +29,8 @@ export type Family =
   | "two-line-statement"
   | "orphan-unlisted"
   | "number-as-string"
-  | "prose-line";
+  | "prose-line"
+  | "missing-statement";
 
 export interface Ctx {
   text: string;
@@ -365,13 +368,36 @@ function numberAsString(ctx: Ctx): Mistake | null {
   return hit ? { family: "number-as-string", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: `"${src(ctx, hit.e)}"` } : null;
 }
 
+/**
+ * A statement of data (a list, a text, a number) that a component's required argument refers
+ * to, left out: the model named the data and never wrote it.
+ */
+function missingStatement(ctx: Ctx): Mistake | null {
+  const counts = new Map<string, number>();
+  for (const s of ctx.statements) each(s.expr, (e) => e.k === "ref" && counts.set(e.name, (counts.get(e.name) ?? 0) + 1));
+  const data = new Map(ctx.statements.filter((s) => s.id !== "root" && ["arr", "str", "num"].includes(s.expr.k)).map((s) => [s.id, s]));
+  const hits = nodes(ctx, (e, parent) => {
+    if (e.k !== "ref" || parent?.k !== "call" || counts.get(e.name) !== 1 || !data.has(e.name) || ctx.used.has(e.name)) return false;
+    const prop = ctx.library.components.get(parent.name)?.props[parent.args.indexOf(e)];
+    return prop !== undefined && prop.required && !prop.hasDefault;
+  });
+  const hit = pick(ctx.rand, hits);
+  if (!hit) return null;
+  const s = data.get((hit.e as { name: string }).name)!;
+  // The whole line, with its line break.
+  const nl = ctx.text.indexOf("\n", s.end);
+  const [start, end] = nl === -1 ? [ctx.text.lastIndexOf("\n", s.start), ctx.text.length] : [s.start, nl + 1];
+  ctx.used.add(s.id);
+  return { family: "missing-statement", statement: s.id, start, end, text: "", lost: ctx.text.slice(s.start, s.end) };
+}
+
 /** A line of prose before the program. */
 function proseLine(ctx: Ctx): Mistake | null {
   const lines = ["Here is the interface you asked for:", "Sure! Below is the UI.", "This layout shows the data in cards."];
   return { family: "prose-line", statement: null, start: 0, end: 0, text: `${pick(ctx.rand, lines)}\n` };
 }
 
-export const FAMILIES: Record<Family, (ctx: Ctx) => Mistake | null> = {
+export const FAMILIES: Record<Exclude<Family, "missing-statement">, (ctx: Ctx) => Mistake | null> = {
   "object-props": objectProps,
   "named-args": namedArgs,
   "bare-children": bareChildren,
@@ -386,4 +412,12 @@ export const FAMILIES: Record<Family, (ctx: Ctx) => Mistake | null> = {
   "orphan-unlisted": orphanUnlisted,
   "number-as-string": numberAsString,
   "prose-line": proseLine,
+};
+
+/**
+ * Families drawn from a generator of their own (see makeCase), so that adding one leaves every
+ * case drawn before as it was.
+ */
+export const LATER_FAMILIES: Record<string, (ctx: Ctx) => Mistake | null> = {
+  "missing-statement": missingStatement,
 };

@@ -3,7 +3,8 @@
 //   exact %   the content is the original program byte for byte (of restorable cases);
 //   kept %    content kept: of the original's string literals and component calls (a multiset:
 //             each string value and each component name counted as often as it occurs), the
-//             share the repaired program still holds, averaged over the `fixed` answers;
+//             share the repaired program still holds, averaged over the `fixed` answers (what a
+//             mistake threw away, a statement left out, is not counted);
 //   bad fixed `fixed` answers whose content is not valid (must be none).
 import { inspect, isValid, parse, type Expr, type Library } from "../../../src/lang/index.ts";
 import type { RepairOutcome } from "../../../src/repair/index.ts";
@@ -24,13 +25,18 @@ export function contentOf(text: string, library: Library): Map<string, number> {
   return out;
 }
 
-/** The share of `original`'s content that `repaired` keeps (1 when the original has none). */
-export function keptShare(original: string, repaired: string, library: Library): number {
+/**
+ * The share of `original`'s content that `repaired` keeps (1 when the original has none); `lost`:
+ * statements the mistakes threw away, whose content no repair can keep, left out of the count.
+ */
+export function keptShare(original: string, repaired: string, library: Library, lost: string[] = []): number {
   const a = contentOf(original, library);
+  for (const [k, n] of contentOf(lost.join("\n"), library)) a.set(k, (a.get(k) ?? 0) - n);
   const b = contentOf(repaired, library);
   let total = 0;
   let kept = 0;
   for (const [k, n] of a) {
+    if (n <= 0) continue;
     total += n;
     kept += Math.min(n, b.get(k) ?? 0);
   }
@@ -73,7 +79,8 @@ export function score(cases: Case[], repair: (text: string, library: Library) =>
     const fixed = outcome.status === "fixed" && outcome.content !== null;
     const valid = fixed && isValid(parse(outcome.content!, library));
     const exact = fixed && outcome.content === c.original;
-    const kept = valid ? keptShare(c.original, outcome.content!, library) : 0;
+    const lost = c.mistakes.flatMap((m) => (m.lost === undefined ? [] : [m.lost]));
+    const kept = valid ? keptShare(c.original, outcome.content!, library, lost) : 0;
     const tallies = [total, ...new Set(c.mistakes.map((m) => m.family))].map((f) => {
       if (typeof f !== "string") return f;
       if (!byFamily.has(f)) byFamily.set(f, empty());

@@ -28,6 +28,8 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   call.input = body.input;
   call.model = body.model;
   requireModel(principal, body.model);
+  // The artifact tool stores decks and reports for the token's user: the scope that writes them.
+  if (body.tools?.some((tool) => tool.type === "artifact")) requireScope(principal, "artifacts:write");
   // A frontend token reaches only its user's conversations and responses.
   const t = await prepareTurn(deps, org, body, undefined, { userId: principal.kind === "token" ? principal.userId : null });
   call.input = t.input;

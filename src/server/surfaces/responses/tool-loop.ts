@@ -6,14 +6,14 @@
 // the calls, TESSERA_MAX_TOOL_ROUNDS the model calls (the last one is told to answer).
 import { citationsIn, type UrlCitation } from "../../../responses/citations.ts";
 import type { EventBridge, HostedCall } from "../../../responses/events.ts";
-import { closingEvents, openingEvents } from "../../../responses/hosted-events.ts";
+import { argumentsDelta, closingEvents, openingEvents } from "../../../responses/hosted-events.ts";
 import type { ChatRequest } from "../../../providers/types.ts";
 import type { ResponseEvent } from "../../../responses/stream-events.ts";
 import type { FunctionToolOut } from "../../../responses/types.ts";
 import type { AppDeps } from "../../context.ts";
 import { HttpError } from "../../errors.ts";
 import { PaidCall } from "../../paid.ts";
-import type { CallOutcome, HostedContext, HostedRun, HostedTool } from "../../hosted/registry.ts";
+import { callOutput, type CallOutcome, type HostedContext, type HostedRun, type HostedTool } from "../../hosted/registry.ts";
 import type { PreparedTurn } from "./prepare.ts";
 import { TOOL_CALL } from "./price.ts";
 
@@ -39,7 +39,15 @@ export class ToolLoop {
     signal: AbortSignal,
   ) {
     this.tools = t.hosted!.tools;
-    this.ctx = { deps, org: t.org, context: t.context, store: t.settings.store, include: t.body.include ?? [], signal };
+    this.ctx = {
+      deps,
+      org: t.org,
+      context: t.context,
+      store: t.settings.store,
+      include: t.body.include ?? [],
+      signal,
+      turn: { provider: t.provider!, model: t.settings.model, userId: t.userId, conversationId: t.conversationId },
+    };
   }
 
   /** Lists tools (HttpError 424 when a server cannot list them) and finds the approved calls to run. */
@@ -123,6 +131,11 @@ export class ToolLoop {
           item.error = { type: "mcp_protocol_error", code: -32000, message: why };
           item.status = "failed";
         } else if (item.type === "web_search_call" || item.type === "image_search_call") item.status = "failed";
+        else if (item.type === "function_call") {
+          item.arguments ||= "{}";
+          item.status = "completed";
+          return { ran: false, output: callOutput(item, why) };
+        }
         return { ran: false, modelText: why };
       },
     };
@@ -130,36 +143,74 @@ export class ToolLoop {
 
   /**
    * Runs calls: their items open in order, run (at the same time when parallel_tool_calls allows)
-   * and close in order. Returns whether the turn stops here (a call awaits approval).
+   * and close in order; a function_call's arguments stream while it runs, its output item follows
+   * it. Returns whether the turn stops here (a call awaits approval).
    */
   async *run(bridge: EventBridge, runs: HostedRun[]): AsyncGenerator<ResponseEvent, { pause: boolean }> {
     const parallel = this.t.body.parallel_tool_calls !== false;
     let pause = false;
     const at = runs.map((r) => bridge.add(r.item));
+    // Events of runs under way (arguments written as they run), sent while waiting for a run to end.
+    const live: ResponseEvent[] = [];
+    let wake: (() => void) | null = null;
+    const writer = (i: number) => (delta: string) => {
+      live.push(argumentsDelta(runs[i]!.item, at[i]!, delta));
+      wake?.();
+    };
     const finish = async (r: HostedRun, i: number) => {
-      const outcome = await this.paid(r);
+      const outcome = await this.paid(r, writer(i));
       if (outcome.modelText !== undefined) this.told.set(r.item.id, outcome.modelText);
       if (outcome.sources) this.sources.push(...outcome.sources);
       pause ||= outcome.pause === true;
-      return closingEvents(r.item, at[i]!);
+      return outcome;
     };
+    // A run's closing events, in the runs' order: its item's, then its output item's (added here, so
+    // that output indexes follow the order the events are sent in).
+    const closing = (r: HostedRun, i: number, outcome: CallOutcome) => {
+      const events = closingEvents(r.item, at[i]!);
+      if (outcome.output) {
+        const index = bridge.add(outcome.output);
+        events.push(...openingEvents(outcome.output, index), ...closingEvents(outcome.output, index));
+      }
+      return events;
+    };
+    // Waits for a run to end, sending the live events meanwhile.
+    async function* ended(p: Promise<CallOutcome>): AsyncGenerator<ResponseEvent, CallOutcome> {
+      let result: { ok: true; outcome: CallOutcome } | { ok: false; error: unknown } | null = null;
+      p.then(
+        (outcome) => (result = { ok: true, outcome }),
+        (error) => (result = { ok: false, error }),
+      ).finally(() => wake?.());
+      for (;;) {
+        while (live.length) yield live.shift()!;
+        if (result) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const r = result as { ok: true; outcome: CallOutcome } | { ok: false; error: unknown };
+      if (!r.ok) throw r.error;
+      return r.outcome;
+    }
     if (parallel) {
       for (const [i, r] of runs.entries()) yield* openingEvents(r.item, at[i]!);
       const done = runs.map((r, i) => finish(r, i));
-      for (const d of done) yield* await d;
+      // A run's failure is thrown where it is awaited; the others' must not be left unhandled.
+      for (const d of done) d.catch(() => {});
+      for (const [i, d] of done.entries()) yield* closing(runs[i]!, i, yield* ended(d));
     } else {
       for (const [i, r] of runs.entries()) {
         yield* openingEvents(r.item, at[i]!);
-        yield* await finish(r, i);
+        yield* closing(r, i, yield* ended(finish(r, i)));
       }
     }
     return { pause };
   }
 
-  /** One run on the paid-call path: its price (TESSERA_TOOL_PRICE) held first, charged only when it ran. */
-  private async paid(r: HostedRun): Promise<CallOutcome> {
-    if (r.item.type === "mcp_approval_request" || TOOL_CALL.price(this.deps.config) <= 0) return r.run();
-    const call = new PaidCall(this.deps, this.t.org, TOOL_CALL, "/v1/embed/responses", `${this.billing.requestId}:tool:${++this.billed}`, performance.now());
+  /** One run on the paid-call path: its price (TESSERA_TOOL_PRICE, or the tool's own) held first, charged only when it ran. */
+  private async paid(r: HostedRun, write: (delta: string) => void): Promise<CallOutcome> {
+    const spec = r.price ?? TOOL_CALL;
+    if (r.item.type === "mcp_approval_request" || spec.price(this.deps.config) <= 0) return r.run(write);
+    const call = new PaidCall(this.deps, this.t.org, spec, "/v1/embed/responses", `${this.billing.requestId}:tool:${++this.billed}`, performance.now());
     call.model = this.t.settings.model;
     try {
       await call.hold();
@@ -169,10 +220,16 @@ export class ToolLoop {
     }
     let outcome: CallOutcome = { ran: false };
     try {
-      outcome = await r.run();
+      outcome = await r.run(write);
       return outcome;
     } finally {
-      await call.finish({ charged: outcome.ran, status: outcome.ran ? 200 : 502, outcome: `tool:${r.item.type}:${outcome.ran ? "ran" : "not_run"}` });
+      const what = r.item.type === "function_call" ? r.item.name : r.item.type;
+      await call.finish({
+        charged: outcome.ran,
+        status: outcome.ran ? 200 : 502,
+        outcome: `tool:${what}:${outcome.ran ? "ran" : "not_run"}`,
+        tokens: outcome.tokens ?? null,
+      });
     }
   }
 
