@@ -154,6 +154,8 @@ function artifactCall(e: Enabled, edit: boolean, item: FunctionCallItem, modelAr
         if (edit) {
           // The latest stored version; an artifact not stored here, from the program the conversation holds.
           const stored = await findArtifact(ctx.deps.db, owner, id);
+          if (stored && stored.kind !== kind)
+            throw new HttpError(400, `${id} is a ${WHAT[stored.kind as ArtifactKind].noun}: edit it with ${editFunction(stored.kind as ArtifactKind)}`);
           const plan = await planEdit(ctx.deps.db, owner, {
             id,
             sent: stored ? "" : programInContext(ctx.context, id),

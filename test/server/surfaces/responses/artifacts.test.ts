@@ -227,6 +227,20 @@ plan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))`;
     expect(a.status).toBe("completed");
     expect(a.output.map((i) => i.type)).toEqual(["function_call", "function_call_output", "message"]);
     expect((a.output[1] as any).output).toContain("The slide deck was not changed: no artifact no-such-deck");
+    // An edit of a report with the slides function: refused before any model is asked.
+    script(
+      "thesys_generate_report",
+      { instruction: "A survey report" },
+      'root = ReportView("Survey", "2025", [front])\nfront = Page("front", MinimalFrontPage("Survey", TextContent("Results.")))',
+    );
+    const report = await client.responses.create({ model: MODEL, input: "A report", tools: [ARTIFACT_TOOL] });
+    const reportId = JSON.parse((report.output[0] as any).arguments).artifact_id;
+    const calls = H.E.openai.calls.length;
+    script("thesys_edit_slides", { artifact_id: reportId, instruction: "Shorter" }, DECK);
+    H.E.openai.queue.pop();
+    const wrong = await client.responses.create({ model: MODEL, input: "Edit the report", tools: [ARTIFACT_TOOL] });
+    expect((wrong.output[1] as any).output).toContain(`${reportId} is a report: edit it with thesys_edit_report`);
+    expect(H.E.openai.calls.length).toBe(calls + 2);
     script("thesys_generate_slides", { instruction: "Anything" }, "root = Zqxwv([Plmok(1)])");
     const b = await client.responses.create({ model: MODEL, input: "Make one", tools: [ARTIFACT_TOOL] });
     expect(b.status).toBe("completed");
@@ -234,7 +248,8 @@ plan = Slide("plan", ContentClassic("Plan", ["Open two stores"]))`;
     expect(out.startsWith("The slide deck was not made:")).toBe(true);
     expect(out).toContain("Nothing was stored.");
     expect(b.output_text).toContain("The tool answered:");
-    expect(await H.E.h.credits("artifact-tool")).toBe(before);
+    // Only the report was stored and charged.
+    expect(await H.E.h.credits("artifact-tool")).toBe(before - 3);
   });
 
   test("an edit of an artifact not stored here starts from the program the conversation's last result for it holds", async () => {
