@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { findChromium, launchChromium } from "../support/chromium.mjs";
-import { BUNDLE_DIR, BUNDLE_URL, ensureBundle, FIXTURES_MISSING, realLibraryConfig, realSamples } from "./support.mjs";
+import { BUNDLE_DIR, BUNDLE_EXPORTS, BUNDLE_URL, ensureBundle, FIXTURES_MISSING, realLibraryConfig, realSamples } from "./support.mjs";
 
 const browserFound = findChromium();
 
@@ -166,17 +166,7 @@ test("the browser bundle in headless Chromium reports exactly what it reports in
     });
     await page.goto(`${origin}/index.html`);
     const exported = await page.waitForFunction(() => window.__tessera, null, { timeout: 30_000 }).then((h) => h.jsonValue());
-    assert.deepEqual(exported, [
-      "LibraryError",
-      "compileLibrary",
-      "createStreamParser",
-      "frame",
-      "inspect",
-      "isValid",
-      "loadLanguage",
-      "parse",
-      "parseAndInspect",
-    ]);
+    assert.deepEqual(exported, BUNDLE_EXPORTS);
     userAgent = await page.evaluate(() => navigator.userAgent);
     inBrowser = await page.evaluate(scenario, { bundleUrl: `${origin}/index.js`, ...args });
   } finally {

@@ -9,6 +9,18 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BUNDLE_DIR = ROOT + "dist/browser/";
 export const BUNDLE = BUNDLE_DIR + "index.js";
 export const BUNDLE_URL = pathToFileURL(BUNDLE).href;
+/** What the bundle exports, sorted: the public API, the same in Node and in the browser. */
+export const BUNDLE_EXPORTS = [
+  "LibraryError",
+  "compileLibrary",
+  "createStreamParser",
+  "frame",
+  "inspect",
+  "isValid",
+  "loadLanguage",
+  "parse",
+  "parseAndInspect",
+];
 
 const SOURCES = [ROOT + "src/lang/", ROOT + "package.json"];
 
