@@ -10,12 +10,13 @@
 // process that took it is known to be gone (owners.ts). At every moment:
 //
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
+import { inOwnStatement } from "./own-statement.ts";
 import { ownerOf } from "./owners.ts";
 import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { queueRecords } from "./log-queue.ts";
@@ -91,22 +92,27 @@ const takeIntoHold = prepared<{ org: number; request: string; amount: number; at
     ),
 );
 /**
- * The hold deleted, what it held beyond the charge given back, and the ledger row of the charge, as
- * one statement where the database runs writes inside WITH (PostgreSQL): the hold's amount, or no
- * row (and nothing written) when there was no hold.
+ * The WITH parts that settle a hold, for a statement that writes them with others where the
+ * database runs writes inside WITH (PostgreSQL): `h` deletes the hold and yields its amount (no row,
+ * and nothing written, when there was no hold), `back` gives back what it held beyond the charge,
+ * `charged` writes the ledger row of the charge.
  */
-const settleHold = prepared<{ org: number; request: string; charge: number; reason: string; at: string }, { amount: number }>(
-  (_db, v) => sql`
-  WITH h AS (
-    DELETE FROM credit_holds WHERE request_id = ${v("request")} AND organization_id = ${v("org")} RETURNING amount
+export function holdSettlementParts(v: { org: unknown; request: unknown; charge: unknown; reason: unknown; at: unknown }): RawBuilder<unknown> {
+  return sql`h AS (
+    DELETE FROM credit_holds WHERE request_id = ${v.request} AND organization_id = ${v.org} RETURNING amount
   ), back AS (
-    UPDATE organizations SET credits = credits + (h.amount - LEAST(CAST(${v("charge")} AS bigint), h.amount))
-    FROM h WHERE organizations.id = ${v("org")} AND h.amount > CAST(${v("charge")} AS bigint)
+    UPDATE organizations SET credits = credits + (h.amount - LEAST(CAST(${v.charge} AS bigint), h.amount))
+    FROM h WHERE organizations.id = ${v.org} AND h.amount > CAST(${v.charge} AS bigint)
   ), charged AS (
     INSERT INTO credit_ledger (organization_id, delta, reason, request_id, created_at)
-    SELECT CAST(${v("org")} AS integer), -LEAST(CAST(${v("charge")} AS bigint), h.amount), CAST(${v("reason")} AS text), CAST(${v("request")} AS text), CAST(${v("at")} AS text)
-    FROM h WHERE LEAST(CAST(${v("charge")} AS bigint), h.amount) > 0
-  )
+    SELECT CAST(${v.org} AS integer), -LEAST(CAST(${v.charge} AS bigint), h.amount), CAST(${v.reason} AS text), CAST(${v.request} AS text), CAST(${v.at} AS text)
+    FROM h WHERE LEAST(CAST(${v.charge} AS bigint), h.amount) > 0
+  )`;
+}
+/** A hold settled in one statement (holdSettlementParts): the hold's amount, or no row when there was no hold. */
+const settleHold = prepared<{ org: number; request: string; charge: number; reason: string; at: string }, { amount: number }>(
+  (_db, v) => sql`
+  WITH ${holdSettlementParts({ org: v("org"), request: v("request"), charge: v("charge"), reason: v("reason"), at: v("at") })}
   SELECT amount FROM h`,
 );
 const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) =>
@@ -135,14 +141,18 @@ export async function holdCredits(db: Db, orgId: number, amount: number, request
   // The process that takes it owns it: should that process die, its holds go back (owners.ts).
   const values = { org: orgId, request: requestId, amount, at: nowIso(), owner: ownerOf(db) };
   const oneStatement = capabilities(db).modifyingCte;
-  const held = await inSharedTransaction(db, async (tx, maybeDone) => {
-    // Run again after a commit that may have landed: the hold is there, or it was not taken.
-    if (maybeDone && (await holdOf(tx, values)).rows.length > 0) return true;
-    if (oneStatement) return changedRows(await takeIntoHold(tx, values)) === 1;
-    if (changedRows(await takeCredits(tx, values)) !== 1) return false;
-    await insertHold(tx, values);
-    return true;
-  });
+  const held = await inOwnStatement(
+    db,
+    async (own) => changedRows(await takeIntoHold(own, values)) === 1,
+    async (tx, maybeDone) => {
+      // Run again after a commit that may have landed: the hold is there, or it was not taken.
+      if (maybeDone && (await holdOf(tx, values)).rows.length > 0) return true;
+      if (oneStatement) return changedRows(await takeIntoHold(tx, values)) === 1;
+      if (changedRows(await takeCredits(tx, values)) !== 1) return false;
+      await insertHold(tx, values);
+      return true;
+    },
+  );
   if (held) openHoldSet(db).add(requestId);
   return held;
 }
@@ -168,10 +178,21 @@ export interface Settlement {
  */
 export async function settle(db: Db, s: Settlement): Promise<number> {
   const at = nowIso();
-  const charged = await inSharedTransaction(db, async (tx, maybeDone) => (await settleCredits(tx, s, at, maybeDone)).charge);
+  const charged = await inOwnStatement(
+    db,
+    // The usual case, a hold to settle, in one statement; without one (returned meanwhile) it wrote nothing.
+    async (own) => (s.held > 0 && s.charge <= s.held ? ((await settleHoldAlone(own, s, at)) ?? undefined) : undefined),
+    async (tx, maybeDone) => (await settleCredits(tx, s, at, maybeDone)).charge,
+  );
   settled(db, s.requestId);
   queueRecords(db, recordsOf(s, charged, at));
   return charged;
+}
+
+/** The hold settled by settleHold alone: the charge, or null when there was no hold (nothing written). */
+async function settleHoldAlone(db: Db, s: Omit<Settlement, "log" | "library" | "event">, at: string): Promise<number | null> {
+  const [hold] = (await settleHold(db, { org: s.orgId, request: s.requestId, charge: s.charge, reason: s.reason, at })).rows;
+  return hold ? Math.min(s.charge, hold.amount) : null;
 }
 
 /**
@@ -254,7 +275,7 @@ export async function chargeOutright(db: Db, s: Omit<Settlement, "held">): Promi
 }
 
 /** What a settled call leaves besides its ledger row: its log (and library) and its event. */
-function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): CallRecords {
+export function recordsOf(s: Omit<Settlement, "held">, charge: number, at: string): CallRecords {
   return {
     log: { ...s.log, organization_id: s.orgId, request_id: s.requestId, charge, created_at: at },
     library: s.library ?? null,

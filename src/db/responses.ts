@@ -4,13 +4,14 @@ import { sql, type Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
-import { settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
+import { holdSettlementParts, recordsOf, settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
+import { nowIso } from "./clock.ts";
 import { queueRecords } from "./log-queue.ts";
-import { inSharedTransaction } from "./group-commit.ts";
+import { inOwnStatement } from "./own-statement.ts";
 import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery } from "./page.ts";
 import { prepared } from "./prepared.ts";
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable } from "kysely";
 import type { SequencedEvent } from "../responses/stream-events.ts";
 import type { Item, ResponseObject } from "../responses/types.ts";
 import type { Database, ResponsesTable } from "./schema.ts";
@@ -75,23 +76,26 @@ type ResponseValues = {
   lease: number | null;
   at: number;
 };
-const responseRow = (db: Kysely<Database>, v: <K extends keyof ResponseValues>(name: K) => ResponseValues[K]) =>
-  db.insertInto("responses").values({
-    id: v("id"),
-    organization_id: v("org"),
-    status: v("status"),
-    model: v("model"),
-    previous_response_id: v("previous"),
-    conversation_id: v("conversation"),
-    user_id: v("user"),
-    background: v("background"),
-    body: v("body"),
-    request: v("request"),
-    worker: v("worker"),
-    lease_until: v("lease"),
-    created_at: v("at"),
-    updated_at: v("at"),
-  });
+/** The row's columns, the values they take and their types (for an INSERT … SELECT, which names them). */
+const RESPONSE_COLUMNS = [
+  ["id", "id", "text"],
+  ["organization_id", "org", "integer"],
+  ["status", "status", "text"],
+  ["model", "model", "text"],
+  ["previous_response_id", "previous", "text"],
+  ["conversation_id", "conversation", "text"],
+  ["user_id", "user", "text"],
+  ["background", "background", "integer"],
+  ["body", "body", "text"],
+  ["request", "request", "text"],
+  ["worker", "worker", "text"],
+  ["lease_until", "lease", "bigint"],
+  ["created_at", "at", "bigint"],
+  ["updated_at", "at", "bigint"],
+] as const satisfies readonly (readonly [keyof ResponsesTable, keyof ResponseValues, string])[];
+type Slots<V> = <K extends keyof V & string>(name: K) => V[K];
+const responseRow = (db: Kysely<Database>, v: Slots<ResponseValues>) =>
+  db.insertInto("responses").values(Object.fromEntries(RESPONSE_COLUMNS.map(([column, name]) => [column, v(name)])) as Insertable<ResponsesTable>);
 const insertResponseRow = prepared<ResponseValues>(responseRow);
 /** A response's items, input and output alike, in one statement whatever their number: `rows` is JSON [[id, role, item JSON], …]. */
 const insertItemRows = prepared<{ response: string; org: number; rows: string }>(
@@ -108,6 +112,25 @@ const insertResponseWithItems = prepared<ResponseValues & { rows: string }>(
   SELECT c0, r.id, r.organization_id, c1, c2
   FROM r, ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`,
 );
+/**
+ * A turn's end whole, as one statement (PostgreSQL: writes inside WITH): its hold settled
+ * (holdSettlementParts), and the row and its items stored only if there was that hold to settle.
+ * The hold's amount, or no row and nothing written.
+ */
+type SettledValues = ResponseValues & { rows: string; hold: string; charge: number; reason: string; settledAt: string };
+const insertSettledResponse = prepared<SettledValues, { amount: number }>(
+  (db, v) => sql`
+  WITH ${holdSettlementParts({ org: v("org"), request: v("hold"), charge: v("charge"), reason: v("reason"), at: v("settledAt") })}, r AS (
+    INSERT INTO responses (${sql.join(RESPONSE_COLUMNS.map(([column]) => sql.ref(column)))})
+    SELECT ${sql.join(RESPONSE_COLUMNS.map(([, name, type]) => sql`CAST(${v(name)} AS ${sql.raw(type)})`))} FROM h
+    RETURNING id, organization_id
+  ), i AS (
+    INSERT INTO response_items (id, response_id, organization_id, role, item)
+    SELECT c0, r.id, r.organization_id, c1, c2
+    FROM r, ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n
+  )
+  SELECT amount FROM h`,
+);
 /** One item, for a database without round trips (dialect.ts: inProcess). */
 const insertItemRow = prepared<{ id: string; response: string; org: number; role: "input" | "output"; item: string }>((db, v) =>
   db.insertInto("response_items").values({ id: v("id"), response_id: v("response"), organization_id: v("org"), role: v("role"), item: v("item") }),
@@ -115,8 +138,8 @@ const insertItemRow = prepared<{ id: string; response: string; org: number; role
 
 type ItemGroups = [role: "input" | "output", items: { id: string }[]][];
 
-async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
-  const values: ResponseValues = {
+function responseValues(tx: Db, r: NewResponse): ResponseValues {
+  return {
     id: r.id,
     org: r.organizationId,
     status: r.status,
@@ -132,10 +155,18 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
     lease: r.leaseUntil,
     at: seconds(),
   };
-  const groups: ItemGroups = [
+}
+
+function itemGroups(r: NewResponse): ItemGroups {
+  return [
     ["input", r.input],
     ["output", r.output ?? []],
   ];
+}
+
+async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
+  const values = responseValues(tx, r);
+  const groups = itemGroups(r);
   const caps = capabilities(tx);
   if (caps.modifyingCte && !caps.inProcess) await insertResponseWithItems(tx, { ...values, rows: JSON.stringify(itemRows(groups)) });
   else {
@@ -209,21 +240,36 @@ export async function endTurn(
   /** The request log and event go to the log queue after the commit (a client waits for it), not in the transaction. */
   queueLog = false,
 ): Promise<ResponseObject | null> {
-  const { meanwhile, requestId, records } = await inSharedTransaction(db, async (tx, maybeDone) => {
-    let meanwhile: ResponseObject | null = null;
-    if (end && "insert" in end) {
-      // Run again after a commit that may have landed: the row may be there already.
-      if (!(maybeDone && (await hasResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
-    } else if (end && !(await finishResponseIn(tx, end.finish))) {
-      meanwhile = (await responseBody(tx, end.finish.id)) ?? null;
-    }
-    const s = settlement(meanwhile);
-    if (!queueLog) {
-      await settleIn(tx, s, maybeDone);
-      return { meanwhile, requestId: s.requestId, records: null };
-    }
-    return { meanwhile, requestId: s.requestId, records: (await settleCreditsIn(tx, s, maybeDone)).records };
-  });
+  // A response stored whole with its settlement (a turn a client waits for) is one statement where
+  // statements are round trips (own-statement.ts); a conversation's items, or a row to finish, are not.
+  const whole = queueLog && end && "insert" in end && !end.insert.conversation?.items.length ? end.insert : null;
+  const { meanwhile, requestId, records } = await inOwnStatement(
+    db,
+    async (own) => {
+      if (!whole) return undefined;
+      const s = settlement(null);
+      if (s.held <= 0 || s.charge > s.held) return undefined;
+      const at = nowIso();
+      const values = { ...responseValues(own, whole), rows: JSON.stringify(itemRows(itemGroups(whole))) };
+      const [hold] = (await insertSettledResponse(own, { ...values, hold: s.requestId, charge: s.charge, reason: s.reason, settledAt: at })).rows;
+      return hold && { meanwhile: null, requestId: s.requestId, records: recordsOf(s, Math.min(s.charge, hold.amount), at) };
+    },
+    async (tx, maybeDone) => {
+      let meanwhile: ResponseObject | null = null;
+      if (end && "insert" in end) {
+        // Run again after a commit that may have landed: the row may be there already.
+        if (!(maybeDone && (await hasResponse(tx, end.insert.organizationId, end.insert.id)))) await insertResponseIn(tx, end.insert);
+      } else if (end && !(await finishResponseIn(tx, end.finish))) {
+        meanwhile = (await responseBody(tx, end.finish.id)) ?? null;
+      }
+      const s = settlement(meanwhile);
+      if (!queueLog) {
+        await settleIn(tx, s, maybeDone);
+        return { meanwhile, requestId: s.requestId, records: null };
+      }
+      return { meanwhile, requestId: s.requestId, records: (await settleCreditsIn(tx, s, maybeDone)).records };
+    },
+  );
   settled(db, requestId);
   if (records) queueRecords(db, records);
   return meanwhile;
