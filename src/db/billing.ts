@@ -10,17 +10,18 @@
 // process that took it is known to be gone (owners.ts). At every moment:
 //
 //   organizations.credits + sum(credit_holds.amount) = sum(credit_ledger.delta)   (per organization)
-import { sql, type RawBuilder } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Db } from "./connect.ts";
 import { nowIso } from "./clock.ts";
 import { capabilities } from "./dialect.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { inOwnStatement } from "./own-statement.ts";
+import { statementBatch } from "./statement-batch.ts";
 import { ownerOf } from "./owners.ts";
 import { writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { queueRecords } from "./log-queue.ts";
-import type { CreditHold, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
+import type { CreditHold, Database, NewReliabilityEvent, NewRequestLog, Organization } from "./schema.ts";
 
 /**
  * How old an unsettled hold must be before the sweep returns it. Longer than any paid request
@@ -92,29 +93,75 @@ const takeIntoHold = prepared<{ org: number; request: string; amount: number; at
     ),
 );
 /**
- * The WITH parts that settle a hold, for a statement that writes them with others where the
- * database runs writes inside WITH (PostgreSQL): `h` deletes the hold and yields its amount (no row,
- * and nothing written, when there was no hold), `back` gives back what it held beyond the charge,
- * `charged` writes the ledger row of the charge.
+ * The holds of a batch (statement-batch.ts) in one statement, where the database runs an UPDATE
+ * inside WITH (PostgreSQL): each organization's total taken by one conditional UPDATE (all of its
+ * holds in the batch, or none), and the hold rows of those taken. `rows` is JSON [[org, request,
+ * amount, at, owner], …]; answers the requests held. One that is not (its organization could not
+ * pay the whole batch) is tried alone (holdCredits).
  */
-export function holdSettlementParts(v: { org: unknown; request: unknown; charge: unknown; reason: unknown; at: unknown }): RawBuilder<unknown> {
-  return sql`h AS (
-    DELETE FROM credit_holds WHERE request_id = ${v.request} AND organization_id = ${v.org} RETURNING amount
+const takeIntoHolds = prepared<{ rows: string }, { request_id: string }>(
+  (db, v) => sql`
+  WITH j AS (
+    SELECT CAST(c0 AS integer) AS org, c1 AS request, CAST(c2 AS bigint) AS amount, c3 AS at, c4 AS owner, n
+    FROM ${capabilities(db).jsonTuples(v("rows"), 5)} AS rows
+  ), taken AS (
+    UPDATE organizations SET credits = credits - t.total
+    FROM (SELECT org, CAST(sum(amount) AS bigint) AS total FROM j GROUP BY org) AS t
+    WHERE organizations.id = t.org AND organizations.credits >= t.total AND organizations.suspended = 0
+    RETURNING organizations.id
+  )
+  INSERT INTO credit_holds (organization_id, request_id, amount, created_at, owner)
+  SELECT j.org, j.request, j.amount, j.at, j.owner FROM j JOIN taken ON taken.id = j.org ORDER BY j.n
+  RETURNING request_id`,
+);
+type HoldValues = { org: number; request: string; amount: number; at: string; owner: string | null };
+const holdInBatch = statementBatch<HoldValues, boolean>(async (db, holds) => {
+  const rows = JSON.stringify(holds.map((h) => [h.org, h.request, h.amount, h.at, h.owner]));
+  const held = new Set((await takeIntoHolds(db, { rows })).rows.map((r) => r.request_id));
+  return holds.map((h) => held.has(h.request));
+});
+/** A hold to settle, as a row of a settlement statement (holdSettlementParts). */
+export type HoldSettlement = { org: number; request: string; charge: number; reason: string; at: string };
+/** `rows` of holdSettlementParts. */
+export function holdSettlementRows(settlements: HoldSettlement[]): string {
+  return JSON.stringify(settlements.map((s) => [s.org, s.request, s.charge, s.reason, s.at]));
+}
+/**
+ * The WITH parts that settle holds, many in one statement where the database runs writes inside
+ * WITH (PostgreSQL). `rows` (holdSettlementRows) are JSON [[org, request, charge, reason, at], …].
+ * `h` deletes the holds, `settled` yields each one found (request, amount, charged: its charge, at
+ * most what it held), `back` gives back what they held beyond their charges, one UPDATE per
+ * organization, `charged` writes the ledger rows. A hold not found writes nothing.
+ */
+export function holdSettlementParts(db: Kysely<Database>, rows: unknown): RawBuilder<unknown> {
+  return sql`sq AS (
+    SELECT CAST(c0 AS integer) AS org, c1 AS request, CAST(c2 AS bigint) AS charge, c3 AS reason, c4 AS at, n
+    FROM ${capabilities(db).jsonTuples(rows, 5)} AS rows
+  ), h AS (
+    DELETE FROM credit_holds USING sq WHERE credit_holds.request_id = sq.request AND credit_holds.organization_id = sq.org
+    RETURNING credit_holds.request_id, credit_holds.amount
+  ), settled AS (
+    SELECT sq.*, h.amount, LEAST(sq.charge, h.amount) AS charged FROM sq JOIN h ON h.request_id = sq.request
   ), back AS (
-    UPDATE organizations SET credits = credits + (h.amount - LEAST(CAST(${v.charge} AS bigint), h.amount))
-    FROM h WHERE organizations.id = ${v.org} AND h.amount > CAST(${v.charge} AS bigint)
+    UPDATE organizations SET credits = credits + b.refund
+    FROM (SELECT org, CAST(sum(amount - charged) AS bigint) AS refund FROM settled GROUP BY org) AS b
+    WHERE organizations.id = b.org AND b.refund > 0
   ), charged AS (
     INSERT INTO credit_ledger (organization_id, delta, reason, request_id, created_at)
-    SELECT CAST(${v.org} AS integer), -LEAST(CAST(${v.charge} AS bigint), h.amount), CAST(${v.reason} AS text), CAST(${v.request} AS text), CAST(${v.at} AS text)
-    FROM h WHERE LEAST(CAST(${v.charge} AS bigint), h.amount) > 0
+    SELECT org, -charged, reason, request, at FROM settled WHERE charged > 0 ORDER BY n
   )`;
 }
-/** A hold settled in one statement (holdSettlementParts): the hold's amount, or no row when there was no hold. */
-const settleHold = prepared<{ org: number; request: string; charge: number; reason: string; at: string }, { amount: number }>(
-  (_db, v) => sql`
-  WITH ${holdSettlementParts({ org: v("org"), request: v("request"), charge: v("charge"), reason: v("reason"), at: v("at") })}
-  SELECT amount FROM h`,
+/** Holds settled in one statement (holdSettlementParts): each hold found, with what it charged. */
+const settleHolds = prepared<{ rows: string }, { request: string; charged: number }>(
+  (db, v) => sql`
+  WITH ${holdSettlementParts(db, v("rows"))}
+  SELECT request, charged FROM settled`,
 );
+/** The settlements of a batch (statement-batch.ts): each one's charge, or undefined when its hold was not found. */
+const settleInBatch = statementBatch<HoldSettlement, number | undefined>(async (db, settlements) => {
+  const charged = new Map((await settleHolds(db, { rows: holdSettlementRows(settlements) })).rows.map((r) => [r.request, r.charged]));
+  return settlements.map((s) => charged.get(s.request));
+}, 2);
 const deleteHold = prepared<{ org: number; request: string }, { amount: number }>((db, v) =>
   db.deleteFrom("credit_holds").where("request_id", "=", v("request")).where("organization_id", "=", v("org")).returning("amount"),
 );
@@ -143,7 +190,9 @@ export async function holdCredits(db: Db, orgId: number, amount: number, request
   const oneStatement = capabilities(db).modifyingCte;
   const held = await inOwnStatement(
     db,
-    async (own) => changedRows(await takeIntoHold(own, values)) === 1,
+    // With the other holds of this turn, in one statement; one whose organization could not pay
+    // them all is tried alone (below), which answers exactly.
+    async (own) => (await holdInBatch(own, values)) || undefined,
     async (tx, maybeDone) => {
       // Run again after a commit that may have landed: the hold is there, or it was not taken.
       if (maybeDone && (await holdOf(tx, values)).rows.length > 0) return true;
@@ -181,18 +230,13 @@ export async function settle(db: Db, s: Settlement): Promise<number> {
   const charged = await inOwnStatement(
     db,
     // The usual case, a hold to settle, in one statement; without one (returned meanwhile) it wrote nothing.
-    async (own) => (s.held > 0 && s.charge <= s.held ? ((await settleHoldAlone(own, s, at)) ?? undefined) : undefined),
+    async (own) =>
+      s.held > 0 && s.charge <= s.held ? settleInBatch(own, { org: s.orgId, request: s.requestId, charge: s.charge, reason: s.reason, at }) : undefined,
     async (tx, maybeDone) => (await settleCredits(tx, s, at, maybeDone)).charge,
   );
   settled(db, s.requestId);
   queueRecords(db, recordsOf(s, charged, at));
   return charged;
-}
-
-/** The hold settled by settleHold alone: the charge, or null when there was no hold (nothing written). */
-async function settleHoldAlone(db: Db, s: Omit<Settlement, "log" | "library" | "event">, at: string): Promise<number | null> {
-  const [hold] = (await settleHold(db, { org: s.orgId, request: s.requestId, charge: s.charge, reason: s.reason, at })).rows;
-  return hold ? Math.min(s.charge, hold.amount) : null;
 }
 
 /**
@@ -229,8 +273,8 @@ async function settleCredits(tx: Db, s: Settlement, at: string, maybeDone = fals
     let hold: { amount: number } | undefined;
     if (capabilities(tx).modifyingCte) {
       // One round trip: the hold, the credits it gives back and the ledger row (below, else).
-      [hold] = (await settleHold(tx, { org: s.orgId, request: s.requestId, charge, reason: s.reason, at })).rows;
-      if (hold) return { charge: Math.min(charge, hold.amount), already: false };
+      const [done] = (await settleHolds(tx, { rows: holdSettlementRows([{ org: s.orgId, request: s.requestId, charge, reason: s.reason, at }]) })).rows;
+      if (done) return { charge: done.charged, already: false };
     } else [hold] = (await deleteHold(tx, { org: s.orgId, request: s.requestId })).rows;
     if (hold) {
       charge = Math.min(charge, hold.amount);

@@ -17,19 +17,21 @@ import { isRetriable } from "./trouble.ts";
 /**
  * Runs `statement` alone where statements are round trips to a server; it answers undefined when
  * its one statement could not do the whole write (it then wrote nothing), and `fallback` runs in
- * a shared transaction, as it does everywhere else. A statement cut by the database's trouble may
- * have committed: `fallback` then runs with `maybeDone` (it looks for what it would write first).
+ * a shared transaction, as it does everywhere else. So does a statement that failed: it may have
+ * been a batch's (statement-batch.ts), failed by another job's write, and the fallback gives this
+ * job's own answer or error. A statement cut by the database's trouble may have committed:
+ * `fallback` then runs with `maybeDone` (it looks for what it would write first).
  */
 export async function inOwnStatement<T>(db: Db, statement: (db: Db) => Promise<T | undefined>, fallback: Work<T>): Promise<T> {
   const caps = capabilities(db);
+  let cut = false;
   if (!caps.inProcess && caps.modifyingCte) {
     try {
       const done = await statement(db);
       if (done !== undefined) return done;
     } catch (e) {
-      if (!isRetriable(e)) throw e;
-      return inSharedTransaction(db, (tx) => fallback(tx, true));
+      cut = isRetriable(e);
     }
   }
-  return inSharedTransaction(db, fallback);
+  return inSharedTransaction(db, (tx, maybeDone) => fallback(tx, maybeDone || cut));
 }

@@ -4,13 +4,14 @@ import { sql, type Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
-import { holdSettlementParts, recordsOf, settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
+import { holdSettlementParts, holdSettlementRows, recordsOf, type HoldSettlement, settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
 import { nowIso } from "./clock.ts";
 import { queueRecords } from "./log-queue.ts";
 import { inOwnStatement } from "./own-statement.ts";
 import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery } from "./page.ts";
 import { prepared } from "./prepared.ts";
+import { statementBatch } from "./statement-batch.ts";
 import type { Insertable, Selectable } from "kysely";
 import type { SequencedEvent } from "../responses/stream-events.ts";
 import type { Item, ResponseObject } from "../responses/types.ts";
@@ -113,24 +114,40 @@ const insertResponseWithItems = prepared<ResponseValues & { rows: string }>(
   FROM r, ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n`,
 );
 /**
- * A turn's end whole, as one statement (PostgreSQL: writes inside WITH): its hold settled
- * (holdSettlementParts), and the row and its items stored only if there was that hold to settle.
- * The hold's amount, or no row and nothing written.
+ * Turns' ends whole, many in one statement (PostgreSQL: writes inside WITH): their holds settled
+ * (holdSettlementParts), and each response's row and items stored only if its hold was there to
+ * settle. `responses` is JSON [[RESPONSE_COLUMNS' values…, hold's request], …], `items` JSON
+ * [[response id, item id, role, item JSON], …]; answers each hold settled, with its charge.
  */
-type SettledValues = ResponseValues & { rows: string; hold: string; charge: number; reason: string; settledAt: string };
-const insertSettledResponse = prepared<SettledValues, { amount: number }>(
+const insertSettledResponses = prepared<{ settlements: string; responses: string; items: string }, { request: string; charged: number }>(
   (db, v) => sql`
-  WITH ${holdSettlementParts({ org: v("org"), request: v("hold"), charge: v("charge"), reason: v("reason"), at: v("settledAt") })}, r AS (
+  WITH ${holdSettlementParts(db, v("settlements"))}, rj AS (
+    SELECT * FROM ${capabilities(db).jsonTuples(v("responses"), RESPONSE_COLUMNS.length + 1)} AS responses
+  ), r AS (
     INSERT INTO responses (${sql.join(RESPONSE_COLUMNS.map(([column]) => sql.ref(column)))})
-    SELECT ${sql.join(RESPONSE_COLUMNS.map(([, name, type]) => sql`CAST(${v(name)} AS ${sql.raw(type)})`))} FROM h
+    SELECT ${sql.join(RESPONSE_COLUMNS.map(([, , type], i) => sql`CAST(${sql.ref(`rj.c${i}`)} AS ${sql.raw(type)})`))}
+    FROM rj JOIN settled ON settled.request = ${sql.ref(`rj.c${RESPONSE_COLUMNS.length}`)} ORDER BY rj.n
     RETURNING id, organization_id
   ), i AS (
     INSERT INTO response_items (id, response_id, organization_id, role, item)
-    SELECT c0, r.id, r.organization_id, c1, c2
-    FROM r, ${capabilities(db).jsonTuples(v("rows"), 3)} AS items ORDER BY n
+    SELECT it.c1, r.id, r.organization_id, it.c2, it.c3
+    FROM ${capabilities(db).jsonTuples(v("items"), 4)} AS it JOIN r ON r.id = it.c0 ORDER BY it.n
   )
-  SELECT amount FROM h`,
+  SELECT request, charged FROM settled`,
 );
+type WholeEnd = { response: ResponseValues; items: ItemGroups; settlement: HoldSettlement };
+/** The ends of a batch (statement-batch.ts): each one's charge, or undefined when its hold was not found (nothing stored). */
+const endInBatch = statementBatch<WholeEnd, number | undefined>(async (db, ends) => {
+  const items: unknown[][] = [];
+  for (const end of ends) for (const [id, role, item] of itemRows(end.items)) items.push([end.response.id, id, role, item]);
+  const { rows } = await insertSettledResponses(db, {
+    settlements: holdSettlementRows(ends.map((e) => e.settlement)),
+    responses: JSON.stringify(ends.map((e) => [...RESPONSE_COLUMNS.map(([, name]) => e.response[name]), e.settlement.request])),
+    items: JSON.stringify(items),
+  });
+  const charged = new Map(rows.map((r) => [r.request, r.charged]));
+  return ends.map((e) => charged.get(e.settlement.request));
+}, 2);
 /** One item, for a database without round trips (dialect.ts: inProcess). */
 const insertItemRow = prepared<{ id: string; response: string; org: number; role: "input" | "output"; item: string }>((db, v) =>
   db.insertInto("response_items").values({ id: v("id"), response_id: v("response"), organization_id: v("org"), role: v("role"), item: v("item") }),
@@ -250,9 +267,9 @@ export async function endTurn(
       const s = settlement(null);
       if (s.held <= 0 || s.charge > s.held) return undefined;
       const at = nowIso();
-      const values = { ...responseValues(own, whole), rows: JSON.stringify(itemRows(itemGroups(whole))) };
-      const [hold] = (await insertSettledResponse(own, { ...values, hold: s.requestId, charge: s.charge, reason: s.reason, settledAt: at })).rows;
-      return hold && { meanwhile: null, requestId: s.requestId, records: recordsOf(s, Math.min(s.charge, hold.amount), at) };
+      const hold = { org: s.orgId, request: s.requestId, charge: s.charge, reason: s.reason, at };
+      const charged = await endInBatch(own, { response: responseValues(own, whole), items: itemGroups(whole), settlement: hold });
+      return charged === undefined ? undefined : { meanwhile: null, requestId: s.requestId, records: recordsOf(s, charged, at) };
     },
     async (tx, maybeDone) => {
       let meanwhile: ResponseObject | null = null;
