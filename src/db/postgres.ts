@@ -67,9 +67,11 @@ export function openPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Kysely<
     modifyingCte: true,
     inProcess: false,
     autoincrement: false,
+    // jsonb: parsed once, each ->> an index into it (json's ->> parses the element again for every
+    // column: a batch of turns' rows, each with its Response object, paid that width times over).
     jsonTuples: (json, width) => {
       const columns = Array.from({ length: width }, (_, i) => sql`e->>${sql.lit(i)} AS ${sql.ref(`c${i}`)}`);
-      return sql`(SELECT ${sql.join(columns)}, n FROM json_array_elements(CAST(${json} AS json)) WITH ORDINALITY AS t(e, n))`;
+      return sql`(SELECT ${sql.join(columns)}, n FROM jsonb_array_elements(CAST(${json} AS jsonb)) WITH ORDINALITY AS t(e, n))`;
     },
   });
   return db;
