@@ -11,6 +11,7 @@ import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery } from "./page.ts";
 import { prepared } from "./prepared.ts";
 import type { Selectable } from "kysely";
+import { jsonOnce } from "../responses/json.ts";
 import type { SequencedEvent } from "../responses/stream-events.ts";
 import type { Item, ResponseObject } from "../responses/types.ts";
 import type { Database, ResponsesTable } from "./schema.ts";
@@ -29,6 +30,9 @@ function stored(row: ResponseRow): StoredResponse {
 }
 
 const seconds = () => Math.floor(Date.now() / 1000);
+
+/** A Response object as stored: serialized once, as the reply that sends it reuses the text (json.ts). */
+const bodyText = (body: unknown) => (typeof body === "object" && body !== null ? jsonOnce(body) : JSON.stringify(body));
 
 export interface NewResponse {
   id: string;
@@ -125,7 +129,7 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
     conversation: r.conversationId,
     user: r.userId ?? null,
     background: r.background ? 1 : 0,
-    body: JSON.stringify(r.body),
+    body: bodyText(r.body),
     request: r.request === null ? null : JSON.stringify(r.request),
     // A running response is its process's (owners.ts): failed, not left running, should it die.
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
@@ -342,7 +346,7 @@ export async function deleteResponse(db: Db, orgId: number, id: string): Promise
 export async function endResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
   const r = await db
     .updateTable("responses")
-    .set({ status, body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
+    .set({ status, body: bodyText(body), updated_at: seconds(), worker: null, lease_until: null })
     .where("id", "=", id)
     .where("status", "in", ["queued", "in_progress"])
     .executeTakeFirst();

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { endResponse, deleteResponse, eventsAfter, findResponse, hasResponse, listInputItems, type Db, type Organization } from "../../../db/index.ts";
 import { replay } from "../../../responses/events.ts";
 import { newId } from "../../../responses/ids.ts";
+import { jsonOnce } from "../../../responses/json.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
 import type { ResponseObject } from "../../../responses/types.ts";
 import { readBody } from "../../body.ts";
@@ -37,7 +38,7 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
 
   if (body.background) {
     const queued = await startBackground(deps, t, call);
-    return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : Response.json(queued);
+    return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : responseJson(queued);
   }
   // A client that hangs up ends the turn, streamed or not: the provider call is aborted and the
   // hold handed back (a background run, above, is the one kind that runs on without its client).
@@ -56,7 +57,12 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
       ac.abort();
       void drain(events);
     });
-  return Response.json(await drain(events));
+  return responseJson(await drain(events));
+}
+
+/** A Response object as the reply: the text it was stored as, when it was (json.ts). */
+function responseJson(response: ResponseObject): Response {
+  return new Response(jsonOnce(response), { headers: { "content-type": "application/json;charset=utf-8" } });
 }
 
 async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
@@ -132,7 +138,7 @@ export async function cancel(ctx: Ctx<"/:id">): Promise<Response> {
   const cancelled: ResponseObject = { ...response, status: "cancelled" };
   if (await endResponse(ctx.deps.db, response.id, "cancelled", cancelled)) {
     abortLocal(response.id);
-    return Response.json(cancelled);
+    return responseJson(cancelled);
   }
   // It ended between the read and the write: answer what it became.
   return Response.json((await findResponse(ctx.deps.db, org.id, response.id))!.body);

@@ -5,6 +5,7 @@
 import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
 import { completeAsChunk, openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
+import { copyJson } from "../../../responses/json.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
@@ -134,7 +135,7 @@ export async function* runTurn(
   });
   const loop = t.loop ?? null;
   const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
-    responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
+    responseObject(t.settings, { status, output: copyJson(bridge.output), usage: bridge.usage, ...extra });
 
   const first = snapshot(o.background ? "queued" : "in_progress");
   const row = {
@@ -179,7 +180,7 @@ export async function* runTurn(
     let ended: ReturnType<typeof endStatus>;
     // One model call per round; hosted calls between rounds (tool-loop.ts).
     for (;;) {
-      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(structuredClone(bridge.output)));
+      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(copyJson(bridge.output)));
       if (source instanceof HttpError) throw source;
       if (t.library) repaired = repairedChunks(source, t.library);
       for await (const chunk of repaired?.chunks ?? source) {
