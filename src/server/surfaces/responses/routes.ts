@@ -18,7 +18,7 @@ import { holdWithTokenBudget } from "../../token-budget.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
 import { prepareTurn } from "./prepare.ts";
-import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
+import { openFirstRound, runTurn, settleUnopened, storeAtStart, type SequencedEvent } from "./run.ts";
 
 type Ctx<P extends string = string> = AuthedContext<P, "key">;
 
@@ -44,12 +44,29 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
   // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
   ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
-  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId, body.stream !== true);
+  // A stream shows its id in its first event, retrievable from then on: its row is stored while the
+  // provider call opens (a JSON answer is stored once, at its end).
+  const start = body.stream && t.settings.store ? storeAtStart(deps, t, call.requestId) : null;
+  let chunks: Awaited<ReturnType<typeof openFirstRound>>;
+  try {
+    chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId, body.stream !== true);
+  } catch (e) {
+    await start?.undo();
+    throw e;
+  }
   if (chunks instanceof HttpError) {
+    await start?.undo();
     await settleUnopened(deps, call, chunks.status);
     throw chunks;
   }
-  const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true });
+  // A row that could not be stored (the database in trouble) is the request's error, answered
+  // before the stream starts (503), its provider call closed, its hold handed back.
+  await start?.stored.catch(async (e) => {
+    ac.abort();
+    await t.loop?.close();
+    throw e;
+  });
+  const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true, stored: start?.stored });
   // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
   // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
   if (body.stream)
