@@ -125,6 +125,30 @@ test("holds are atomic: 30 concurrent holds of 1 against 7 credits take exactly 
   expect(row.credits).toBe(0);
 });
 
+test("holds and settlements asked at once (one statement each on PostgreSQL): two organizations, each paid what its balance covers, refunds, balanced books", async () => {
+  const a = await createOrganization(db, "batch-a", 10);
+  const b = await createOrganization(db, "batch-b", 5);
+  const asks = [
+    // a's all fit (one UPDATE for the batch's total); b's do not, and are tried one by one.
+    ...Array.from({ length: 5 }, (_, i) => ({ org: a.id, request: `ba${i}` })),
+    ...Array.from({ length: 4 }, (_, i) => ({ org: b.id, request: `bb${i}` })),
+  ];
+  const held = await Promise.all(asks.map((x) => holdCredits(db, x.org, 2, x.request)));
+  const taken = asks.filter((_, i) => held[i]);
+  expect(taken.filter((x) => x.org === a.id)).toHaveLength(5);
+  expect(taken.filter((x) => x.org === b.id)).toHaveLength(2);
+  expect(await books(a.id)).toEqual({ credits: 0, held: 10, ledger: 10 });
+  expect(await books(b.id)).toEqual({ credits: 1, held: 4, ledger: 5 });
+  // Every other one charges 1 of its 2 and gets the other back.
+  const log = { endpoint: "/v1/autofix", model: "m", status: 200, conversation: "[]", outcome: "fixed", duration_ms: 1 };
+  const charged = await Promise.all(
+    taken.map((x, i) => settle(db, { orgId: x.org, requestId: x.request, held: 2, charge: i % 2 === 0 ? 2 : 1, reason: "autofix", log })),
+  );
+  expect(charged).toEqual(taken.map((_, i) => (i % 2 === 0 ? 2 : 1)));
+  expect(await books(a.id)).toEqual({ credits: 2, held: 0, ledger: 2 });
+  expect(await books(b.id)).toEqual({ credits: 2, held: 0, ledger: 2 });
+});
+
 test("settle charges and refunds the rest of the hold in one transaction; its log and event follow", async () => {
   const org = await createOrganization(db, "settle", 4);
   expect(await holdCredits(db, org.id, 2, "r1")).toBe(true);
