@@ -788,7 +788,9 @@ export async function runLangBench({ lang, runtime, gc, heapDelta = true, log = 
     targets.push(["streaming with `.root` read after every push: ~100k time ÷ ~10k time", `${fmt(growth, 2)}×`, growth <= 11]);
     targets.push(["streaming ~100k: push + read `.root` ÷ push only", `${fmt(overPush, 2)}×`, overPush <= 3]);
     targets.push(["30 levels of x_i = [x_(i+1), x_(i+1)]: parse + read `.root`", fmtMs(deep.ms), deep.ms < 1]);
-    log(`### The display tree read after every push (${CHUNK}-character chunks; push only and push + \`.root\`, ${rounds.length} rounds of all four runs; medians, and each ratio the median of its per-round values)`);
+    log(
+      `### The display tree read after every push (${CHUNK}-character chunks; push only and push + \`.root\`, ${rounds.length} rounds of all four runs; medians, and each ratio the median of its per-round values)`,
+    );
     log("");
     log(table(["program", "chars", "chunks", "push only ms", "push + root ms", "push + root µs/chunk", "push + root ÷ push only"], rows));
     log("");
