@@ -33,12 +33,19 @@ const isContainer = (e: Expr): e is Container => e.k === "arr" || e.k === "obj" 
 interface RefIndex {
   refs: Map<string, Expr[]>;
   up: Map<Expr, { parent: Container; at: number }>;
+  /** References in all. */
+  count: number;
 }
 
+// A statement with fewer references than this is built again whole: looking them all up costs
+// less than keeping its parts and marking paths.
+const WIDE = 16;
+
 function refIndex(top: Expr): RefIndex {
-  const index: RefIndex = { refs: new Map(), up: new Map() };
+  const index: RefIndex = { refs: new Map(), up: new Map(), count: 0 };
   const walk = (e: Expr) => {
     if (e.k === "ref") {
+      index.count++;
       const list = index.refs.get(e.name);
       if (list) list.push(e);
       else index.refs.set(e.name, [e]);
@@ -181,7 +188,8 @@ export function materializeRoot(
     else {
       cache.stale.delete(name);
       index = again.index ?? refIndex(target.expr);
-      if (again.parts === null) value = build(target.expr, name, (parts = new Map()));
+      if (index.count < WIDE) value = build(target.expr, name, null);
+      else if (again.parts === null) value = build(target.expr, name, (parts = new Map()));
       else {
         parts = again.parts;
         const marked = markChanged(index, cache.dirty);

@@ -101,9 +101,11 @@ test("an older result read after a newer one still shows its own tree", () => {
 test("streamed, a statement built again from what it kept shows what a fresh build shows, at every push", () => {
   // Forward references, items dropped until defined, a required argument defined late, objects
   // and nested arrays holding references, a cycle, a name defined again, `root` over many, and
-  // an argument first looked up only once the required one before it is defined (`late`).
+  // an argument first looked up only once the required one before it is defined (`late`), and a
+  // statement wide enough to be built again in parts (`wide`, 16 references or more).
   const program = [
-    "root = Stack([s0, s1, s2, s3, Card(title, [t0, t1]), Stack([[s1, s2], s0]), cyc, late])",
+    "root = Stack([s0, s1, s2, s3, Card(title, [t0, t1]), Stack([[s1, s2], s0]), cyc, late, wide])",
+    'wide = Stack([Col(lbl2, {width: wid2}), s0, s1, s2, s3, t0, t1, late, s0, s1, s2, s3, t0, t1, [late, cyc], Card(title, [t1]), Col("k", {width: w})])',
     "s0 = Text(word)",
     'word = "first"',
     's1 = Table([Col(label, {width: w}), Col("b")], rows)',
@@ -121,6 +123,8 @@ test("streamed, a statement built again from what it kept shows what a fresh bui
     "late = Col(lbl, {width: wid})",
     'lbl = "x"',
     "wid = 5",
+    "wid2 = 7",
+    'lbl2 = "y"',
   ].join("\n");
   for (const size of [1, 7, 23]) {
     const chunks: string[] = [];
