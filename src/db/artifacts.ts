@@ -5,7 +5,7 @@
 // version whatever came in between (its base_version says what it was made from).
 import { sql, type Selectable } from "kysely";
 import type { Db } from "./connect.ts";
-import { cutPage, type Page } from "./page.ts";
+import { readPage, type Page } from "./page.ts";
 import type { ArtifactsTable, ArtifactVersionsTable } from "./schema.ts";
 import type { Owner } from "./conversations.ts";
 
@@ -72,18 +72,7 @@ export async function listArtifacts(db: Db, owner: Owner, q: ArtifactQuery): Pro
     const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where(sql<boolean>`lower(${sql.ref("name")}) like ${pattern} escape '\\'`);
   }
-  if (q.after) {
-    const at = await findArtifact(db, owner, q.after);
-    if (!at) return null;
-    query = query.where("seq", "<", at.seq);
-  }
-  return cutPage(
-    await query
-      .orderBy("seq", "desc")
-      .limit(q.limit + 1)
-      .execute(),
-    q.limit,
-  );
+  return readPage(query, { ...q, order: "desc" }, (id) => findArtifact(db, owner, id));
 }
 
 export async function deleteArtifact(db: Db, owner: Owner, id: string): Promise<boolean> {

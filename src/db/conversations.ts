@@ -4,7 +4,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "./connect.ts";
 import type { Item } from "../responses/types.ts";
-import { cutPage, type Page, type PageQuery } from "./page.ts";
+import { readPage, type Page, type PageQuery } from "./page.ts";
 import type { ConversationsTable } from "./schema.ts";
 
 type ConversationRow = Selectable<ConversationsTable>;
@@ -101,25 +101,11 @@ export async function allConversationItems(db: Db, conversationId: string): Prom
 
 /** One page of items; null when `after` names no item of this conversation. */
 export async function listConversationItems(db: Db, conversationId: string, q: PageQuery): Promise<Page<Item> | null> {
-  let query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
-  if (q.after) {
-    const at = await db
-      .selectFrom("conversation_items")
-      .select("seq")
-      .where("conversation_id", "=", conversationId)
-      .where("id", "=", q.after)
-      .executeTakeFirst();
-    if (!at) return null;
-    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
-  }
-  const page = cutPage(
-    await query
-      .orderBy("seq", q.order)
-      .limit(q.limit + 1)
-      .execute(),
-    q.limit,
+  const query = db.selectFrom("conversation_items").select(["item", "seq"]).where("conversation_id", "=", conversationId);
+  const page = await readPage(query, q, (id) =>
+    db.selectFrom("conversation_items").select("seq").where("conversation_id", "=", conversationId).where("id", "=", id).executeTakeFirst(),
   );
-  return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
+  return page && { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
 export async function findConversationItem(db: Db, conversationId: string, itemId: string): Promise<Item | undefined> {
@@ -147,17 +133,6 @@ export async function findItemInOrganization(db: Db, orgId: number, itemId: stri
 export async function listConversations(db: Db, owner: Owner, q: PageQuery): Promise<Page<Conversation> | null> {
   let query = db.selectFrom("conversations").selectAll().where("organization_id", "=", owner.organizationId);
   if (owner.userId != null) query = query.where("user_id", "=", owner.userId);
-  if (q.after) {
-    const at = await conversationRow(db, owner, q.after);
-    if (!at) return null;
-    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
-  }
-  const page = cutPage(
-    await query
-      .orderBy("seq", q.order)
-      .limit(q.limit + 1)
-      .execute(),
-    q.limit,
-  );
-  return { rows: page.rows.map(parsed), hasMore: page.hasMore };
+  const page = await readPage(query, q, (id) => conversationRow(db, owner, id));
+  return page && { rows: page.rows.map(parsed), hasMore: page.hasMore };
 }

@@ -19,7 +19,7 @@ import { nowIso } from "./clock.ts";
 import { queueRecords } from "./log-queue.ts";
 import { inOwnStatement } from "./own-statement.ts";
 import { ownerOf } from "./owners.ts";
-import { cutPage, type Page, type PageQuery } from "./page.ts";
+import { readPage, type Page, type PageQuery } from "./page.ts";
 import { changedRows, prepared } from "./prepared.ts";
 import { statementBatch } from "./statement-batch.ts";
 import type { Insertable, Selectable } from "kysely";
@@ -368,29 +368,16 @@ export async function chainItems(db: Db, orgId: number, id: string): Promise<Ite
 }
 
 export async function listInputItems(db: Db, orgId: number, responseId: string, q: PageQuery): Promise<Page<Item> | null> {
-  let query = db
+  const query = db
     .selectFrom("response_items")
     .select(["item", "seq"])
     .where("response_id", "=", responseId)
     .where("organization_id", "=", orgId)
     .where("role", "=", "input");
-  if (q.after) {
-    const at = await db
-      .selectFrom("response_items")
-      .select("seq")
-      .where("response_id", "=", responseId)
-      .where("role", "=", "input")
-      .where("id", "=", q.after)
-      .executeTakeFirst();
-    if (!at) return null;
-    query = query.where("seq", q.order === "asc" ? ">" : "<", at.seq);
-  }
-  const rows = await query
-    .orderBy("seq", q.order)
-    .limit(q.limit + 1)
-    .execute();
-  const page = cutPage(rows, q.limit);
-  return { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
+  const page = await readPage(query, q, (id) =>
+    db.selectFrom("response_items").select("seq").where("response_id", "=", responseId).where("role", "=", "input").where("id", "=", id).executeTakeFirst(),
+  );
+  return page && { rows: page.rows.map((r) => JSON.parse(r.item)), hasMore: page.hasMore };
 }
 
 /** A response's own input items, in their order (a job run by another process starts from them). */
