@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { createOrganization, openDatabase } from "../../src/db/index.ts";
 import { BACKSTOP_PAGES } from "../../src/db/checkpointer.ts";
+import { eventually } from "../support/eventually.ts";
 
 test("with a checkpointer the log reaches the database file off the event loop; the server's own commits only back it up", async () => {
   const path = join(mkdtempSync(join(tmpdir(), "tessera-ckpt-")), "t.db");
@@ -37,11 +38,7 @@ test("with a checkpointer the log reaches the database file off the event loop; 
           .execute();
       }
     });
-    let size = statSync(path).size;
-    for (let i = 0; i < 100 && size < before + 4_000_000; i++) {
-      await Bun.sleep(20);
-      size = statSync(path).size;
-    }
+    const size = await eventually(() => statSync(path).size, (s) => s >= before + 4_000_000, { what: "the file to grow" });
     expect(size).toBeGreaterThanOrEqual(before + 4_000_000);
   } finally {
     await db.destroy();

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
+import { eventually } from "../support/eventually.ts";
 
 declare const Deno: { test(options: { name: string; fn: () => Promise<void>; ignore?: boolean; sanitizeResources?: boolean; sanitizeOps?: boolean }): void };
 
@@ -28,15 +29,6 @@ function waitFor(child: ChildProcess, re: RegExp, what: string): Promise<string>
     });
     child.on("exit", (code) => reject(new Error(`${what} exited ${code} before printing ${re}: ${out}`)));
   });
-}
-
-/** Polls `ok` (a line in a child's output) until it holds, or fails naming `what` after 15 s. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A helper process that serves until its stdin closes, and the line it printed. */
@@ -180,7 +172,7 @@ async function smoke(kind: "sqlite" | "postgres") {
       try {
         waiting = post("/v1/conversations", { metadata: { topic: "locked" } });
         void waiting.finally(() => (settled = true));
-        await until(() => output.includes("database locked by another process"), "the call to wait for the lock");
+        await eventually(() => output.includes("database locked by another process"), Boolean, { ms: 15_000, what: "the call to wait for the lock" });
         assert.equal((await fetch(`${base}/health/live`)).status, 200);
         assert.equal(settled, false);
       } finally {

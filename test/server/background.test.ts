@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { findOrganizationByName, openDatabase } from "../../src/db/index.ts";
 import { Background } from "../../src/server/background.ts";
+import { until } from "../support/server-process.ts";
 import { autofixBody, post, startHarness, VALID } from "./harness.ts";
 
 test("idle() waits for every task, also those a task starts; a failure is logged, not thrown", async () => {
@@ -40,7 +41,7 @@ test("stop() amid requests: every free and rejected request answered is in the l
     ...Array.from({ length: 20 }, () => status(post(h.base, "/v1/autofix", broke, autofixBody(VALID)))),
   ]);
   // Stop once half have been answered: the log writes of the last answers are still to come.
-  await until(() => h.lines.length >= 30);
+  await until("30 requests answered", () => h.lines.length >= 30);
   const path = h.target;
   await h.server.stop();
   const answers = await sent;
@@ -60,7 +61,3 @@ test("stop() amid requests: every free and rejected request answered is in the l
     await h.close();
   }
 });
-
-async function until(ok: () => boolean) {
-  while (!ok()) await Bun.sleep(0);
-}

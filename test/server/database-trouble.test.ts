@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { findOrganizationByName } from "../../src/db/index.ts";
 import { books } from "../support/books.ts";
+import { until } from "../support/server-process.ts";
 import { autofixBody, BROKEN, post } from "./harness.ts";
 import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
 
@@ -78,15 +79,7 @@ for (const kind of ["disk_full", "read_only"] as const) {
     const b = await books(db, org.id);
     expect(b.balanced).toBe(true);
     const ok = [...answers, ...after].filter((a) => a.status === 200).length;
-    await until(async () => (await books(db, org.id)).openHolds === 0);
+    await until("the refused calls' holds to come back", async () => (await books(db, org.id)).openHolds === 0);
     expect(10_000 - (await books(db, org.id)).credits).toBe(ok);
   });
-}
-
-async function until(ok: () => Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await Bun.sleep(20);
-  }
 }

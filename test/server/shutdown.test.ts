@@ -7,8 +7,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { balancedBooks } from "../support/books.ts";
 import { startHeldModel } from "../support/held-model.ts";
+import { startServerProcess, until, type ServerProcess } from "../support/server-process.ts";
 import { createApiKey, createOrganization, findOrganizationByName, openDatabase, type Db } from "../../src/db/index.ts";
 import { HOLD_EXPIRY_MS } from "../../src/db/billing.ts";
 import { FIXING_MODEL_TIMEOUT_MS } from "../../src/server/surfaces/autofix/fixing-model.ts";
@@ -17,7 +18,6 @@ import { SHUTDOWN_GRACE_MS } from "../../src/server/main.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import { autofixBody, HOPELESS, post, VALID } from "./harness.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const CALLS = 8;
 const START_CREDITS = 20;
 
@@ -44,73 +44,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Spawned {
-  proc: Subprocess<"ignore", "pipe", "pipe">;
-  base: string;
-  output: () => string;
-}
-
-async function spawnServer(dbPath: string, env: Record<string, string> = {}): Promise<Spawned> {
-  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: "0",
-      TESSERA_DB: dbPath,
-      TESSERA_AUTOFIX_PRICE: "1",
-      TESSERA_AUTOFIX_MODEL: "openai/slow-fixer",
-      OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
-      OPENAI_API_KEY: "sk-slow",
-      ...env,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+function spawnServer(dbPath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerProcess({
+    TESSERA_DB: dbPath,
+    TESSERA_AUTOFIX_PRICE: "1",
+    TESSERA_AUTOFIX_MODEL: "openai/slow-fixer",
+    OPENAI_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
+    OPENAI_API_KEY: "sk-slow",
+    ...env,
   });
-  let out = "";
-  const pump = async (s: ReadableStream<Uint8Array>) => {
-    for await (const chunk of s) out += new TextDecoder().decode(chunk);
-  };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-    if (m) return { proc, base: m[1]!, output: () => out };
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await Bun.sleep(20);
-  }
-}
-
-interface Books {
-  credits: number;
-  holds: number;
-  openHolds: number;
-  ledger: number;
-}
-
-async function books(name: string): Promise<Books> {
-  const org = (await findOrganizationByName(db, name))!;
-  const holds = await db.selectFrom("credit_holds").select("amount").where("organization_id", "=", org.id).execute();
-  const ledger = await db.selectFrom("credit_ledger").select("delta").where("organization_id", "=", org.id).execute();
-  return {
-    credits: org.credits,
-    holds: holds.reduce((n, h) => n + h.amount, 0),
-    openHolds: holds.length,
-    ledger: ledger.reduce((n, l) => n + l.delta, 0),
-  };
-}
-
-function expectBalanced(b: Books) {
-  expect(b.credits + b.holds).toBe(b.ledger);
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 async function orgWithKey(name: string): Promise<string> {
@@ -143,38 +85,35 @@ test("kill -9 in the middle of paid fixes: the holds stay on the books until a s
   const server = await spawnServer(dbPath);
   const answers = await fireFixes(server.base, key);
 
-  const during = await books("killed");
+  const during = await balancedBooks(db, "killed");
   expect(during).toMatchObject({ credits: START_CREDITS - CALLS, holds: CALLS, openHolds: CALLS, ledger: START_CREDITS });
-  expectBalanced(during);
 
   server.proc.kill(9);
   await server.proc.exited;
   model.release();
   const settled = await Promise.all(answers);
   expect(settled.every((a) => a.status === 0)).toBe(true); // no answer: the connection died
-  const afterKill = await books("killed");
+  const afterKill = await balancedBooks(db, "killed");
   expect(afterKill).toEqual(during);
 
   // Restarted at once: the holds' owner (the killed process) is gone, so they come back now, each
   // with a ledger row, not an hour later (HOLD_EXPIRY_MS is only the backstop).
   const restarted = await spawnServer(dbPath);
-  const after = await books("killed");
+  const after = await balancedBooks(db, "killed");
   expect(after).toEqual({ credits: START_CREDITS, holds: 0, openHolds: 0, ledger: START_CREDITS });
-  expectBalanced(after);
   const org = (await findOrganizationByName(db, "killed"))!;
   const returned = await db.selectFrom("credit_ledger").selectAll().where("organization_id", "=", org.id).where("delta", "=", 0).execute();
   expect(returned).toHaveLength(CALLS);
   expect(returned.every((r) => r.request_id && /^hold of 1 returned: its server stopped/.test(r.reason))).toBe(true);
-  expect(restarted.output()).toContain(`${CALLS} credit hold(s) returned`);
+  expect(restarted.log()).toContain(`${CALLS} credit hold(s) returned`);
 
   // And the restarted server still charges as before.
   const ok = await fireFixes(restarted.base, key);
   model.release();
   const done = await Promise.all(ok);
   expect(done.map((a) => a.status)).toEqual(Array(CALLS).fill(200));
-  expect(await books("killed")).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
-  restarted.proc.kill("SIGTERM");
-  expect(await restarted.proc.exited).toBe(0);
+  expect(await balancedBooks(db, "killed")).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
+  expect(await restarted.stop()).toBe(0);
   await db.destroy();
 }, 60_000);
 
@@ -184,10 +123,10 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   const key = await orgWithKey("stopped");
   const server = await spawnServer(dbPath);
   const answers = await fireFixes(server.base, key);
-  expectBalanced(await books("stopped"));
+  await balancedBooks(db, "stopped");
 
   server.proc.kill("SIGTERM");
-  await until("the server to say it is stopping", () => server.output().includes("SIGTERM"));
+  await until("the server to say it is stopping", () => server.log().includes("SIGTERM"));
   // A request after TERM is refused; those in flight are still waiting on the model.
   const late = await post(server.base, "/v1/autofix", key, autofixBody(HOPELESS)).then(
     (r) => r.status,
@@ -195,7 +134,7 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   );
   expect(late).toBe(0);
   expect(server.proc.exitCode).toBeNull();
-  expectBalanced(await books("stopped"));
+  await balancedBooks(db, "stopped");
 
   model.release();
   const done = await Promise.all(answers);
@@ -203,9 +142,9 @@ test("TERM in the middle of paid fixes: no new requests, those in flight complet
   expect(done.every((a) => a.body.fix_summary.status === "fixed")).toBe(true);
   expect(await server.proc.exited).toBe(0);
   // Its last line is written before it exits (console.log to a pipe was dropped by exit()).
-  await until("the last log line", () => server.output().includes("stopped: requests settled, logs written, database closed"));
+  await until("the last log line", () => server.log().includes("stopped: requests settled, logs written, database closed"));
 
-  const after = await books("stopped");
+  const after = await balancedBooks(db, "stopped");
   expect(after).toEqual({ credits: START_CREDITS - CALLS, holds: 0, openHolds: 0, ledger: START_CREDITS - CALLS });
   const org = (await findOrganizationByName(db, "stopped"))!;
   const logs = await db.selectFrom("request_logs").select(["status", "charge"]).where("organization_id", "=", org.id).execute();
@@ -220,14 +159,14 @@ test("SIGINT while the model never answers: after the grace the calls are cut an
   const key = await orgWithKey("cut");
   const server = await spawnServer(dbPath, { TESSERA_SHUTDOWN_GRACE_MS: "300" });
   const answers = await fireFixes(server.base, key);
-  expectBalanced(await books("cut"));
+  await balancedBooks(db, "cut");
 
   server.proc.kill("SIGINT");
   expect(await server.proc.exited).toBe(0);
-  expect(server.output()).toContain("SIGINT");
+  expect(server.log()).toContain("SIGINT");
   const done = await Promise.all(answers);
   expect(done.every((a) => a.status !== 200)).toBe(true);
-  const after = await books("cut");
+  const after = await balancedBooks(db, "cut");
   expect(after).toEqual({ credits: START_CREDITS, holds: 0, openHolds: 0, ledger: START_CREDITS });
   const org = (await findOrganizationByName(db, "cut"))!;
   const returned = await db.selectFrom("credit_ledger").select("reason").where("organization_id", "=", org.id).where("delta", "=", 0).execute();

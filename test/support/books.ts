@@ -1,6 +1,7 @@
 // The money invariant, read straight from the database: for every organization,
 // balance + open holds = sum of the ledger.
-import type { Db } from "../../src/db/index.ts";
+import { expect } from "bun:test";
+import { findOrganizationByName, type Db } from "../../src/db/index.ts";
 
 export interface Books {
   credits: number;
@@ -17,4 +18,11 @@ export async function books(db: Db, orgId: number): Promise<Books> {
   const held = holds.reduce((n, h) => n + h.amount, 0);
   const total = ledger.reduce((n, l) => n + l.delta, 0);
   return { credits: org.credits, holds: held, openHolds: holds.length, ledger: total, balanced: org.credits + held === total };
+}
+
+/** The books of the organization named `name`, asserted balanced, without the flag (to compare whole). */
+export async function balancedBooks(db: Db, name: string): Promise<Omit<Books, "balanced">> {
+  const { balanced, ...rest } = await books(db, (await findOrganizationByName(db, name))!.id);
+  expect(balanced).toBe(true);
+  return rest;
 }

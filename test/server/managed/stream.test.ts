@@ -8,6 +8,7 @@ import { writeConfigBlock } from "../../../src/client/config-block.ts";
 import { compileLibrary, isValid, loadLanguage, parse } from "../../../src/lang/index.ts";
 import { builtInLibraries } from "../../../src/library/index.ts";
 import { startEmbedHarness, type EmbedHarness } from "../embed-harness.ts";
+import { eventually } from "../../support/eventually.ts";
 
 let E: EmbedHarness;
 let key: string;
@@ -40,14 +41,6 @@ const pieces = (text: string) => text.match(/[\s\S]{1,4}/g)!;
 async function eventsOf(model: string, endpoint: string) {
   return E.h.server.db.selectFrom("reliability_events").selectAll().where("model", "=", model).where("endpoint", "=", endpoint).execute();
 }
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    await Bun.sleep(10);
-  }
-}
-
 function expectRepaired(text: string) {
   expect(parse(text, lib).errors).toEqual([]);
   for (const m of MISTAKES) expect(text).not.toContain(m);
@@ -73,7 +66,7 @@ test("Embed SSE: the deltas are the repaired answer; monitoring records the repa
     text += delta;
   }
   expectRepaired(text);
-  const events = await until(
+  const events = await eventually(
     () => eventsOf("openai/gpt-embed-stream", "/v1/embed/chat/completions"),
     (r) => r.length > 0,
   );
@@ -108,7 +101,7 @@ test("Responses SSE: deltas == output_text.done == the stored response == the co
   expect(stored.output_text).toBe(deltas);
   const items = await (await fetch(`${E.h.base}/v1/conversations/${conv.id}/items?order=asc`, { headers: { authorization: `Bearer ${key}` } })).json();
   expect(items.data[1].content[0].text).toBe(deltas);
-  const events = await until(
+  const events = await eventually(
     () => eventsOf("openai/gpt-responses-stream", "/v1/embed/responses"),
     (r) => r.length > 0,
   );
