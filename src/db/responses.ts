@@ -4,13 +4,14 @@ import { sql, type Kysely } from "kysely";
 import type { Db } from "./connect.ts";
 import { capabilities } from "./dialect.ts";
 import { appendConversationItems } from "./conversations.ts";
-import { settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
+import { chargeOutright, settleCreditsIn, settled, settleIn, type Settlement } from "./billing.ts";
 import { queueRecords } from "./log-queue.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { ownerOf } from "./owners.ts";
 import { cutPage, type Page, type PageQuery } from "./page.ts";
-import { prepared } from "./prepared.ts";
+import { changedRows, prepared } from "./prepared.ts";
 import type { Selectable } from "kysely";
+import { jsonOnce } from "../responses/json.ts";
 import type { SequencedEvent } from "../responses/stream-events.ts";
 import type { Item, ResponseObject } from "../responses/types.ts";
 import type { Database, ResponsesTable } from "./schema.ts";
@@ -29,6 +30,9 @@ function stored(row: ResponseRow): StoredResponse {
 }
 
 const seconds = () => Math.floor(Date.now() / 1000);
+
+/** A Response object as stored: serialized once, as the reply that sends it reuses the text (json.ts). */
+const bodyText = (body: unknown) => (typeof body === "object" && body !== null ? jsonOnce(body) : JSON.stringify(body));
 
 export interface NewResponse {
   id: string;
@@ -125,7 +129,7 @@ async function insertResponseIn(tx: Db, r: NewResponse): Promise<void> {
     conversation: r.conversationId,
     user: r.userId ?? null,
     background: r.background ? 1 : 0,
-    body: JSON.stringify(r.body),
+    body: bodyText(r.body),
     request: r.request === null ? null : JSON.stringify(r.request),
     // A running response is its process's (owners.ts): failed, not left running, should it die.
     worker: r.worker ?? (r.status === "queued" || r.status === "in_progress" ? ownerOf(tx) : null),
@@ -209,6 +213,16 @@ export async function endTurn(
   /** The request log and event go to the log queue after the commit (a client waits for it), not in the transaction. */
   queueLog = false,
 ): Promise<ResponseObject | null> {
+  if (end === null) {
+    // Nothing to store (store: false): nothing ended meanwhile. A free call (nothing held) then has
+    // nothing to commit before its answer either: its log is queued, as a free Embed call's is.
+    const s = settlement(null);
+    if (s.held === 0 && queueLog) {
+      await chargeOutright(db, { ...s, charge: 0 });
+      return null;
+    }
+    settlement = () => s;
+  }
   const { meanwhile, requestId, records } = await inSharedTransaction(db, async (tx, maybeDone) => {
     let meanwhile: ResponseObject | null = null;
     if (end && "insert" in end) {
@@ -340,14 +354,16 @@ export async function deleteResponse(db: Db, orgId: number, id: string): Promise
  * releasing its lease; false when it had ended already (cancelled, failed or finished meanwhile).
  */
 export async function endResponse(db: Db, id: string, status: string, body: unknown): Promise<boolean> {
-  const r = await db
-    .updateTable("responses")
-    .set({ status, body: JSON.stringify(body), updated_at: seconds(), worker: null, lease_until: null })
-    .where("id", "=", id)
-    .where("status", "in", ["queued", "in_progress"])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return changedRows(await endRunning(db, { id, status, body: bodyText(body), at: seconds() })) === 1;
 }
+// A streamed turn ends its row with this: compiled once (prepared.ts), as the inserts are.
+const endRunning = prepared<{ id: string; status: string; body: string; at: number }>((db, v) =>
+  db
+    .updateTable("responses")
+    .set({ status: v("status"), body: v("body"), updated_at: v("at"), worker: null, lease_until: null })
+    .where("id", "=", v("id"))
+    .where("status", "in", ["queued", "in_progress"]),
+);
 
 /** The sequence number a response's next stored event takes. */
 export async function nextSequence(db: Db, responseId: string): Promise<number> {

@@ -141,8 +141,9 @@ export function setScratch(text: string): number {
   need();
   const base = held.length;
   reserve(base + text.length);
-  const view = new Uint16Array(wasm!.memory.buffer, inputPtr + base * 2, text.length);
-  for (let i = 0; i < text.length; i++) view[i] = text.charCodeAt(i);
+  const view = units();
+  const at = (inputPtr >> 1) + base;
+  for (let i = 0; i < text.length; i++) view[at + i] = text.charCodeAt(i);
   return base;
 }
 

@@ -134,6 +134,8 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
   if (tree.overflow) return splitDeep(text, base, from, to, tree.farthest);
   const reader = new TreeReader(tree, text, base);
   // Lazy statements read a copy of the tree: the engine's is the next parse's once this returns.
+  // Copied with set() into a new array: slice() of a view on linear memory copies unit by unit
+  // (measured under Bun: 0.7 ms for a 100k program's tree, against 0.09 ms).
   let copy: TreeReader | null = null;
   const top = tree.count - 1;
   const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];
@@ -150,7 +152,11 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     const [nameNode, exprNode] = reader.children(node);
     const id = reader.slice(nameNode);
     if (lazy) {
-      copy ??= new TreeReader({ ...tree, data: tree.data.slice(0, tree.count * 4) }, text, base);
+      if (copy === null) {
+        const data = new Int32Array(tree.count * 4);
+        data.set(tree.data.subarray(0, tree.count * 4));
+        copy = new TreeReader({ ...tree, data }, text, base);
+      }
       statements.push(new LazyStatement(id, copy, exprNode, reader.start(node), reader.end(node)));
       continue;
     }

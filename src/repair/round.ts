@@ -16,6 +16,8 @@ export interface Round {
   readonly fit: Fitter;
   /** Names chosen by shape this round, by where and how the call is written (names.ts). */
   shapeNames: Map<string, string | null>;
+  /** The round's errors by code, in source order (made when first asked: see errorsOf). */
+  byCode: Map<FixError["code"], PlacedError[]> | null;
 }
 
 export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
@@ -36,6 +38,7 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
     to: ins.blocks[ins.blocks.length - 1].end,
     defs,
     shapeNames: new Map(),
+    byCode: null,
     get fit() {
       return (fit ??= fitter(library, defs));
     },
@@ -57,6 +60,16 @@ export function statementAt(round: Round, at: number): Statement | undefined {
 
 /** The errors of a round whose code is one of `codes`. */
 export function errorsOf(round: Round, ...codes: FixError["code"][]): PlacedError[] {
+  // Each pass asks for its codes: the errors are sorted by code once per round, not filtered per pass.
+  if (round.byCode === null) {
+    round.byCode = new Map();
+    for (const e of round.ins.errors) {
+      const list = round.byCode.get(e.code);
+      if (list) list.push(e);
+      else round.byCode.set(e.code, [e]);
+    }
+  }
+  if (codes.length === 1) return (round.byCode.get(codes[0]) ?? []).slice();
   return round.ins.errors.filter((e) => codes.includes(e.code));
 }
 

@@ -48,7 +48,9 @@ export interface Sanitized {
   last: Inspection;
 }
 
-const keyOf = (e: FixError) => JSON.stringify([e.code, e.statementId, e.component, e.path, e.message]);
+// An error's identity across rounds. Joined with a unit no message holds (a JSON array of the
+// fields cost more than the rest of noting a round's errors); an absent field differs from "".
+const keyOf = (e: FixError) => `${e.code}\u0000${e.statementId ?? "\u0001"}\u0000${e.component ?? "\u0001"}\u0000${e.path ?? "\u0001"}\u0000${e.message}`;
 
 /**
  * What one round does: the edits of the first phase that has any and makes a text not `seen`
@@ -71,7 +73,12 @@ export function sanitize(generation: string, library: Library, first: Inspection
   let ins = first;
   const seen = new Set<string>([text]);
   const everSeen = new Map<string, FixError>();
-  const note = () => ins.errors.forEach((e) => everSeen.has(keyOf(e)) || everSeen.set(keyOf(e), publicError(e)));
+  const note = () => {
+    for (const e of ins.errors) {
+      const key = keyOf(e);
+      if (!everSeen.has(key)) everSeen.set(key, publicError(e));
+    }
+  };
   note();
   for (let round = 0; round < MAX_ROUNDS && ins.errors.length; round++) {
     const state = makeRound(text, library, ins);

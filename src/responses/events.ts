@@ -6,6 +6,7 @@
 import type { ChatCompletionChunk, FinishReason, Usage } from "../chat/types.ts";
 import type { UrlCitation } from "./citations.ts";
 import { closingEvents, openingEvents } from "./hosted-events.ts";
+import { copyJson } from "./json.ts";
 import { newId } from "./ids.ts";
 import type { ResponseEvent, TerminalEventType } from "./stream-events.ts";
 import type { FunctionCallItem, IncompleteReason, OutputItem, OutputMessageItem, OutputTextPart, ResponseObject } from "./types.ts";
@@ -175,7 +176,7 @@ export class EventBridge {
     annotations.forEach((annotation, annotation_index) => events.push({ type: "response.output_text.annotation.added", ...at, annotation_index, annotation }));
     events.push({ type: "response.output_text.done", ...at, text, logprobs: [] });
     events.push({ type: "response.content_part.done", ...at, part: { ...part } });
-    events.push({ type: "response.output_item.done", output_index: m.index, item: structuredClone(m.item) });
+    events.push({ type: "response.output_item.done", output_index: m.index, item: copyJson(m.item) });
   }
 }
 

@@ -5,6 +5,7 @@
 // written, and a function_call_output item, finished when it is added: OpenUI's front end reads
 // a function_call_output only from its output_item.added.
 import type { ResponseEvent } from "./stream-events.ts";
+import { copyJson } from "./json.ts";
 import type { OutputItem } from "./types.ts";
 
 type HostedOutput = Exclude<OutputItem, { type: "message" }>;
@@ -18,7 +19,7 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
     case "function_call":
       return [{ type: "response.output_item.added", output_index: index, item: { ...item, arguments: "", status: "in_progress" } }];
     case "function_call_output":
-      return [{ type: "response.output_item.added", output_index: index, item: structuredClone(item) }];
+      return [{ type: "response.output_item.added", output_index: index, item: copyJson(item) }];
     case "mcp_call":
       return [
         { type: "response.output_item.added", output_index: index, item: { ...item, arguments: "", output: null, error: null, status: "in_progress" } },
@@ -52,7 +53,7 @@ export function openingEvents(item: HostedOutput, index: number): ResponseEvent[
 
 export function closingEvents(item: HostedOutput, index: number): ResponseEvent[] {
   const at = { item_id: item.id, output_index: index };
-  const done: ResponseEvent = { type: "response.output_item.done", output_index: index, item: structuredClone(item) };
+  const done: ResponseEvent = { type: "response.output_item.done", output_index: index, item: copyJson(item) };
   switch (item.type) {
     case "function_call":
       return [{ type: "response.function_call_arguments.done", ...at, name: item.name, arguments: item.arguments }, done];

@@ -38,7 +38,11 @@ test("with a checkpointer the log reaches the database file off the event loop; 
           .execute();
       }
     });
-    const size = await eventually(() => statSync(path).size, (s) => s >= before + 4_000_000, { what: "the file to grow" });
+    const size = await eventually(
+      () => statSync(path).size,
+      (s) => s >= before + 4_000_000,
+      { what: "the file to grow" },
+    );
     expect(size).toBeGreaterThanOrEqual(before + 4_000_000);
   } finally {
     await db.destroy();

@@ -97,3 +97,45 @@ test("an older result read after a newer one still shows its own tree", () => {
   assert.deepEqual(names(late.root!.props.children), ["Text", "Text"]);
   assert.deepEqual(names(early.root!.props.children), ["Text"]);
 });
+
+test("streamed, a statement built again from what it kept shows what a fresh build shows, at every push", () => {
+  // Forward references, items dropped until defined, a required argument defined late, objects
+  // and nested arrays holding references, a cycle, a name defined again, `root` over many, and
+  // an argument first looked up only once the required one before it is defined (`late`), and a
+  // statement wide enough to be built again in parts (`wide`, 16 references or more).
+  const program = [
+    "root = Stack([s0, s1, s2, s3, Card(title, [t0, t1]), Stack([[s1, s2], s0]), cyc, late, wide])",
+    'wide = Stack([Col(lbl2, {width: wid2}), s0, s1, s2, s3, t0, t1, late, s0, s1, s2, s3, t0, t1, [late, cyc], Card(title, [t1]), Col("k", {width: w})])',
+    "s0 = Text(word)",
+    'word = "first"',
+    's1 = Table([Col(label, {width: w}), Col("b")], rows)',
+    'label = "head"',
+    "w = 3",
+    "rows = [[1, w], [s0]]",
+    't0 = Text("t")',
+    "cyc = Stack([cyc2])",
+    "cyc2 = Stack([cyc])",
+    'title = "card"',
+    's2 = Button("go", act, 2)',
+    "t1 = Button(title)",
+    'word = "again"',
+    "s3 = Stack([s0, t0])",
+    "late = Col(lbl, {width: wid})",
+    'lbl = "x"',
+    "wid = 5",
+    "wid2 = 7",
+    'lbl2 = "y"',
+  ].join("\n");
+  for (const size of [1, 7, 23]) {
+    const chunks: string[] = [];
+    for (let i = 0; i < program.length; i += size) chunks.push(program.slice(i, i + size));
+    const stream = createStreamParser(lib);
+    for (let k = 0; k < chunks.length; k++) {
+      const kept = stream.push(chunks[k]).root;
+      const fresh = createStreamParser(lib);
+      for (let j = 0; j < k; j++) fresh.push(chunks[j]);
+      assert.deepEqual(kept, fresh.push(chunks[k]).root, `chunks of ${size}, push ${k}`);
+    }
+    assert.deepEqual(stream.end().root, parse(program, lib).root);
+  }
+});

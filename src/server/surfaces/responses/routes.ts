@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { endResponse, deleteResponse, eventsAfter, findResponse, hasResponse, listInputItems, type Db, type Organization } from "../../../db/index.ts";
 import { replay } from "../../../responses/events.ts";
 import { newId } from "../../../responses/ids.ts";
+import { jsonOnce } from "../../../responses/json.ts";
 import { CompactBody, CreateBody, InputTokensBody } from "../../../responses/schema.ts";
 import type { ResponseObject } from "../../../responses/types.ts";
 import { readBody } from "../../body.ts";
@@ -17,7 +18,7 @@ import { holdWithTokenBudget } from "../../token-budget.ts";
 import { abortLocal, startBackground } from "./background.ts";
 import { compactTurn, estimateTokens } from "./compact.ts";
 import { prepareTurn } from "./prepare.ts";
-import { openFirstRound, runTurn, settleUnopened, type SequencedEvent } from "./run.ts";
+import { openFirstRound, runTurn, settleUnopened, storeAtStart, type SequencedEvent } from "./run.ts";
 
 type Ctx<P extends string = string> = AuthedContext<P, "key">;
 
@@ -37,18 +38,35 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
 
   if (body.background) {
     const queued = await startBackground(deps, t, call);
-    return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : Response.json(queued);
+    return body.stream ? sseEvents(tail(deps.db, org, queued.id, -1)) : responseJson(queued);
   }
   // A client that hangs up ends the turn, streamed or not: the provider call is aborted and the
   // hold handed back (a background run, above, is the one kind that runs on without its client).
   const ac = new AbortController();
   ctx.req.signal.addEventListener("abort", () => ac.abort(), { once: true });
-  const chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId, body.stream !== true);
+  // A stream shows its id in its first event, retrievable from then on: its row is stored while the
+  // provider call opens (a JSON answer is stored once, at its end).
+  const start = body.stream && t.settings.store ? storeAtStart(deps, t, call.requestId) : null;
+  let chunks: Awaited<ReturnType<typeof openFirstRound>>;
+  try {
+    chunks = await openFirstRound(deps, t, ac.signal, ctx.requestId, body.stream !== true);
+  } catch (e) {
+    await start?.undo();
+    throw e;
+  }
   if (chunks instanceof HttpError) {
+    await start?.undo();
     await settleUnopened(deps, call, chunks.status);
     throw chunks;
   }
-  const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true });
+  // A row that could not be stored (the database in trouble) is the request's error, answered
+  // before the stream starts (503), its provider call closed, its hold handed back.
+  await start?.stored.catch(async (e) => {
+    ac.abort();
+    await t.loop?.close();
+    throw e;
+  });
+  const events = runTurn(deps, t, chunks, { call, signal: ac.signal, streamed: body.stream === true, stored: start?.stored });
   // A client that goes away mid-stream: the provider call is aborted and the turn still runs to
   // its end (stored as cancelled, its hold handed back), else it would hang at its next event.
   if (body.stream)
@@ -56,7 +74,12 @@ export async function create(ctx: PaidContext<string, "key or token">): Promise<
       ac.abort();
       void drain(events);
     });
-  return Response.json(await drain(events));
+  return responseJson(await drain(events));
+}
+
+/** A Response object as the reply: the text it was stored as, when it was (json.ts). */
+function responseJson(response: ResponseObject): Response {
+  return new Response(jsonOnce(response), { headers: { "content-type": "application/json;charset=utf-8" } });
 }
 
 async function drain<R>(events: AsyncGenerator<unknown, R>): Promise<R> {
@@ -132,7 +155,7 @@ export async function cancel(ctx: Ctx<"/:id">): Promise<Response> {
   const cancelled: ResponseObject = { ...response, status: "cancelled" };
   if (await endResponse(ctx.deps.db, response.id, "cancelled", cancelled)) {
     abortLocal(response.id);
-    return Response.json(cancelled);
+    return responseJson(cancelled);
   }
   // It ended between the read and the write: answer what it became.
   return Response.json((await findResponse(ctx.deps.db, org.id, response.id))!.body);

@@ -2,9 +2,10 @@
 // response.created, the item events of the bridge (src/responses/events.ts), then exactly one
 // terminal event, each with its sequence number. SSE, WebSocket, background runs and plain JSON
 // answers all consume the same generator, so every transport carries the same events.
-import { endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
+import { deleteResponse, endResponse, endTurn, handBackLater, insertResponse, updateResponse } from "../../../db/index.ts";
 import { completeAsChunk, openStream } from "../../../providers/call.ts";
 import { isContextOverflow, ProviderError, type ChatCompletionChunk, type ChatRequest } from "../../../providers/types.ts";
+import { copyJson } from "../../../responses/json.ts";
 import { EventBridge, endStatus, TERMINAL_EVENT } from "../../../responses/events.ts";
 import { withFreshId } from "../../../responses/ids.ts";
 import { withoutOldestTurns } from "../../../responses/truncate.ts";
@@ -35,15 +36,52 @@ export interface TurnOptions {
   streamed: boolean;
   /** Background runs: the row exists already (queued); progress is stored after every finished item. */
   background?: { onItemDone(response: ResponseObject): Promise<boolean> };
+  /** A streamed turn's row, stored while its provider call was being opened (storeAtStart). */
+  stored?: Promise<void>;
+}
+
+/** What a turn stores as its row, whenever it is written. */
+function rowOf(t: PreparedTurn) {
+  return {
+    id: t.settings.id,
+    organizationId: t.org.id,
+    model: t.settings.model,
+    previousResponseId: t.settings.previous_response_id,
+    conversationId: t.conversationId,
+    userId: t.userId,
+    background: false,
+    request: null,
+    worker: null,
+    leaseUntil: null,
+    input: t.input,
+  };
 }
 
 /**
- * The provider stream for a prepared turn, or the HTTP error that ends it before anything was
- * streamed: the provider refused or could not be reached (502, or 429 for the provider's 429), the
- * request holds what this provider cannot take (400, naming the provider), or the conversation is
- * longer than the model's window, and `truncation: "auto"` was not asked for or could not help
- * (400 context_length_exceeded).
+ * A streamed, stored turn's row (in progress, with its input items), written while its provider
+ * call opens rather than after: the call's wait hides the write (runTurn waits for it before
+ * response.created). `undo` removes it again, for a turn whose provider call was refused: such a
+ * request leaves nothing stored.
  */
+export function storeAtStart(deps: AppDeps, t: PreparedTurn, requestId: string): { stored: Promise<void>; undo(): Promise<void> } {
+  const body = responseObject(t.settings, { status: "in_progress", output: [] });
+  const stored = insertResponse(deps.db, { ...rowOf(t), status: "in_progress", body });
+  // Its failure is met where it is awaited (runTurn, or undo); not an unhandled rejection meanwhile.
+  stored.catch(() => {});
+  const remove = (db: AppDeps["db"]) => deleteResponse(db, t.org.id, t.settings.id);
+  return {
+    stored,
+    undo: async () => {
+      const inserted = await stored.then(
+        () => true,
+        () => false,
+      );
+      // The database in trouble: removed once it takes writes again (with the hold, if still held).
+      if (inserted) await remove(deps.db).catch(() => handBackLater(deps.db, requestId, deps.log, remove));
+    },
+  };
+}
+
 export async function openTurn(
   t: PreparedTurn,
   signal: AbortSignal,
@@ -134,24 +172,12 @@ export async function* runTurn(
   });
   const loop = t.loop ?? null;
   const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
-    responseObject(t.settings, { status, output: structuredClone(bridge.output), usage: bridge.usage, ...extra });
+    responseObject(t.settings, { status, output: copyJson(bridge.output), usage: bridge.usage, ...extra });
 
   const first = snapshot(o.background ? "queued" : "in_progress");
-  const row = {
-    id: t.settings.id,
-    organizationId: t.org.id,
-    model: t.settings.model,
-    previousResponseId: t.settings.previous_response_id,
-    conversationId: t.conversationId,
-    userId: t.userId,
-    background: false,
-    request: null,
-    worker: null,
-    leaseUntil: null,
-    input: t.input,
-  };
+  const row = rowOf(t);
   const storedAtStart = store && o.streamed && !o.background;
-  if (storedAtStart) await insertResponse(db, { ...row, status: "in_progress", body: first });
+  if (storedAtStart) await (o.stored ?? insertResponse(db, { ...row, status: "in_progress", body: first }));
   yield sequenced({ type: "response.created", response: first });
   yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
   if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
@@ -179,7 +205,7 @@ export async function* runTurn(
     let ended: ReturnType<typeof endStatus>;
     // One model call per round; hosted calls between rounds (tool-loop.ts).
     for (;;) {
-      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(structuredClone(bridge.output)));
+      if (source === null) source = await openTurn(t, o.signal, await loop!.nextChat(copyJson(bridge.output)));
       if (source instanceof HttpError) throw source;
       if (t.library) repaired = repairedChunks(source, t.library);
       for await (const chunk of repaired?.chunks ?? source) {

@@ -132,7 +132,11 @@ test("max_credits: spent in the database, never past the limit by concurrent cal
     const otherId = ((await verifyToken(e.h.server.keys, other.token)) as { claims: { id: string } }).claims.id;
     e.openai.queue.push({ status: 500, errorMessage: "provider down" });
     expect((await call("POST", "/v1/embed/chat/completions", bearer(other.token), body)).status).toBe(502);
-    const budget = await eventually(() => tokenBudget(e.h.server.db, otherId), (b) => b?.spent === 0, { what: "the token's share back" });
+    const budget = await eventually(
+      () => tokenBudget(e.h.server.db, otherId),
+      (b) => b?.spent === 0,
+      { what: "the token's share back" },
+    );
     expect(budget).toEqual({ spent: 0, max_credits: 3 });
     expect((await call("POST", "/v1/embed/chat/completions", bearer(other.token), body)).status).toBe(200);
     // A token without a budget of its own spends only the organization's credits.

@@ -287,6 +287,30 @@ test("a base64 PDF reaches every provider in its own form; a file a provider can
   expect(await e.h.credits("resp-acme")).toBe(before);
 });
 
+test("a stream the provider refuses before it starts leaves nothing stored (its row is written while the call opens), not charged", async () => {
+  e.h.server.config.responsesPrice = 3;
+  const before = await e.h.credits("resp-acme");
+  const { db } = e.h.server;
+  const count = async () => ({
+    responses: (await db.selectFrom("responses").select("id").execute()).length,
+    items: (await db.selectFrom("response_items").select("id").execute()).length,
+  });
+  const stored = await count();
+  for (const status of [400, 429, 500]) {
+    e.openai.queue.push({ status });
+    const res = await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "refused", stream: true }) });
+    expect(res.status).toBe(status === 429 ? 429 : 502);
+    expect((await res.json()).error.message.length).toBeGreaterThan(0);
+  }
+  expect(await count()).toEqual(stored);
+  expect(await e.h.credits("resp-acme")).toBe(before);
+  // The same request answered: stored, retrievable by the id its first event shows.
+  const events = await sseEvents(await raw("/responses", { method: "POST", body: JSON.stringify({ model: "openai/gpt-x", input: "answered", stream: true }) }));
+  expect(events[0].type).toBe("response.created");
+  expect((await client.responses.retrieve(events[0].response.id)).status).toBe("completed");
+  expect(await count()).toEqual({ responses: stored.responses + 1, items: stored.items + 2 });
+});
+
 test("a client that leaves mid-stream: the turn ends cancelled, stored so, its credits handed back", async () => {
   e.h.server.config.providers.LOCAL_BASE_URL = slow.url;
   e.h.server.config.responsesPrice = 2;
