@@ -333,7 +333,8 @@ export function recordsOf(s: Omit<Settlement, "held">, charge: number, at: strin
  */
 export async function returnHold(db: Db, hold: CreditHold, why: string): Promise<boolean> {
   const returned = await db.transaction().execute(async (tx) => {
-    const deleted = await tx.deleteFrom("credit_holds").where("id", "=", hold.id).executeTakeFirst();
+    // By request id too: on SQLite a hold's id is a rowid, which a later hold may take again.
+    const deleted = await tx.deleteFrom("credit_holds").where("id", "=", hold.id).where("request_id", "=", hold.request_id).executeTakeFirst();
     if (deleted.numDeletedRows !== 1n) return false;
     await tx
       .updateTable("organizations")

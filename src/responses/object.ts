@@ -71,7 +71,7 @@ function echoedTools(body: Pick<CreateBody, "tools">): (FunctionToolOut | Hosted
     if (t.type === "function") return fns[f++]!;
     if (t.type === "mcp") {
       const { authorization: _a, headers, ...rest } = t;
-      return { ...rest, headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "[redacted]"])) : null };
+      return { ...rest, headers: headers ? Object.fromEntries(Object.keys(headers).map((k) => [k, "[redacted]" as const])) : null };
     }
     return { ...t };
   });

@@ -264,6 +264,8 @@ const ToolChoice = v.union(
   'tool_choice must be "none", "auto", "required", {type:"function",name}, {type:"mcp",server_label,name?}, {type:"web_search"}, {type:"image_search"} or {type:"allowed_tools",mode,tools}',
 );
 
+export type ToolChoiceIn = v.InferOutput<typeof ToolChoice>;
+
 const TextFormat = v.variant(
   "type",
   [

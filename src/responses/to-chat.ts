@@ -11,7 +11,7 @@ import {
 } from "../chat/types.ts";
 import { IMAGE_SEARCH_FUNCTION, imageSearchText, mcpFunctionName, mcpResultText, WEB_SEARCH_FUNCTION, webSearchText } from "./hosted.ts";
 import { newId } from "./ids.ts";
-import type { InputItemIn } from "./schema.ts";
+import type { InputItemIn, ToolChoiceIn } from "./schema.ts";
 import type { ContentPart, FunctionToolOut, Item, McpApprovalRequestItem, McpApprovalResponseItem, McpCallItem, TextFormat } from "./types.ts";
 
 /** An input item once it has an id; item references are left for the caller to resolve. */
@@ -87,7 +87,7 @@ export interface ChatOptions {
   model: string;
   instructions?: string | null;
   tools?: FunctionToolOut[];
-  toolChoice?: unknown;
+  toolChoice?: ToolChoiceIn;
   parallelToolCalls?: boolean | null;
   temperature?: number | null;
   topP?: number | null;
@@ -260,20 +260,29 @@ function approvalOutcome(req: McpApprovalRequestItem, links: ReturnType<typeof h
 }
 
 /** Function tools on the chat wire; allowed_tools narrows the list and keeps its mode. */
-function toolsFor(tools: FunctionToolOut[], choice: unknown): { tools: FunctionTool[]; choice?: ToolChoice } {
+function toolsFor(tools: FunctionToolOut[], choice: ToolChoiceIn | undefined): { tools: FunctionTool[]; choice?: ToolChoice } {
   let list = tools;
   let out: ToolChoice | undefined;
-  if (typeof choice === "string") out = choice as ToolChoice;
-  else if (choice && typeof choice === "object") {
-    const c = choice as { type: string; name?: string | null; server_label?: string; mode?: "auto" | "required"; tools?: { name: string }[] };
-    if (c.type === "function") out = { type: "function", function: { name: c.name! } };
-    else if (c.type === "mcp") out = c.name ? { type: "function", function: { name: mcpFunctionName(c.server_label!, c.name) } } : "required";
-    else if (c.type === "image_search") out = { type: "function", function: { name: IMAGE_SEARCH_FUNCTION } };
-    else if (c.type.startsWith("web_search")) out = { type: "function", function: { name: WEB_SEARCH_FUNCTION } };
-    else if (c.type === "allowed_tools") {
-      const allowed = new Set(c.tools!.map((t) => t.name!));
-      list = tools.filter((t) => allowed.has(t.name));
-      out = c.mode;
+  if (typeof choice === "string") out = choice;
+  else if (choice) {
+    switch (choice.type) {
+      case "function":
+        out = { type: "function", function: { name: choice.name } };
+        break;
+      case "mcp":
+        out = choice.name ? { type: "function", function: { name: mcpFunctionName(choice.server_label, choice.name) } } : "required";
+        break;
+      case "image_search":
+        out = { type: "function", function: { name: IMAGE_SEARCH_FUNCTION } };
+        break;
+      case "allowed_tools": {
+        const allowed = new Set(choice.tools.map((t) => t.name));
+        list = tools.filter((t) => allowed.has(t.name));
+        out = choice.mode;
+        break;
+      }
+      default: // web_search, its dated and preview aliases
+        out = { type: "function", function: { name: WEB_SEARCH_FUNCTION } };
     }
   }
   return {

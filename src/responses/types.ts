@@ -1,6 +1,7 @@
 // The Responses wire's shapes, as Tessera stores and sends them (OpenAI's Responses API).
 // Items are plain JSON objects; only the fields the bridge reads are typed.
 import type { UrlCitation } from "./citations.ts";
+import type { ArtifactToolIn, ImageSearchToolIn, McpToolIn, ToolChoiceIn, WebSearchToolIn } from "./schema.ts";
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
@@ -175,8 +176,11 @@ export interface FunctionToolOut {
   strict: boolean | null;
 }
 
+/** An MCP tool as the Response echoes it: without `authorization`, and only the names of its `headers`. */
+export type McpToolOut = Omit<McpToolIn, "authorization" | "headers"> & { headers: Record<string, "[redacted]"> | null };
+
 /** A hosted tool as the Response echoes it: its settings, never `authorization` or `headers`' values. */
-export type HostedToolOut = { type: string } & Record<string, unknown>;
+export type HostedToolOut = McpToolOut | WebSearchToolIn | ImageSearchToolIn | ArtifactToolIn;
 
 export type TextFormat =
   | { type: "text" }
@@ -212,7 +216,8 @@ export interface ResponseObject {
   frequency_penalty: number;
   top_logprobs: number;
   text: { format: TextFormat; verbosity: "low" | "medium" | "high" };
-  tool_choice: unknown;
+  /** The request's, as given (validated by schema.ts), or "auto". */
+  tool_choice: ToolChoiceIn;
   /** The request's tools as given, hosted ones without their credentials. */
   tools: (FunctionToolOut | HostedToolOut)[];
   truncation: "auto" | "disabled";

@@ -16,7 +16,7 @@ import type { Library } from "../../../lang/index.ts";
 import { UnsupportedRequestError, type ChatMessage, type ChatRequest } from "../../../providers/types.ts";
 import { newId } from "../../../responses/ids.ts";
 import { functionTools, settingsOf, type ResponseSettings } from "../../../responses/object.ts";
-import type { CreateBody } from "../../../responses/schema.ts";
+import type { CreateBody, ToolChoiceIn } from "../../../responses/schema.ts";
 import { normalizeInput, toChatRequest } from "../../../responses/to-chat.ts";
 import type { CompactionItem, FunctionToolOut, Item } from "../../../responses/types.ts";
 import type { Keyring } from "../../crypto/keyring.ts";
@@ -58,7 +58,7 @@ export interface RoundChat {
   /** Hosted tools' function declarations, after the application's own. */
   hosted: FunctionToolOut[];
   /** The request's tool_choice (first call), or "auto" / "none" (later calls). */
-  toolChoice: unknown;
+  toolChoice: ToolChoiceIn | undefined;
   resultText?: (id: string) => string | undefined;
 }
 
