@@ -1,7 +1,8 @@
 // Responses and Conversations: what Tessera adds, and how it scales with stored history.
 //   1. Added latency over a direct call to a stand-in OpenAI provider, beside Embed's
 //      (/v1/embed/chat/completions): non-streaming (whole answer) and streaming (time to the
-//      first event, and to the first text), p50/p99, interleaved samples.
+//      first event, and to the first text), p50/p99, interleaved samples; once with both surfaces
+//      free (Embed then writes nothing before its answer) and once with both priced alike.
 //   2. previous_response_id chains: continuing from depth 1 and from depth 200 (ratio deep/shallow;
 //      target: at most 2×).
 //   3. Listing one page of a 10,000-item conversation (items created through the API, 20 per call),
@@ -68,25 +69,43 @@ interface Stats {
   p99: number;
 }
 const stats = (xs: number[]): Stats => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
+interface Latency {
+  label: string;
+  /** Credits per call on both surfaces. */
+  price: number;
+  d: Stats;
+  e: Stats;
+  r: Stats;
+  eAdded: Stats;
+  rAdded: Stats;
+}
+/** The priced rows' price, per call, on Embed and Responses alike. */
+const PRICE = 1;
 
 export async function main(samples = Number(process.argv[2] ?? 500)) {
   const fake = startFakeOpenAI();
   fake.fallback = { text: "The quick brown fox jumps over the lazy dog." };
   const dir = mkdtempSync(join(tmpdir(), "tessera-bench-responses-"));
-  const server = await startServer(
-    serverConfig({ port: 0, dbPath: join(dir, "bench.db"), dataDir: dir, providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" } }),
-    { log: () => {} },
-  );
-  const org = await createOrganization(server.db, "bench", 0);
-  const { key } = await createApiKey(server.db, org.id);
+  const start = async (price: number) => {
+    const config = serverConfig({
+      port: 0,
+      dbPath: join(dir, `bench-${price}.db`),
+      dataDir: dir,
+      providers: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "sk-bench" },
+    });
+    const server = await startServer({ ...config, embedPrice: price, responsesPrice: price }, { log: () => {} });
+    const org = await createOrganization(server.db, "bench", price > 0 ? 1_000_000_000 : 0);
+    return { server, key: (await createApiKey(server.db, org.id)).key };
+  };
+  // Free, both surfaces: Embed then writes nothing before its answer, while a stored response is
+  // committed first. Priced alike (1 credit each), as paid surfaces are: both hold and settle.
+  const { server, key } = await start(0);
+  const priced = await start(PRICE);
   // Recording every call would grow the fake without bound: keep none.
   fake.calls.push = () => 0;
 
   const hDirect = { "content-type": "application/json", authorization: "Bearer sk-bench" };
-  const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
   const direct = `${fake.url}/chat/completions`;
-  const embed = `${server.url}/v1/embed/chat/completions`;
-  const responses = `${server.url}/v1/embed/responses`;
   const messages = [
     { role: "system", content: "Answer briefly." },
     { role: "user", content: "Say something." },
@@ -103,34 +122,44 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
     { label: "streaming: first event", direct: timeFirst(null), embed: timeFirst(null), responses: timeFirst(null), stream: true },
     { label: "streaming: first text", direct: timeFirst(chatText), embed: timeFirst(chatText), responses: timeFirst(respText), stream: true },
   ];
-  const latency: { label: string; d: Stats; e: Stats; r: Stats; eAdded: Stats; rAdded: Stats }[] = [];
-  for (const m of modes) {
-    const dBody = chat("gpt-bench", m.stream),
-      eBody = chat("openai/gpt-bench", m.stream),
-      rBody = resp(m.stream);
-    for (let i = 0; i < 50; i++) {
-      await m.direct(direct, hDirect, dBody);
-      await m.embed(embed, hTessera, eBody);
-      await m.responses(responses, hTessera, rBody);
+  const addedLatency = async (base: string, key: string, price: number) => {
+    const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
+    const embed = `${base}/v1/embed/chat/completions`;
+    const responses = `${base}/v1/embed/responses`;
+    const rows: Latency[] = [];
+    for (const m of modes) {
+      const dBody = chat("gpt-bench", m.stream),
+        eBody = chat("openai/gpt-bench", m.stream),
+        rBody = resp(m.stream);
+      for (let i = 0; i < 50; i++) {
+        await m.direct(direct, hDirect, dBody);
+        await m.embed(embed, hTessera, eBody);
+        await m.responses(responses, hTessera, rBody);
+      }
+      const d: number[] = [],
+        e: number[] = [],
+        r: number[] = [],
+        eAdded: number[] = [],
+        rAdded: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        // Interleaved, so drift on the machine hits every path alike.
+        const a = await m.direct(direct, hDirect, dBody);
+        const b = await m.embed(embed, hTessera, eBody);
+        const c = await m.responses(responses, hTessera, rBody);
+        d.push(a);
+        e.push(b);
+        r.push(c);
+        eAdded.push(b - a);
+        rAdded.push(c - a);
+      }
+      rows.push({ label: m.label, price, d: stats(d), e: stats(e), r: stats(r), eAdded: stats(eAdded), rAdded: stats(rAdded) });
     }
-    const d: number[] = [],
-      e: number[] = [],
-      r: number[] = [],
-      eAdded: number[] = [],
-      rAdded: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      // Interleaved, so drift on the machine hits every path alike.
-      const a = await m.direct(direct, hDirect, dBody);
-      const b = await m.embed(embed, hTessera, eBody);
-      const c = await m.responses(responses, hTessera, rBody);
-      d.push(a);
-      e.push(b);
-      r.push(c);
-      eAdded.push(b - a);
-      rAdded.push(c - a);
-    }
-    latency.push({ label: m.label, d: stats(d), e: stats(e), r: stats(r), eAdded: stats(eAdded), rAdded: stats(rAdded) });
-  }
+    return rows;
+  };
+  const latency = [...(await addedLatency(server.url, key, 0)), ...(await addedLatency(priced.server.url, priced.key, PRICE))];
+  await priced.server.stop();
+  const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
+  const responses = `${server.url}/v1/embed/responses`;
 
   // ------------------------------------------------------------ 2. previous_response_id chains
   const DEPTH = 200;
@@ -251,12 +280,12 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   console.log(`responses bench: ${samples} interleaved samples per latency row, loopback, stand-in OpenAI provider, stored responses (store: true)`);
   console.log("\n1. Added latency over a direct call to the provider (ms)\n");
   console.log(
-    "| path | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |",
+    "| path | credits per call | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const l of latency) {
     console.log(
-      `| ${l.label} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`,
+      `| ${l.label} | ${l.price} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`,
     );
   }
   const chainRatio = dp.p50 / sh.p50;
