@@ -7,6 +7,7 @@
 // artifact_type, instruction, artifact_content, name, version}, then a function_call_output
 // `]]>openui:artifact {header}` + the stored program. A job that fails is an output saying why
 // (nothing stored or charged); the model reads it and the turn goes on.
+import * as v from "valibot";
 import { findArtifact, type Owner } from "../../../db/index.ts";
 import { ARTIFACT_KINDS, ARTIFACT_LIBRARY_VERSION, type ArtifactKind } from "../../../artifacts/kinds.ts";
 import { ARTIFACT_ID } from "../../../artifacts/metadata.ts";
@@ -17,6 +18,7 @@ import type { FunctionCallItem, FunctionToolOut, Item } from "../../../responses
 import { HttpError } from "../../errors.ts";
 import { artifactModel, planEdit, runArtifactJob } from "../../surfaces/artifacts/job.ts";
 import { ARTIFACT_TOOL_CALL } from "../../surfaces/artifacts/price.ts";
+import { filled, readArguments } from "../arguments.ts";
 import type { HostedToolsConfig } from "../config.ts";
 import { callOutput, type CallOutcome, type HostedContext, type HostedRun, type HostedTool } from "../registry.ts";
 
@@ -88,19 +90,8 @@ function declarations(e: Enabled): FunctionToolOut[] {
   ];
 }
 
-/** The model's arguments: an instruction and, for an edit, the artifact's id; null when they hold neither. */
-function readArguments(text: string): { instruction: string; artifactId: string | null } | null {
-  let args: unknown;
-  try {
-    args = JSON.parse(text || "{}");
-  } catch {
-    return null;
-  }
-  if (typeof args !== "object" || args === null) return null;
-  const { instruction, artifact_id } = args as Record<string, unknown>;
-  if (typeof instruction !== "string" || instruction.trim() === "") return null;
-  return { instruction: instruction.trim(), artifactId: typeof artifact_id === "string" && artifact_id.trim() ? artifact_id.trim() : null };
-}
+/** The model's arguments: an instruction and, for an edit, the artifact's id (an empty one is none). */
+export const ARTIFACT_ARGUMENTS = v.object({ instruction: filled, artifact_id: v.fallback(v.optional(filled), undefined) });
 
 /** The program of the latest artifact result for `id` in the conversation (for an artifact not stored here). */
 function programInContext(context: Item[], id: string): string {
@@ -135,12 +126,12 @@ function artifactCall(e: Enabled, edit: boolean, item: FunctionCallItem, modelAr
         item.status = "completed";
         return { ran: false, output: callOutput(item, `The ${noun} was not ${edit ? "changed" : "made"}: ${why}. Nothing was stored.`) };
       };
-      const args = readArguments(modelArguments);
+      const args = readArguments(ARTIFACT_ARGUMENTS, modelArguments);
       if (!args) {
         add(modelArguments || "{}");
         return failed(`call ${item.name} with ${edit ? '{"artifact_id": "…", "instruction": "…"}' : '{"instruction": "…"}'}`);
       }
-      const id = edit ? args.artifactId : newArtifactId();
+      const id = edit ? args.artifact_id : newArtifactId();
       if (!id || !ARTIFACT_ID.test(id)) {
         add(modelArguments);
         return failed(id ? `${id} is no artifact id` : "the edit names no artifact_id");

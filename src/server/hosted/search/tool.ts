@@ -1,9 +1,11 @@
 // web_search and image_search as hosted tools: one function each for the model (a query), run
 // against the operator's backend; a web_search_call / image_search_call item per call.
+import * as v from "valibot";
 import { IMAGE_SEARCH_FUNCTION, WEB_SEARCH_FUNCTION, webResultsText, imageSearchText } from "../../../responses/hosted.ts";
 import { newId } from "../../../responses/ids.ts";
 import type { ImageSearchToolIn, ToolIn, WebSearchToolIn } from "../../../responses/schema.ts";
 import type { FunctionToolOut, ImageSearchCallItem, WebSearchCallItem } from "../../../responses/types.ts";
+import { filled, readArguments } from "../arguments.ts";
 import type { HostedToolsConfig } from "../config.ts";
 import { HttpError } from "../../errors.ts";
 import type { HostedRun, HostedTool } from "../registry.ts";
@@ -23,15 +25,10 @@ function declaration(name: string, description: string, what: string): FunctionT
   return { type: "function", name, description, parameters: queryParams(what), strict: true };
 }
 
+export const SEARCH_ARGUMENTS = v.object({ query: filled });
+
 /** The query of a call, or null when the model's arguments hold none. */
-function queryOf(args: string): string | null {
-  try {
-    const q = (JSON.parse(args) as { query?: unknown }).query;
-    return typeof q === "string" && q.trim() ? q.trim() : null;
-  } catch {
-    return null;
-  }
-}
+const queryOf = (args: string): string | null => readArguments(SEARCH_ARGUMENTS, args)?.query ?? null;
 
 function needsBackend(type: string): HttpError {
   return new HttpError(400, `${type} needs a search backend and none is configured: ${CONFIGURE_HINT}`, { param: "tools", code: "search_not_configured" });
