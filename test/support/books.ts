@@ -12,12 +12,34 @@ export interface Books {
 }
 
 export async function books(db: Db, orgId: number): Promise<Books> {
-  const org = await db.selectFrom("organizations").select("credits").where("id", "=", orgId).executeTakeFirstOrThrow();
-  const holds = await db.selectFrom("credit_holds").select("amount").where("organization_id", "=", orgId).execute();
-  const ledger = await db.selectFrom("credit_ledger").select("delta").where("organization_id", "=", orgId).execute();
-  const held = holds.reduce((n, h) => n + h.amount, 0);
-  const total = ledger.reduce((n, l) => n + l.delta, 0);
-  return { credits: org.credits, holds: held, openHolds: holds.length, ledger: total, balanced: org.credits + held === total };
+  // One statement, so one snapshot: read apart, a hold returned between the reads would show
+  // books that never were (its credits not yet back, the hold already gone).
+  const row = await db
+    .selectFrom("organizations")
+    .where("id", "=", orgId)
+    .select((eb) => [
+      "credits",
+      eb
+        .selectFrom("credit_holds")
+        .where("organization_id", "=", orgId)
+        .select((h) => h.fn.sum<number | string>("amount").as("s"))
+        .as("held"),
+      eb
+        .selectFrom("credit_holds")
+        .where("organization_id", "=", orgId)
+        .select((h) => h.fn.countAll<number | string>().as("n"))
+        .as("openHolds"),
+      eb
+        .selectFrom("credit_ledger")
+        .where("organization_id", "=", orgId)
+        .select((l) => l.fn.sum<number | string>("delta").as("s"))
+        .as("total"),
+    ])
+    .executeTakeFirstOrThrow();
+  const credits = Number(row.credits);
+  const held = Number(row.held ?? 0);
+  const total = Number(row.total ?? 0);
+  return { credits, holds: held, openHolds: Number(row.openHolds ?? 0), ledger: total, balanced: credits + held === total };
 }
 
 /** The books of the organization named `name`, asserted balanced, without the flag (to compare whole). */
