@@ -1,17 +1,11 @@
 // A malformed library schema in the config block is the caller's mistake: 400 naming the schema
 // path, from Autofix and from Embed in managed mode (these were 500s: "Type error").
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeConfigBlock } from "../../src/client/config-block.ts";
-import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { embedSuite } from "./embed-harness.ts";
 import { post, SMALL_LIBRARY } from "./harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("libs", 100);
-});
-afterAll(() => E.close());
+const S = embedSuite("libs", 100);
 
 const BAD: [unknown, string][] = [
   [{ enum: 5 }, "`$defs.Text.properties.size.enum` must be an array"],
@@ -29,13 +23,13 @@ const block = (size: unknown) =>
 
 for (const [size, says] of BAD) {
   test(`size: ${JSON.stringify(size)} is a 400 from Autofix and Embed managed mode`, async () => {
-    const fix = await post(E.h.base, "/v1/autofix", key, {
+    const fix = await post(S.E.h.base, "/v1/autofix", S.key, {
       messages: [
         { role: "system", content: block(size) },
         { role: "assistant", content: "root = Stack([])" },
       ],
     });
-    const embed = await post(E.h.base, "/v1/embed/chat/completions", key, {
+    const embed = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, {
       model: "openai/gpt-test",
       messages: [
         { role: "system", content: block(size) },
@@ -50,6 +44,6 @@ for (const [size, says] of BAD) {
       expect(error.message).toStartWith("malformed config block: the library is invalid: ");
       expect(error.message).toContain(says);
     }
-    expect(E.openai.calls).toHaveLength(0);
+    expect(S.E.openai.calls).toHaveLength(0);
   });
 }

@@ -1,17 +1,11 @@
 // Nesting is bounded before JSON.parse (body.ts, config-block.ts): a deep body is a quick 400,
 // not a blocked event loop and a 500 (or a 502 from a stack overflow on the way to a provider).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { MAX_JSON_DEPTH } from "../../src/client/json-depth.ts";
-import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { embedSuite } from "./embed-harness.ts";
 import { CONFIG, post, SMALL_LIBRARY } from "./harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("deep", 100);
-});
-afterAll(() => E.close());
+const S = embedSuite("deep", 100);
 
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
 const TOO_DEEP = `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`;
@@ -26,12 +20,12 @@ test("400,000 nested brackets: 400 at once on every route with a body, four at a
   const body = `{"messages":[{"role":"system","content":${JSON.stringify(CONFIG)}},{"role":"assistant","content":"x","extra":${deep(400_000)}}]}`;
   const started = performance.now();
   const deepOnes = Promise.all([
-    post(E.h.base, "/v1/autofix", key, body),
-    post(E.h.base, "/v1/embed/chat/completions", key, body),
-    post(E.h.base, "/encryption/encrypt", key, body),
-    post(E.h.base, "/v1/autofix", key, deep(400_000)),
+    post(S.E.h.base, "/v1/autofix", S.key, body),
+    post(S.E.h.base, "/v1/embed/chat/completions", S.key, body),
+    post(S.E.h.base, "/encryption/encrypt", S.key, body),
+    post(S.E.h.base, "/v1/autofix", S.key, deep(400_000)),
   ]);
-  const health = await fetch(`${E.h.base}/health`);
+  const health = await fetch(`${S.E.h.base}/health`);
   const healthMs = performance.now() - started;
   expect(health.status).toBe(200);
   for (const res of await deepOnes) await expectTooDeep(res);
@@ -47,11 +41,11 @@ test("inside Embed tools[].function.parameters: too deep is a 400; deep but with
   const body = (n: number) => ({ model: "openai/gpt-test", messages: [{ role: "user", content: "hi" }], tools: [tool(n)] });
   // 400,000 brackets; JSON.stringify would overflow on the way, so the text is written by hand.
   const text = JSON.stringify(body(0)).replace('{"type":"string"}', deep(400_000));
-  await expectTooDeep(await post(E.h.base, "/v1/embed/chat/completions", key, text));
-  await expectTooDeep(await post(E.h.base, "/v1/embed/chat/completions", key, body(MAX_JSON_DEPTH)));
-  const ok = await post(E.h.base, "/v1/embed/chat/completions", key, body(50));
+  await expectTooDeep(await post(S.E.h.base, "/v1/embed/chat/completions", S.key, text));
+  await expectTooDeep(await post(S.E.h.base, "/v1/embed/chat/completions", S.key, body(MAX_JSON_DEPTH)));
+  const ok = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, body(50));
   expect(ok.status).toBe(200);
-  expect(JSON.stringify(E.openai.calls.at(-1)!.body).split('"items"').length - 1).toBe(50);
+  expect(JSON.stringify(S.E.openai.calls.at(-1)!.body).split('"items"').length - 1).toBe(50);
 });
 
 test("a library nested 20,000 deep in the config block: 400 for Autofix and Embed managed mode", async () => {
@@ -62,14 +56,14 @@ test("a library nested 20,000 deep in the config block: 400 for Autofix and Embe
   );
   const block = `]]>service:config\n${line}`;
   const message = `malformed config block: the config JSON nests arrays and objects more than ${MAX_JSON_DEPTH} deep`;
-  const fix = await post(E.h.base, "/v1/autofix", key, {
+  const fix = await post(S.E.h.base, "/v1/autofix", S.key, {
     messages: [
       { role: "system", content: block },
       { role: "assistant", content: "root = Stack([])" },
     ],
   });
   await expectTooDeep(fix, message);
-  const embed = await post(E.h.base, "/v1/embed/chat/completions", key, {
+  const embed = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, {
     model: "openai/gpt-test",
     messages: [
       { role: "system", content: block },
@@ -85,6 +79,6 @@ test("tool-call arguments (a JSON string) nested 400,000 deep: 400 before they a
     { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: `{"a":${deep(400_000)}}` } }] },
     { role: "tool", tool_call_id: "c1", content: "sunny" },
   ];
-  const res = await post(E.h.base, "/v1/embed/chat/completions", key, { model: "anthropic/claude-test", messages });
+  const res = await post(S.E.h.base, "/v1/embed/chat/completions", S.key, { model: "anthropic/claude-test", messages });
   await expectTooDeep(res, `arguments of tool call "f" nest arrays and objects more than ${MAX_JSON_DEPTH} deep`);
 });

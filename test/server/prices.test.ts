@@ -1,21 +1,14 @@
 // Every price is a credit amount like any other: a whole number within 10^15, read once at start.
 // Anything else stops the start, naming the variable (1e20 used to be a price; a bad
 // TESSERA_EMBED_PRICE was found only per request, and TESSERA_RESPONSES_PRICE was not bounded).
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { configFromEnv } from "../../src/server/config.ts";
-import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { embedSuite } from "./embed-harness.ts";
 import { post } from "./harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("priced", 100);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("priced", 100);
 
-const chat = () => post(E.h.base, "/v1/embed/chat/completions", key, { model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] });
+const chat = () => post(S.E.h.base, "/v1/embed/chat/completions", S.key, { model: "openai/gpt-test", messages: [{ role: "user", content: "x" }] });
 
 test("a price that is not a whole number of credits within 10^15 is refused at start, naming the variable", () => {
   for (const name of ["TESSERA_AUTOFIX_PRICE", "TESSERA_EMBED_PRICE", "TESSERA_RESPONSES_PRICE"]) {
@@ -27,7 +20,7 @@ test("a price that is not a whole number of credits within 10^15 is refused at s
 });
 
 test("a valid price is charged as before", async () => {
-  E.h.server.config.embedPrice = 3;
+  S.E.h.server.config.embedPrice = 3;
   expect((await chat()).status).toBe(200);
-  expect(await E.h.credits("priced")).toBe(97);
+  expect(await S.E.h.credits("priced")).toBe(97);
 });

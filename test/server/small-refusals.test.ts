@@ -1,29 +1,23 @@
 // Small inputs that used to be taken: each is now a 400 in the documented error body that names
 // the field, and nothing of it is stored. Also: Bun's advice to its own users ("pass `verbose:
 // true`") never reaches a client in a provider error.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { deadUrl } from "../support/fake-providers.ts";
-import { startEmbedHarness, type EmbedHarness } from "./embed-harness.ts";
+import { embedSuite } from "./embed-harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("refusals", 100);
-});
-afterAll(() => E.close());
+const S = embedSuite("refusals", 100);
 
 async function call(path: string, body: BodyInit, headers: Record<string, string> = {}) {
-  const res = await fetch(E.h.base + path, {
+  const res = await fetch(S.E.h.base + path, {
     method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    headers: { authorization: `Bearer ${S.key}`, "content-type": "application/json", ...headers },
     body,
   });
   return { status: res.status, body: await res.json() };
 }
 
 const conversations = async () =>
-  (await (await fetch(`${E.h.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()).data.length;
+  (await (await fetch(`${S.E.h.base}/v1/conversations?limit=100`, { headers: { authorization: `Bearer ${S.key}` } })).json()).data.length;
 
 test.each([
   ["metadata as an array (conversation)", "/v1/conversations", { metadata: ["a"] }, "metadata", /metadata must be an object/],
@@ -66,7 +60,7 @@ test("invalid UTF-8 is refused on every route with a body, not stored as U+FFFD"
 });
 
 test("a provider that cannot be reached: a 502 without Bun's advice to its own users", async () => {
-  const { providers } = E.h.server.config;
+  const { providers } = S.E.h.server.config;
   const saved = providers.OPENAI_BASE_URL;
   providers.OPENAI_BASE_URL = `${deadUrl()}/v1`;
   try {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
 import { post } from "../../harness.ts";
+import { readArtifactStream } from "./read-stream.ts";
 import { mergeProgram } from "../../../../src/artifacts/merge.ts";
 
 let e: EmbedHarness;
@@ -145,12 +146,7 @@ test("an edit answered with a whole program holding mistakes: merged the same wa
     ],
     metadata: thesys("edit-2", "slides", { is_edit: true }),
   } as any);
-  let text = "";
-  let artifact: any = null;
-  for await (const chunk of stream as any) {
-    text += chunk.choices[0]?.delta?.content ?? "";
-    artifact = chunk.artifact ?? artifact;
-  }
+  const { text, artifact } = await readArtifactStream(stream as any);
   const merged = `root = SlideShow("Coffee Sales", "Q3 review", [numbers])\nnumbers = Slide("numbers", ContentClassic("Numbers", ["Flat"]))`;
   // Streamed live: the program being edited, then the patch's statements (a later one of a name
   // wins), read by the language as the merged program; the finish chunk carries it as stored.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { startFakeOpenAI } from "../../../support/fake-providers.ts";
 import { startHarness, type Harness } from "../../harness.ts";
+import { readArtifactStream } from "./read-stream.ts";
 import { mergeProgram } from "../../../../src/artifacts/merge.ts";
 
 const writer = startFakeOpenAI();
@@ -59,12 +60,7 @@ test("streamed, a program the fixing model mends: the text sent reads as the men
     messages: [{ role: "user", content: "A plan deck" }],
     metadata: { thesys: JSON.stringify({ id: "fixed-live", c1_artifact_type: "slides" }) },
   } as any);
-  let text = "";
-  let artifact: any = null;
-  for await (const chunk of stream as any) {
-    text += chunk.choices[0]?.delta?.content ?? "";
-    artifact = chunk.artifact ?? artifact;
-  }
+  const { text, artifact } = await readArtifactStream(stream as any);
   expect(artifact).toMatchObject({ id: "fixed-live", version: 1, outcome: "fixed", content: DECK });
   // Read as the language reads it (a later statement of a name wins, unreachable ones dropped).
   expect(mergeProgram("", text).program.split("\n").sort()).toEqual(DECK.split("\n").sort());

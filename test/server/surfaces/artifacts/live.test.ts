@@ -2,19 +2,13 @@
 // the model is still writing; the stream ends with the stored version; a client that hangs up
 // stops the model, and nothing is stored or charged. The model is a gated stand-in on loopback
 // (OpenAI's chat-completions wire) behind the local provider.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
+import { beforeEach, expect, test } from "bun:test";
+import { embedSuite } from "../../embed-harness.ts";
 import { eventually } from "../../../support/eventually.ts";
 
-let e: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  e = await startEmbedHarness();
-  key = await e.h.org("artifacts-live", 100);
-});
-afterAll(() => e.close());
+const S = embedSuite("artifacts-live", 100);
 beforeEach(() => {
-  e.h.server.config.artifactPrice = 0;
+  S.E.h.server.config.artifactPrice = 0;
 });
 
 const enc = new TextEncoder();
@@ -54,7 +48,7 @@ function gatedModel(first: string, rest: string) {
       );
     },
   });
-  const providers = e.h.server.config.providers;
+  const providers = S.E.h.server.config.providers;
   const saved = providers.LOCAL_BASE_URL;
   providers.LOCAL_BASE_URL = `http://127.0.0.1:${server.port}/v1`;
   return {
@@ -68,9 +62,9 @@ function gatedModel(first: string, rest: string) {
 }
 
 function ask(id: string) {
-  return fetch(`${e.h.base}/v1/artifact/chat/completions`, {
+  return fetch(`${S.E.h.base}/v1/artifact/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${S.key}`, "content-type": "application/json" },
     body: JSON.stringify({
       model: "local/gated",
       stream: true,
@@ -110,7 +104,7 @@ test("the first lines reach the client, repaired, while the model is still writi
     await readUntil(reader, seen, "StandardTitle");
     // Nothing is stored yet, and the line being written is not sent.
     expect(seen.text).not.toContain("Conte");
-    expect((await fetch(`${e.h.base}/v1/artifacts/live-1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+    expect((await fetch(`${S.E.h.base}/v1/artifacts/live-1`, { headers: { authorization: `Bearer ${S.key}` } })).status).toBe(404);
     model.release();
     for (let r = await reader.read(); !r.done; r = await reader.read()) seen.text += dec.decode(r.value, { stream: true });
     expect(seen.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
@@ -120,7 +114,7 @@ test("the first lines reach the client, repaired, while the model is still writi
     expect(text).toBe(PROGRAM);
     const last = all.find((c) => c.choices[0]?.finish_reason === "stop");
     expect(last.artifact).toMatchObject({ id: "live-1", version: 1, content: PROGRAM, outcome: "fixed" });
-    const stored = await (await fetch(`${e.h.base}/v1/artifacts/live-1`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const stored = await (await fetch(`${S.E.h.base}/v1/artifacts/live-1`, { headers: { authorization: `Bearer ${S.key}` } })).json();
     expect(stored).toMatchObject({ version: 1, content: PROGRAM });
   } finally {
     model.stop();
@@ -128,8 +122,8 @@ test("the first lines reach the client, repaired, while the model is still writi
 });
 
 test("a client that hangs up mid-stream stops the model: nothing is stored or charged", async () => {
-  e.h.server.config.artifactPrice = 5;
-  const before = await e.h.credits("artifacts-live");
+  S.E.h.server.config.artifactPrice = 5;
+  const before = await S.E.h.credits("artifacts-live");
   const model = gatedModel(HEAD, TAIL);
   try {
     const res = await ask("live-gone");
@@ -140,7 +134,7 @@ test("a client that hangs up mid-stream stops the model: nothing is stored or ch
     await model.hungUp;
     const log = await eventually(
       () =>
-        e.h.server.db
+        S.E.h.server.db
           .selectFrom("request_logs")
           .select(["status", "outcome", "charge"])
           .where("endpoint", "=", "/v1/artifact/chat/completions")
@@ -150,8 +144,8 @@ test("a client that hangs up mid-stream stops the model: nothing is stored or ch
       { ms: 10_000 },
     );
     expect(log[0]).toMatchObject({ status: 499, charge: 0 });
-    expect(await e.h.credits("artifacts-live")).toBe(before);
-    expect((await fetch(`${e.h.base}/v1/artifacts/live-gone`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+    expect(await S.E.h.credits("artifacts-live")).toBe(before);
+    expect((await fetch(`${S.E.h.base}/v1/artifacts/live-gone`, { headers: { authorization: `Bearer ${S.key}` } })).status).toBe(404);
   } finally {
     model.stop();
   }

@@ -1,27 +1,20 @@
 // Request-level keys, refused early: a blob that is not exactly what /encryption/encrypt wrote,
 // and a plain key that could not travel in an HTTP header.
-import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
+import { embedSuite } from "../../embed-harness.ts";
 import { post, startHarness, type Harness } from "../../harness.ts";
 
-let E: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  E = await startEmbedHarness();
-  key = await E.h.org("byok", 10);
-});
-afterAll(() => E.close());
-beforeEach(() => E.reset());
+const S = embedSuite("byok", 10);
 
 async function encrypt(apiKey: string) {
-  return post(E.h.base, "/encryption/encrypt", key, { provider: "openai", apiKey });
+  return post(S.E.h.base, "/encryption/encrypt", S.key, { provider: "openai", apiKey });
 }
 
 const chat = (encryptedApiKey: string) =>
-  post(E.h.base, "/v1/embed/chat/completions", key, {
+  post(S.E.h.base, "/v1/embed/chat/completions", S.key, {
     model: "openai/gpt-test",
     messages: [{ role: "user", content: "x" }],
     byok: { provider: "openai", encryptedApiKey },
@@ -30,15 +23,15 @@ const chat = (encryptedApiKey: string) =>
 test("a blob opens as written; with anything appended it is a 400 and the provider is never called", async () => {
   const blob = (await (await encrypt("sk-user-appended")).json()).encryptedApiKey as string;
   expect((await chat(blob)).status).toBe(200);
-  expect(E.openai.calls.at(-1)!.headers.authorization).toBe("Bearer sk-user-appended");
-  E.openai.calls.length = 0;
+  expect(S.E.openai.calls.at(-1)!.headers.authorization).toBe("Bearer sk-user-appended");
+  S.E.openai.calls.length = 0;
   for (const tail of [".", ".x", ".AAAA", "A", "AA", "=", "==", "!", " ", "\n", "\u00e9", "%00"]) {
     const res = await chat(blob + tail);
     expect([JSON.stringify(tail), res.status]).toEqual([JSON.stringify(tail), 400]);
     expect((await res.json()).error.param).toBe("byok.encryptedApiKey");
   }
   for (const head of [" ", "x", "."]) expect((await chat(head + blob)).status).toBe(400);
-  expect(E.openai.calls).toHaveLength(0);
+  expect(S.E.openai.calls).toHaveLength(0);
 });
 
 test("encrypt refuses control characters and characters outside ASCII in apiKey, naming the field and the first one", async () => {

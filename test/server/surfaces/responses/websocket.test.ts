@@ -1,20 +1,14 @@
 // WebSocket mode beyond the compliance suite: bad frames are error events on a socket that stays
 // open, a frame nests no deeper than a body may, the upgrade needs the API key.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startEmbedHarness, type EmbedHarness } from "../../embed-harness.ts";
+import { expect, test } from "bun:test";
+import { embedSuite } from "../../embed-harness.ts";
 
-let e: EmbedHarness;
-let key: string;
-beforeAll(async () => {
-  e = await startEmbedHarness();
-  key = await e.h.org("ws-acme", 10);
-});
-afterAll(() => e.close());
+const S = embedSuite("ws-acme", 10);
 
-const url = () => `${e.h.base.replace("http", "ws")}/v1/embed/responses`;
+const url = () => `${S.E.h.base.replace("http", "ws")}/v1/embed/responses`;
 
 /** Sends each frame after the previous turn's last event; returns every turn's events. */
-function session(frames: string[], bearer = key): Promise<any[][]> {
+function session(frames: string[], bearer = S.key): Promise<any[][]> {
   return new Promise((resolve, reject) => {
     const turns: any[][] = frames.map(() => []);
     let i = 0;
@@ -52,7 +46,7 @@ test("bad frames are error events with the wire-format error, and the socket ser
 });
 
 test("the upgrade needs a valid API key: 401 otherwise, 403 for a frontend token", async () => {
-  const http = `${e.h.base}/v1/embed/responses`;
+  const http = `${S.E.h.base}/v1/embed/responses`;
   const bad = await fetch(http, {
     headers: {
       upgrade: "websocket",
@@ -65,9 +59,9 @@ test("the upgrade needs a valid API key: 401 otherwise, 403 for a frontend token
   expect(bad.status).toBe(401);
   const token = (
     await (
-      await fetch(`${e.h.base}/v1/frontend-tokens`, {
+      await fetch(`${S.E.h.base}/v1/frontend-tokens`, {
         method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${S.key}`, "content-type": "application/json" },
         body: JSON.stringify({ user: "u" }),
       })
     ).json()
