@@ -73,6 +73,29 @@ interface Entry {
   index: RefIndex | null;
 }
 
+/**
+ * What the cache knows of one name: one lookup by name finds it all (a read looks up every
+ * name on the paths it builds again, and a handful of map lookups per name was most of a read).
+ */
+interface Slot {
+  readonly name: string;
+  /** Its value, while nothing it was built from has changed; null for a name resolved to nothing. */
+  entry: Entry | null;
+  /** What it resolved to then: DROPPED for nothing, a kept value otherwise. */
+  kept: unknown;
+  /** The entry the sync numbered `staleAt` dropped, for that sync's read to build again from. */
+  stale: Entry | null;
+  staleAt: number;
+  /** The slots whose builds looked this name up (never forgotten: an old note costs one rebuild). */
+  users: Set<Slot> | null;
+  /** The names its last build looked up, as noted in their `users`. */
+  deps: Slot[];
+  /** Being built now: a reference back to it is a cycle. */
+  building: boolean;
+}
+
+const NOTHING: unique symbol = Symbol("nothing"); // Slot.kept when no value is kept
+
 let statementBuilds = 0;
 /** Statement values built so far (for tests that a value is built once). */
 export function statementsBuilt(): number {
@@ -80,19 +103,17 @@ export function statementsBuilt(): number {
 }
 
 /**
- * Statement values by name, with who used which: a value stays while its statement is the one
- * its name resolves to and no name it looked up (directly or through the values it used) has
- * been bound anew since (`changed`, applied at the next `sync`).
+ * Statement values by name, with who used which: a value stays until its name, or a name it
+ * looked up (directly or through the values it used), is bound anew (`changed`, applied at the
+ * next `sync`). The stream tells it every name it binds anew (statements ended, and the open ones
+ * before and after each chunk), so a kept value needs no check against the statements at a read.
  */
 export class TreeCache {
-  readonly entries = new Map<string, Entry>();
-  // Entries the last `sync` dropped, for the read that follows it to build again from, and the
-  // names that sync bound anew or dropped: a value it builds again redoes only what led to those.
-  stale = new Map<string, Entry>();
+  private readonly slots = new Map<string, Slot>();
+  // Numbers the syncs: a slot's stale entry is for the read after the sync that dropped it only.
+  epoch = 0;
+  // The names the last sync bound anew or dropped: a value it builds again redoes only what led to those.
   dirty = new Set<string>();
-  // For each name, the names of the entries whose build looked it up (a note left from an older
-  // statement of that name only drops a value once too often).
-  private readonly users = new Map<string, Set<string>>();
   private pending = new Set<string>();
 
   /** Name `name` now resolves to another statement (or to one where it resolved to none). */
@@ -100,35 +121,62 @@ export class TreeCache {
     this.pending.add(name);
   }
 
-  /** Drops every entry that used a changed name, and those that used them, up to the top. */
+  slot(name: string): Slot {
+    let slot = this.slots.get(name);
+    if (slot === undefined) {
+      slot = { name, entry: null, kept: NOTHING, stale: null, staleAt: -1, users: null, deps: [], building: false };
+      this.slots.set(name, slot);
+    }
+    return slot;
+  }
+
+  /** Drops the value of every changed name and of every value that used one, up to the top. */
   sync(): void {
     // What an earlier sync dropped and its read did not build again was not reached: its parts
-    // predate that sync's changes, so it is built afresh if it is ever reached again. (New sets,
-    // not clear(): Bun's clear() of a used set costs more than a read's whole rebuild.)
-    this.stale = new Map();
+    // predate this sync's changes, so it is built afresh if it is ever reached again.
+    const epoch = ++this.epoch;
+    // New sets, not clear(): Bun's clear() of a used set costs more than a read's whole rebuild.
     const dirty = (this.dirty = this.pending);
     this.pending = new Set();
-    const todo = [...dirty];
+    const todo: Slot[] = [];
+    for (const name of dirty) {
+      const slot = this.slots.get(name);
+      if (slot === undefined) continue;
+      drop(slot, epoch);
+      todo.push(slot);
+    }
     while (todo.length) {
-      const name = todo.pop()!;
-      const users = this.users.get(name);
-      if (!users) continue;
+      const users = todo.pop()!.users;
+      if (users === null) continue;
       for (const user of users) {
-        const entry = this.entries.get(user);
-        if (entry === undefined) continue;
-        this.entries.delete(user);
-        this.stale.set(user, entry);
-        dirty.add(user);
+        if (user.kept === NOTHING) continue;
+        drop(user, epoch);
+        dirty.add(user.name);
         todo.push(user);
       }
     }
   }
+}
 
-  used(user: string, name: string): void {
-    let set = this.users.get(name);
-    if (!set) this.users.set(name, (set = new Set()));
-    set.add(user);
+// `slot`'s build looked up `deps`: each notes it as a user (unless the last build looked up the same).
+function noteUses(slot: Slot, deps: Slot[]): void {
+  const last = slot.deps;
+  if (last.length === deps.length) {
+    let same = true;
+    for (let i = 0; i < deps.length && same; i++) same = last[i] === deps[i];
+    if (same) return;
   }
+  for (const dep of deps) (dep.users ??= new Set()).add(slot);
+  slot.deps = deps;
+}
+
+function drop(slot: Slot, epoch: number): void {
+  if (slot.entry !== null) {
+    slot.stale = slot.entry;
+    slot.staleAt = epoch;
+  }
+  slot.entry = null;
+  slot.kept = NOTHING;
 }
 
 /**
@@ -145,9 +193,8 @@ export function materializeRoot(
   if (!defs.get("root")) return null;
   let text: string | null = null;
   const source = (e: Expr) => (text ??= getText()).slice(e.start, e.end);
-  // Names being built (a reference back to one is a cycle), innermost last.
-  const building: string[] = [];
-  const inProgress = new Set<string>();
+  // For each statement being built, innermost last, the names its build has looked up so far.
+  const looked: Slot[][] = [];
   // A value built while a cycle was cut depends on where the walk came in: it is not kept.
   let cycles = 0;
   // References met so far: a node that met none has nothing to build again, and is not kept in parts.
@@ -161,24 +208,26 @@ export function materializeRoot(
 
   function ref(name: string): unknown {
     refsSeen++;
+    const slot = cache.slot(name);
     // Every lookup is noted, also when the same statement is built again: a build may look up
     // names the last one did not (an argument skipped while a required one before it was missing).
-    if (building.length) cache.used(building[building.length - 1], name);
-    const target = defs.get(name);
-    if (!target || inProgress.has(name)) {
-      if (target) cycles++;
+    if (looked.length) looked[looked.length - 1].push(slot);
+    if (slot.kept !== NOTHING) return slot.kept;
+    if (slot.building) {
+      cycles++;
       return DROPPED;
     }
+    const target = defs.get(name);
+    if (!target) return (slot.kept = DROPPED);
     if (target.kind === "query" || target.kind === "mutation" || target.kind === "state") {
       return { type: "expression", source: name } satisfies RuntimeValue;
     }
     const isPartial = partial.has(name);
-    const kept = cache.entries.get(name);
-    if (kept && kept.stmt === target && kept.partial === isPartial) return kept.value;
-    const old = cache.stale.get(name);
-    const again = old !== undefined && old.stmt === target && old.partial === isPartial && isContainer(target.expr) ? old : null;
-    building.push(name);
-    inProgress.add(name);
+    const old = slot.staleAt === cache.epoch ? slot.stale : null;
+    slot.stale = null;
+    const again = old !== null && old.stmt === target && old.partial === isPartial && isContainer(target.expr) ? old : null;
+    slot.building = true;
+    looked.push([]);
     const before = cycles;
     statementBuilds++;
     let value: unknown;
@@ -186,7 +235,6 @@ export function materializeRoot(
     let index: RefIndex | null = null;
     if (again === null) value = build(target.expr, name, null);
     else {
-      cache.stale.delete(name);
       index = again.index ?? refIndex(target.expr);
       if (index.count < WIDE) value = build(target.expr, name, null);
       else if (again.parts === null) value = build(target.expr, name, (parts = new Map()));
@@ -196,9 +244,12 @@ export function materializeRoot(
         value = marked.size === 0 ? again.value : buildAgain(target.expr as Container, name, parts, marked);
       }
     }
-    inProgress.delete(name);
-    building.pop();
-    if (cycles === before) cache.entries.set(name, { stmt: target, partial: isPartial, value, parts, index });
+    slot.building = false;
+    noteUses(slot, looked.pop()!);
+    if (cycles === before) {
+      slot.entry = { stmt: target, partial: isPartial, value, parts, index };
+      slot.kept = value;
+    }
     return value;
   }
 
