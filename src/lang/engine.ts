@@ -134,12 +134,12 @@ export function claimInput(owner: object | null): void {
 }
 
 /**
- * Puts `text` just past the held input, without disturbing it (a stream's text stays in place);
- * returns the offset it starts at. The next append overwrites it.
+ * Puts `text` just past the held input, without disturbing it (a stream's text stays in place),
+ * and at `from` or past it; returns the offset it starts at. The next append overwrites it.
  */
-export function setScratch(text: string): number {
+export function setScratch(text: string, from = 0): number {
   need();
-  const base = held.length;
+  const base = Math.max(held.length, from);
   reserve(base + text.length);
   const view = units();
   const at = (inputPtr >> 1) + base;

@@ -179,20 +179,21 @@ function drop(slot: Slot, epoch: number): void {
   slot.kept = NOTHING;
 }
 
+/** The program's text from `start` to `end` (an expression's source). */
+export type SourceOf = (start: number, end: number) => string;
+
+/** The source of a program held whole in `text`. */
+export const sourceIn =
+  (text: string): SourceOf =>
+  (start, end) =>
+    text.slice(start, end);
+
 /**
  * The display tree of `defs`. `cache`: values kept from earlier reads of the same program as it
  * grows (its changes given to it since); without one, values are still built once per read.
  */
-export function materializeRoot(
-  getText: () => string,
-  defs: Defs,
-  library: Library,
-  partial: Set<string>,
-  cache: TreeCache = new TreeCache(),
-): ElementNode | null {
+export function materializeRoot(source: SourceOf, defs: Defs, library: Library, partial: Set<string>, cache: TreeCache = new TreeCache()): ElementNode | null {
   if (!defs.get("root")) return null;
-  let text: string | null = null;
-  const source = (e: Expr) => (text ??= getText()).slice(e.start, e.end);
   // For each statement being built, innermost last, the names its build has looked up so far.
   const looked: Slot[][] = [];
   // A value built while a cycle was cut depends on where the walk came in: it is not kept.
@@ -394,7 +395,7 @@ export function materializeRoot(
         return value;
       }
       default:
-        return { type: "expression", source: source(e) } satisfies RuntimeValue;
+        return { type: "expression", source: source(e.start, e.end) } satisfies RuntimeValue;
     }
   }
 }

@@ -181,6 +181,19 @@ export class OpenScan {
     for (const level of this.levels) if (level.cand > level.seg) level.seg = level.cand;
   }
 
+  /**
+   * What closes the statement read so far (its string, then its brackets), as `balance` counts
+   * it for `trimmed`, the text read with trailing white space, commas and operators left out:
+   * leaving those out closes no string or bracket, and a string left ending in a lone backslash
+   * has it escaped.
+   */
+  closers(trimmed: string): string {
+    let out = "";
+    if (this.quote !== 0) out = (trimmed.endsWith("\\") && !trimmed.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(this.quote);
+    for (let k = this.levels.length - 1; k >= 0; k--) out += String.fromCharCode(this.levels[k].closer);
+    return out;
+  }
+
   /** The ranges of the input to read for the statement up to `to`, confirmed items left out: [from, to, from, to, …]. */
   ranges(to: number): number[] {
     const out = [this.start];

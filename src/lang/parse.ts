@@ -7,7 +7,7 @@ import { Checker, checkProgram, definitions, type Checked, type Defs, type Place
 import { buildExpr, TreeReader } from "./ast.ts";
 import { statementKind } from "./program.ts";
 import { RULE } from "./generated/rules.ts";
-import { materializeRoot } from "./materialize.ts";
+import { materializeRoot, sourceIn } from "./materialize.ts";
 import type { Library } from "./library.ts";
 import type { BrokenLine, ElementNode, FixError, ParseResult, Statement } from "./types.ts";
 
@@ -101,7 +101,7 @@ export function finishProgram(text: string, statements: Statement[], broken: Bro
       orphaned: checked.orphaned,
       statements: checked.defs.size,
     },
-    () => materializeRoot(() => text, checked.defs, library, new Set()),
+    () => materializeRoot(sourceIn(text), checked.defs, library, new Set()),
   );
 }
 
@@ -150,7 +150,7 @@ function validResult(generation: string, library: Library, from: number, to: num
   return lazyResult({ errors: [], incomplete: false, unresolved: [], orphaned: [], statements }, () => {
     setInput(generation);
     const defs = definitions(splitProgram(generation, 0, from, to).statements);
-    return materializeRoot(() => generation, defs, library, new Set());
+    return materializeRoot(sourceIn(generation), defs, library, new Set());
   });
 }
 
@@ -182,7 +182,7 @@ function partialResult(generation: string, tree: Tree, library: Library, from: n
     () => {
       setInput(generation);
       const all = definitions(splitProgram(generation, 0, from, to).statements);
-      return materializeRoot(() => generation, all, library, new Set());
+      return materializeRoot(sourceIn(generation), all, library, new Set());
     },
   );
 }
@@ -376,7 +376,7 @@ export function parseAndInspect(generation: string, library: Library): { result:
       // Without the whole checker the verdict ran, and found no redefinition.
       statements: checked ? checked.defs.size : inspection.statements.length,
     },
-    () => materializeRoot(() => generation, checked?.defs ?? definitions(inspection.statements), library, new Set()),
+    () => materializeRoot(sourceIn(generation), checked?.defs ?? definitions(inspection.statements), library, new Set()),
   );
   return { result, inspection };
 }

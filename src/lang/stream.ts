@@ -7,8 +7,8 @@ import { CutLine, cutName, excerptKnown, OpenScan } from "./open-scan.ts";
 import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs } from "./check.ts";
 import { lazyResult, parse, publicError } from "./parse.ts";
-import { materializeRoot, TreeCache } from "./materialize.ts";
-import { closeStatement } from "./autoclose.ts";
+import { materializeRoot, TreeCache, type SourceOf } from "./materialize.ts";
+import { closeStatement, type Closed } from "./autoclose.ts";
 import { NameList, readNames } from "./name-list.ts";
 import { ENVELOPES, FENCE, isEnvelopeHeader, isMarkerAt } from "./frame.ts";
 import type { Library } from "./library.ts";
@@ -509,18 +509,36 @@ export function createStreamParser(library: Library): StreamParser {
         statements: defs.size + added,
       },
       () => {
-        // A statement cut mid-way is shown closed (its open strings and brackets).
+        // The newest result sees the ended statements as `defs` holds them now; an older one as
+        // they were when it was made, and builds its tree on its own.
+        const newest = serial === made && cache === trees && finals.length === endedCount;
+        // A statement cut mid-way is shown closed (its open strings and brackets). The scan that
+        // followed it knows what is open: not counted again.
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
-        const closed = cut && !openById.has(cut.id!) ? closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase)) : null;
-        const shown = closed ? new Map([...openById, [closed.id, closed]]) : openById;
-        const endedThen = endedAt(endedList, endedPlaces, endedCount);
-        const view: Defs = { get: (id) => shown.get(id) ?? endedThen.get(id), has: (id) => shown.has(id) || endedThen.has(id) };
+        let closed: Closed | null = null;
+        if (cut !== undefined && !openById.has(cut.id!)) {
+          const known = newest && scan !== null && scan.start === cut.start && scan.pos === cut.end && !scan.lost ? scan : null;
+          closed = closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase), length, known ? (trimmed) => known.closers(trimmed) : undefined);
+        }
+        const shown = closed?.statement;
+        const closedId = shown?.id;
+        const endedThen = newest ? defs : endedAt(endedList, endedPlaces, endedCount);
+        const view: Defs = {
+          get: (id) => (id === closedId ? shown : (openById.get(id) ?? endedThen.get(id))),
+          has: (id) => id === closedId || openById.has(id) || endedThen.has(id),
+        };
         const partial = new Set<string>();
-        for (const id of shown.keys()) if (!endedOpen.has(id) || shown.get(id) !== openById.get(id)) partial.add(id);
-        // An older result, read after a newer one was made, builds its tree on its own.
-        if (serial !== made || cache !== trees) return materializeRoot(() => chunks.join(""), view, library, partial);
+        for (const id of openById.keys()) if (!endedOpen.has(id)) partial.add(id);
+        if (closedId !== undefined) partial.add(closedId);
+        // The closed statement's offsets are past the text: its sources are read from its own text.
+        const text = newest ? textSoFar : () => chunks.join("");
+        const source: SourceOf =
+          closed === null
+            ? (start, end) => text().slice(start, end)
+            : (start, end) => (start >= closed.base ? closed.text.slice(start - closed.base, end - closed.base) : text().slice(start, end));
+        if (!newest) return materializeRoot(source, view, library, partial);
         cache.sync();
-        return materializeRoot(textSoFar, view, library, partial, cache);
+        return materializeRoot(source, view, library, partial, cache);
       },
     );
   }

@@ -1,7 +1,10 @@
 // The display tree (ParseResult.root): what a dropped element leaves behind.
 import assert from "node:assert/strict";
 import { test } from "../support/harness.ts";
-import { compileLibrary, createStreamParser, loadLanguage, parse, type ElementNode } from "../../src/lang/index.ts";
+import { compileLibrary, createStreamParser, loadLanguage, parse, type ElementNode, type Library } from "../../src/lang/index.ts";
+import { balance } from "../../src/lang/balance.ts";
+import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
+import { VALID } from "../conformance/corpus.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { statementsBuilt } from "../../src/lang/materialize.ts";
 
@@ -138,4 +141,72 @@ test("streamed, a statement built again from what it kept shows what a fresh bui
     }
     assert.deepEqual(stream.end().root, parse(program, lib).root);
   }
+});
+
+// `root` without the `partial` marks (a stream marks its open statements; parse() has none open).
+const settled = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null), (key, v) => (key === "partial" ? undefined : v));
+
+const STATEMENT_START = /^[$A-Za-z_][A-Za-z0-9_]*[ \t]*=(?!=)/gm;
+
+// `text` with its last statement closed as the stream closes a cut statement: trailing commas
+// and operators left out, then its strings and brackets closed as `balance` counts them.
+function closedLast(text: string): string {
+  let start = 0;
+  for (const match of text.matchAll(STATEMENT_START)) start = match.index;
+  const cut = text.slice(start).replace(/[\s,+\-*/%&|!=<>?:]+$/, "");
+  return text.slice(0, start) + cut + balance(cut).closers;
+}
+
+// Reads `root` after every push of `program` in chunks of `chunk`: what it shows is what
+// parse() shows for the text so far with its last statement closed.
+function expectShownAsParsed(program: string, lib: Library, chunk: number, label: string) {
+  const stream = createStreamParser(lib);
+  let text = "";
+  for (let i = 0; i < program.length; i += chunk) {
+    text += program.slice(i, i + chunk);
+    const shown = stream.push(program.slice(i, i + chunk)).root;
+    assert.deepEqual(settled(shown), settled(parse(closedLast(text), lib).root), `${label}, chunks of ${chunk}, at ${text.length}`);
+  }
+}
+
+test("streamed, the open statement shows what parse() shows for it closed, at every cut: strings, calls, arrays, objects, references, expressions", () => {
+  const program = [
+    'root = Stack([head, Card(title, [Text("a \\"quoted\\" word, and more"), Button("Go", act, 2)]), table, Text(n + 1), more], "column")',
+    'title = "Card " + "title"',
+    "n = 41",
+    'head = Text(n > 40 ? "many" : "few", "l")',
+    'table = Table([Col("Id"), Col("Total", {width: n * 2})], [[1, "x, y"], [2, \'it\\\'s\'], [n, null]])',
+    'act = "go"',
+    "more = Stack([Text(@Count([1, 2, 3])), Text(title), Button('Stop [now]', act)])",
+  ].join("\n");
+  for (const chunk of [1, 3, 7, 40]) expectShownAsParsed(program, lib, chunk, "crafted");
+  // (Statements that go on past their line only inside brackets: a ternary's `?` line is not closed so.)
+  for (const [n, text] of VALID.entries()) if (!/\n\s*[?:]/.test(text)) expectShownAsParsed(text, lib, 5, `corpus ${n}`);
+  if (FIXTURES_MISSING) return console.log(`real samples skipped: ${FIXTURES_MISSING}`);
+  const real = compileLibrary(realLibraryConfig());
+  for (const [name, text] of Object.entries(realSamples())) for (const chunk of [7, 40]) expectShownAsParsed(text, real, chunk, name);
+});
+
+test("streamed, a statement that has ended is the same object in every later read, and each read rebuilds only the path to what changed", () => {
+  const n = 12;
+  const lines = [`root = Stack([${Array.from({ length: n }, (_, i) => `s${i}`).join(", ")}])`];
+  for (let i = 0; i < n; i++)
+    lines.push(`s${i} = Card("section ${i}", [t${i}, b${i}])`, `t${i} = Text("row ${i}, with a longer text")`, `b${i} = Button("open ${i}", "go")`);
+  const program = lines.join("\n") + "\n";
+  const stream = createStreamParser(lib);
+  const seen = new Map<number, ElementNode>(); // section i, once its last line has ended
+  let text = "";
+  for (let i = 0; i < program.length; i += 9) {
+    text += program.slice(i, i + 9);
+    const sections = (stream.push(program.slice(i, i + 9)).root?.props.children ?? []) as ElementNode[];
+    for (let s = 0; s + 1 < n; s++) {
+      if (!text.includes(`\ns${s + 1} = `)) continue;
+      const section = sections[s];
+      const first = seen.get(s) ?? section;
+      seen.set(s, first);
+      assert.equal(section, first, `section ${s} at ${text.length}`);
+      assert.equal((section.props.children as ElementNode[])[0], (first.props.children as ElementNode[])[0]);
+    }
+  }
+  assert.equal(seen.size, n - 1);
 });
