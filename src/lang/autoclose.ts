@@ -22,17 +22,17 @@ export interface Closed {
  */
 export function closeStatement(text: string, after = 0, closersOf: (trimmed: string) => string = (trimmed) => balance(trimmed).closers): Closed | null {
   // A trailing comma or operator has nothing after it yet: leave it out.
-  const trimmed = text.slice(0, trimmedEnd(text));
+  const trimmed = text.slice(0, trimmedEnd(text, 0, text.length));
   const closed = trimmed + closersOf(trimmed);
   const base = setScratch(closed, after);
   const parts = splitProgram(closed, base, base, base + closed.length);
   return parts.broken.length === 0 && parts.statements.length === 1 ? { statement: parts.statements[0], text: closed, base } : null;
 }
 
-// Where `text` ends once trailing white space (as /\s/ has it), commas and operators are left out.
-function trimmedEnd(text: string): number {
-  let end = text.length;
-  while (end > 0 && trailing(text.charCodeAt(end - 1))) end--;
+/** Where `text` from `from` to `to` ends once trailing white space (as /\s/ has it), commas and operators are left out. */
+export function trimmedEnd(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && trailing(text.charCodeAt(end - 1))) end--;
   return end;
 }
 

@@ -179,6 +179,26 @@ function drop(slot: Slot, epoch: number): void {
   slot.kept = NOTHING;
 }
 
+/**
+ * What a stream keeps of a list in its cut statement: its first items, which the parser has read
+ * whole, the same objects from read to read (see cut-tree.ts), and what the first
+ * `values.length` of them built, while the names they looked up (`deps`, with the values they
+ * had then) are not built again.
+ */
+export class KeptItems {
+  /** The items (an object's entries), kept in front of those the list itself holds after its first `skip`. */
+  items: (Expr | { key: string; value: Expr })[] = [];
+  skip = 0;
+  values: unknown[] = [];
+  /** `values` without those dropped (an array's items so far). */
+  shown: unknown[] = [];
+  deps: Slot[] = [];
+  depValues: unknown[] = [];
+  names = new Set<string>();
+  // The sync whose read last found them still valid.
+  checkedAt = -1;
+}
+
 /** The program's text from `start` to `end` (an expression's source). */
 export type SourceOf = (start: number, end: number) => string;
 
@@ -192,8 +212,17 @@ export const sourceIn =
  * The display tree of `defs`. `cache`: values kept from earlier reads of the same program as it
  * grows (its changes given to it since); without one, values are still built once per read.
  */
-export function materializeRoot(source: SourceOf, defs: Defs, library: Library, partial: Set<string>, cache: TreeCache = new TreeCache()): ElementNode | null {
+export function materializeRoot(
+  source: SourceOf,
+  defs: Defs,
+  library: Library,
+  partial: Set<string>,
+  cache: TreeCache = new TreeCache(),
+  cut: { statement: Statement; kept: ReadonlyMap<Expr, KeptItems> } | null = null,
+): ElementNode | null {
   if (!defs.get("root")) return null;
+  // While the cut statement is built: what its lists have kept.
+  let active: ReadonlyMap<Expr, KeptItems> | null = null;
   // For each statement being built, innermost last, the names its build has looked up so far.
   const looked: Slot[][] = [];
   // A value built while a cycle was cut depends on where the walk came in: it is not kept.
@@ -229,6 +258,8 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
     const again = old !== null && old.stmt === target && old.partial === isPartial && isContainer(target.expr) ? old : null;
     slot.building = true;
     looked.push([]);
+    const outer = active;
+    active = cut !== null && target === cut.statement ? cut.kept : null;
     const before = cycles;
     statementBuilds++;
     let value: unknown;
@@ -245,6 +276,7 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
         value = marked.size === 0 ? again.value : buildAgain(target.expr as Container, name, parts, marked);
       }
     }
+    active = outer;
     slot.building = false;
     noteUses(slot, looked.pop()!);
     if (cycles === before) {
@@ -305,13 +337,108 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
   }
 
   function present(own: unknown[]): unknown[] {
-    const out: unknown[] = [];
-    for (const v of own) if (v !== DROPPED) out.push(v);
+    // Mostly nothing is dropped: a copy at once, not item by item.
+    let at = own.indexOf(DROPPED);
+    if (at === -1) return own.slice();
+    const out = own.slice(0, at);
+    for (; at < own.length; at++) if (own[at] !== DROPPED) out.push(own[at]);
     return out;
   }
 
   function objectOf(e: Extract<Expr, { k: "obj" }>, own: unknown[]): Record<string, unknown> {
     return Object.fromEntries(e.entries.map((entry, i) => [entry.key, orNull(own[i])]));
+  }
+
+  // Whether what `kept` built still holds: none of the names it looked up built again since (the
+  // last sync's changes, when it was checked at the read before; else each looked up again).
+  function stillKept(kept: KeptItems): void {
+    if (kept.checkedAt === cache.epoch) return;
+    let valid = true;
+    if (kept.checkedAt === cache.epoch - 1) {
+      for (const name of cache.dirty) if (kept.names.has(name)) valid = false;
+    } else for (let j = 0; j < kept.deps.length && valid; j++) valid = ref(kept.deps[j].name) === kept.depValues[j];
+    if (!valid) {
+      kept.values = [];
+      kept.shown = [];
+      kept.deps = [];
+      kept.depValues = [];
+      kept.names = new Set();
+    }
+    kept.checkedAt = cache.epoch;
+  }
+
+  // Keeps `values`, built for the next kept items while the statement looked up `mine` from
+  // `mark` on; not when one of those has no value kept (then neither has what follows).
+  function keep(kept: KeptItems, values: unknown[], mine: Slot[], mark: number): boolean {
+    for (let j = mark; j < mine.length; j++) if (mine[j].kept === NOTHING) return false;
+    for (const value of values) {
+      kept.values.push(value);
+      if (value !== DROPPED) kept.shown.push(value);
+    }
+    for (let j = mark; j < mine.length; j++) {
+      kept.deps.push(mine[j]);
+      kept.depValues.push(mine[j].kept);
+      kept.names.add(mine[j].name);
+    }
+    return true;
+  }
+
+  // Builds the kept items not built yet, keeping what they build while it can be kept; what
+  // could not be kept goes to `rest`, in order (dropped ones left out when `present`).
+  function buildKept(kept: KeptItems, rest: unknown[], present: boolean): void {
+    const mine = looked[looked.length - 1];
+    let keeping = true;
+    for (let i = kept.values.length; i < kept.items.length; i++) {
+      const item = kept.items[i];
+      const mark = mine.length;
+      const before = cycles;
+      const value = build("k" in item ? item : item.value, undefined, null);
+      keeping &&= cycles === before && keep(kept, [value], mine, mark);
+      if (!keeping && (!present || value !== DROPPED)) rest.push(value);
+    }
+  }
+
+  // An array, its kept items as they were built: one copy of them, not one per item.
+  function keptArray(e: Extract<Expr, { k: "arr" }>, kept: KeptItems): unknown[] {
+    stillKept(kept);
+    const rest: unknown[] = [];
+    buildKept(kept, rest, true);
+    for (let j = kept.skip; j < e.items.length; j++) {
+      const value = build(e.items[j], undefined, null);
+      if (value !== DROPPED) rest.push(value);
+    }
+    // slice() and push, not concat(): Bun's concat() of arrays of objects copies item by item.
+    const out = kept.shown.slice();
+    for (const value of rest) out.push(value);
+    return out;
+  }
+
+  // An object, its kept entries' values as they were built.
+  function keptObject(e: Extract<Expr, { k: "obj" }>, kept: KeptItems): Record<string, unknown> {
+    stillKept(kept);
+    const entries = (kept.items as { key: string; value: Expr }[]).concat(e.entries.slice(kept.skip));
+    const rest: unknown[] = [];
+    buildKept(kept, rest, false);
+    const own = kept.values.concat(rest);
+    for (let j = kept.skip; j < e.entries.length; j++) own.push(build(e.entries[j].value, undefined, null));
+    return Object.fromEntries(entries.map((entry, i) => [entry.key, orNull(own[i])]));
+  }
+
+  // A call's element, its kept arguments as they were built.
+  function keptElement(call: Extract<Expr, { k: "call" }>, statementId: string | undefined, kept: KeptItems): unknown {
+    stillKept(kept);
+    const e = { ...call, args: (kept.items as Expr[]).concat(call.args.slice(kept.skip)) };
+    const own: unknown[] = new Array(e.args.length).fill(UNBUILT);
+    const from = kept.values.length;
+    for (let i = 0; i < from; i++) own[i] = kept.values[i];
+    const mine = looked[looked.length - 1];
+    const mark = mine.length;
+    const before = cycles;
+    const value = element(e, statementId, own, null, null, null);
+    let to = from;
+    while (to < kept.items.length && own[to] !== UNBUILT) to++;
+    if (to > from && cycles === before) keep(kept, own.slice(from, to), mine, mark);
+    return value;
   }
 
   // A call's element. `own`: its arguments as built, UNBUILT where not yet (null: not kept);
@@ -364,6 +491,8 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
         return null;
       case "arr": {
         if (parts === null) {
+          const kept = active?.get(e);
+          if (kept !== undefined) return keptArray(e, kept);
           const out: unknown[] = [];
           for (const item of e.items) {
             const value = build(item, undefined, null);
@@ -378,6 +507,10 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
         return present(own);
       }
       case "obj": {
+        if (parts === null) {
+          const kept = active?.get(e);
+          if (kept !== undefined) return keptObject(e, kept);
+        }
         const seen = refsSeen;
         const own: unknown[] = new Array(e.entries.length);
         for (let i = 0; i < e.entries.length; i++) own[i] = build(e.entries[i].value, undefined, parts);
@@ -387,7 +520,10 @@ export function materializeRoot(source: SourceOf, defs: Defs, library: Library, 
       case "ref":
         return ref(e.name);
       case "call": {
-        if (parts === null) return element(e, statementId, null, null, null, null);
+        if (parts === null) {
+          const kept = active?.get(e);
+          return kept === undefined ? element(e, statementId, null, null, null, null) : keptElement(e, statementId, kept);
+        }
         const seen = refsSeen;
         const own: unknown[] = new Array(e.args.length).fill(UNBUILT);
         const value = element(e, statementId, own, parts, null, null);

@@ -8,7 +8,8 @@ import { splitProgram } from "./program.ts";
 import { brokenLineErrors, Checker, type Defs } from "./check.ts";
 import { lazyResult, parse, publicError } from "./parse.ts";
 import { materializeRoot, TreeCache, type SourceOf } from "./materialize.ts";
-import { closeStatement, type Closed } from "./autoclose.ts";
+import { closeStatement, trimmedEnd, type Closed } from "./autoclose.ts";
+import { CutTree, type CutView } from "./cut-tree.ts";
 import { NameList, readNames } from "./name-list.ts";
 import { ENVELOPES, FENCE, isEnvelopeHeader, isMarkerAt } from "./frame.ts";
 import type { Library } from "./library.ts";
@@ -78,12 +79,39 @@ export function createStreamParser(library: Library): StreamParser {
   // tells it which names its statements bound anew (statements ended since the last result, and
   // the open ones then and now); only the newest result's read uses it.
   let trees = new TreeCache();
+  let cutTree = new CutTree(); // the cut statement's items read whole, kept from read to read
   let treesNoted = 0; // of finals
   let openNoted: string[] = [];
   let made = 0; // results made
   // The text so far, joined as far as a read needed it (a read after every push joined it all).
   let joined = "";
   let joinedChunks = 0;
+  // Where each chunk starts, and the text between two offsets read from the chunks: `tail` and
+  // the joined text grow by appending, and a string grown so is flattened whole when read.
+  const chunkAt: number[] = [];
+  const between = (from: number, to: number): string => {
+    if (from >= to) return "";
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunkAt[mid] <= from) lo = mid;
+      else hi = mid - 1;
+    }
+    let out = "";
+    for (let i = lo; i < chunks.length && chunkAt[i] < to; i++) out += chunks[i].slice(Math.max(0, from - chunkAt[i]), to - chunkAt[i]);
+    return out;
+  };
+  // Where the text from `from` to `to` ends once trailing commas, operators and spaces are left out.
+  const trimmedTo = (from: number, to: number): number => {
+    for (let end = to, window = 64; ; window *= 4) {
+      const lo = Math.max(from, end - window);
+      const text = between(lo, end);
+      const trimmed = lo + trimmedEnd(text, 0, text.length);
+      if (trimmed > lo || lo === from) return trimmed;
+      end = lo;
+    }
+  };
   const textSoFar = () => {
     if (joinedChunks < chunks.length) {
       joined += chunks.slice(joinedChunks).join("");
@@ -108,6 +136,7 @@ export function createStreamParser(library: Library): StreamParser {
     cutOpen = scan = null;
     endings++;
     trees = new TreeCache();
+    cutTree = new CutTree();
     treesNoted = 0;
     openNoted = [];
   };
@@ -299,6 +328,7 @@ export function createStreamParser(library: Library): StreamParser {
         claimInput(owner);
       }
       chunks.push(chunk);
+      chunkAt.push(length);
       length += chunk.length;
       tail += chunk; // not read on the fast path: the string grows without being copied
       const framing = mode;
@@ -512,15 +542,19 @@ export function createStreamParser(library: Library): StreamParser {
         // The newest result sees the ended statements as `defs` holds them now; an older one as
         // they were when it was made, and builds its tree on its own.
         const newest = serial === made && cache === trees && finals.length === endedCount;
-        // A statement cut mid-way is shown closed (its open strings and brackets). The scan that
-        // followed it knows what is open: not counted again.
+        // A statement cut mid-way is shown closed (its open strings and brackets). For the newest
+        // result, the scan that followed it knows what is open, and which items of its brackets
+        // have been read whole: those are read once (cut-tree.ts).
         const cut = openBroken.find((b) => b.incomplete && b.id !== undefined);
         let closed: Closed | null = null;
+        let parted: CutView | null = null;
         if (cut !== undefined && !openById.has(cut.id!)) {
           const known = newest && scan !== null && scan.start === cut.start && scan.pos === cut.end && !scan.lost ? scan : null;
-          closed = closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase), length, known ? (trimmed) => known.closers(trimmed) : undefined);
+          if (known !== null) parted = cutTree.read(between, cut.start, trimmedTo(cut.start, cut.end), known, length);
+          if (parted === null)
+            closed = closeStatement(textNow.slice(cut.start - textBase, cut.end - textBase), length, known ? (trimmed) => known.closers(trimmed) : undefined);
         }
-        const shown = closed?.statement;
+        const shown = parted?.statement ?? closed?.statement;
         const closedId = shown?.id;
         const endedThen = newest ? defs : endedAt(endedList, endedPlaces, endedCount);
         const view: Defs = {
@@ -532,13 +566,16 @@ export function createStreamParser(library: Library): StreamParser {
         if (closedId !== undefined) partial.add(closedId);
         // The closed statement's offsets are past the text: its sources are read from its own text.
         const text = newest ? textSoFar : () => chunks.join("");
+        // (Read by parts, its offsets are the stream's, and its closers stand where the text read ends.)
         const source: SourceOf =
-          closed === null
-            ? (start, end) => text().slice(start, end)
-            : (start, end) => (start >= closed.base ? closed.text.slice(start - closed.base, end - closed.base) : text().slice(start, end));
+          parted !== null
+            ? (start, end) => (end <= parted.at ? text().slice(start, end) : text().slice(start, parted.at) + parted.closers.slice(0, end - parted.at))
+            : closed === null
+              ? (start, end) => text().slice(start, end)
+              : (start, end) => (start >= closed.base ? closed.text.slice(start - closed.base, end - closed.base) : text().slice(start, end));
         if (!newest) return materializeRoot(source, view, library, partial);
         cache.sync();
-        return materializeRoot(source, view, library, partial, cache);
+        return materializeRoot(source, view, library, partial, cache, parted && { statement: parted.statement, kept: parted.kept });
       },
     );
   }

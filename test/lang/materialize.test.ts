@@ -7,6 +7,8 @@ import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fix
 import { VALID } from "../conformance/corpus.ts";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { statementsBuilt } from "../../src/lang/materialize.ts";
+import { unitsParsed } from "../../src/lang/engine.ts";
+import { random } from "./library-programs.ts";
 
 await loadLanguage();
 const lib = compileLibrary(SMALL_LIBRARY);
@@ -209,4 +211,61 @@ test("streamed, a statement that has ended is the same object in every later rea
     }
   }
   assert.equal(seen.size, n - 1);
+});
+
+// One long statement on one line, from a seed: arrays, objects and calls nested in each other,
+// strings holding commas, brackets and escapes, references (some not defined), expressions.
+function longLine(seed: number, items: number): string {
+  const r = random(seed);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)];
+  const text = () => pick(['"a, b"', '"x [y] (z)"', "'it\\'s'", '"q \\"w\\""', '"plain"', '"t{1}"']);
+  const item = (depth: number): string => {
+    const k = Math.floor(r() * (depth > 2 ? 4 : 9));
+    switch (k) {
+      case 0:
+        return `Text(${text()})`;
+      case 1:
+        return pick(["s0", "s1", "ghost", "n"]);
+      case 2:
+        return `Button(${text()}, "go", ${Math.floor(r() * 9)})`;
+      case 3:
+        return pick(["n + 1", 'n > 2 ? "big" : "small"', "@Count([1, 2])", "null", "true", "-4.5"]);
+      case 4:
+        return `Card(${text()}, [${Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick([`Text(${text()})`, "s0", "s1"])).join(", ")}])`;
+      case 5:
+        return `Col(${text()}, {width: ${Math.floor(r() * 9)}, k: [${item(depth + 1)}, ${item(depth + 1)}]})`;
+      default:
+        return `[${Array.from({ length: Math.floor(r() * 4) }, () => item(depth + 1)).join(", ")}]`;
+    }
+  };
+  return `n = 3\ns0 = Text("zero")\nroot = Stack([${Array.from({ length: items }, () => item(0)).join(", ")}], "column")\ns1 = Button("one")\n`;
+}
+
+test("streamed, a long statement's open tree is what parse() shows for it closed, at every cut, its items read whole kept from read to read", () => {
+  for (const seed of [1, 2, 3, 4, 5, 6]) for (const chunk of [1, 7, 40]) expectShownAsParsed(longLine(seed, 40), lib, chunk, `long line ${seed}`);
+  // Over many lines, and a table's rows as an object's entries and a call's arguments.
+  const rows = Array.from({ length: 30 }, (_, i) => `  [${i}, "r, ${i}", {k: Text("t${i}"), w: ${i}}]`).join(",\n");
+  const table = `root = Stack([t])\nt = Table([Col("a", {width: 1, k: [1, 2], j: "x, y"}), Col("b")], [\n${rows}\n])\n`;
+  for (const chunk of [1, 5, 40]) expectShownAsParsed(table, lib, chunk, "table");
+});
+
+test("streamed, reading root after every chunk of a long statement parses what the chunks added, and keeps its items' values", () => {
+  const program = `root = Stack([${Array.from({ length: 600 }, (_, i) => `Card("card ${i}", [Text("row ${i}"), Button("open", "go", ${i})])`).join(", ")}])\n`;
+  const stream = createStreamParser(lib);
+  const before = unitsParsed();
+  let first: unknown;
+  for (let i = 0; i < program.length; i += 40) {
+    const result = stream.push(program.slice(i, i + 40));
+    const cards = (result.root?.props.children ?? []) as ElementNode[];
+    // The first card, once its comma is read, is the same object at every later read while the
+    // statement is cut (once it ends, it is read whole as ended statements are).
+    if (cards.length > 2 && result.incomplete) {
+      first ??= cards[0];
+      assert.equal(cards[0], first, `at ${i}`);
+    }
+  }
+  const read = unitsParsed() - before;
+  // Reading the cut statement whole at every chunk parses ~length² / 80 units (1.6 million here).
+  assert.ok(read < 6 * program.length, `${read} code units parsed for ${program.length} streamed and read`);
+  assert.equal((stream.end().root!.props.children as unknown[]).length, 600);
 });
