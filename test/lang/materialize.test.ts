@@ -5,6 +5,8 @@ import { compileLibrary, createStreamParser, loadLanguage, parse, type ElementNo
 import { balance } from "../../src/lang/balance.ts";
 import { FIXTURES_MISSING, realLibraryConfig, realSamples } from "../support/fixtures.ts";
 import { VALID } from "../conformance/corpus.ts";
+import { mutationArb, programArb } from "../conformance/generators.ts";
+import fc from "fast-check";
 import { SMALL_LIBRARY } from "./library-fixture.ts";
 import { statementsBuilt } from "../../src/lang/materialize.ts";
 import { unitsParsed } from "../../src/lang/engine.ts";
@@ -268,4 +270,31 @@ test("streamed, reading root after every chunk of a long statement parses what t
   // Reading the cut statement whole at every chunk parses ~length² / 80 units (1.6 million here).
   assert.ok(read < 6 * program.length, `${read} code units parsed for ${program.length} streamed and read`);
   assert.equal((stream.end().root!.props.children as unknown[]).length, 600);
+});
+
+test("streamed, root read after every push is what a stream read once shows, for random, mutated and long programs and any string", () => {
+  const texts = fc.oneof(
+    programArb,
+    mutationArb(VALID),
+    fc.nat({ max: 1000 }).map((seed) => longLine(seed, 6)),
+    fc
+      .array(fc.constantFrom("x = [", "Text(", '"a, b', "'c", "\\", ", ", "{k: ", "1", ")", "]", "}", "\n", "s0", " + ", "@Count(", "# c\n"), { maxLength: 30 })
+      .map((p) => p.join("")),
+    fc.string({ maxLength: 80, unit: "binary" }),
+  );
+  fc.assert(
+    fc.property(texts, fc.integer({ min: 1, max: 9 }), (text, size) => {
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+      const stream = createStreamParser(lib);
+      for (let k = 0; k < chunks.length; k++) {
+        const kept = stream.push(chunks[k]).root;
+        const fresh = createStreamParser(lib);
+        for (let j = 0; j < k; j++) fresh.push(chunks[j]);
+        assert.deepEqual(kept, fresh.push(chunks[k]).root, `push ${k}`);
+      }
+      assert.deepEqual(stream.end().root, parse(text, lib).root);
+    }),
+    { numRuns: 150 },
+  );
 });
