@@ -24,8 +24,10 @@ export function makeRound(text: string, library: Library, ins = inspect(text, li
   const from = ins.head.length;
   const defs = new Map<string, Statement>();
   for (const s of ins.statements) {
-    defs.delete(s.id);
-    defs.set(s.id, s);
+    const id = s.id;
+    // A name defined again goes last, as it stands.
+    if (defs.has(id)) defs.delete(id);
+    defs.set(id, s);
   }
   // The program runs from its first block to its last (fenced blocks with prose between them):
   // every edit falls inside a block, since no statement or broken line crosses a fence.
