@@ -84,7 +84,12 @@ test("a sanitizer fix is charged in one transaction, after the fix: one ledger r
   await watching;
   expect(responses.map((r) => r.status).sort()).toEqual([...Array(7).fill(200), ...Array(13).fill(429)]);
   expect(sawHold).toBe(false);
-  const ledger = await h.server.db.selectFrom("credit_ledger").select(["delta", "request_id"]).where("organization_id", "=", org.id).where("reason", "=", "autofix").execute();
+  const ledger = await h.server.db
+    .selectFrom("credit_ledger")
+    .select(["delta", "request_id"])
+    .where("organization_id", "=", org.id)
+    .where("reason", "=", "autofix")
+    .execute();
   expect(ledger.map((r) => r.delta)).toEqual(Array(7).fill(-1));
   expect(new Set(ledger.map((r) => r.request_id)).size).toBe(7);
   expect(await balancedBooks(h.server.db, "one-go")).toEqual({ credits: 0, holds: 0, openHolds: 0, ledger: 0 });
