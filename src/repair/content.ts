@@ -12,6 +12,7 @@
 // joined in a text component) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
+import { unmoved } from "./reinspect.ts";
 
 export interface Content {
   strings: Map<string, number>;
@@ -116,8 +117,10 @@ export function keepsContent(generation: string, first: Inspection, result: stri
   // the same order; a few statements on either side are looked ahead for a mended one.
   const a = first.statements;
   const b = last.statements;
+  // A statement the sanitizer's rounds only moved is the generation's own (reinspect.ts): its
+  // text is not compared.
   const same = (s: Statement, t: Statement) =>
-    s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end);
+    unmoved(t) === s || (s.id === t.id && s.end - s.start === t.end - t.start && generation.slice(s.start, s.end) === result.slice(t.start, t.end));
   const changedA: Statement[] = [];
   const changedB: Statement[] = [];
   let i = 0;

@@ -45,6 +45,18 @@ export function eachNode(root: Expr, visit: (e: Expr) => void): void {
   }
 }
 
+/** The first node, outermost first, satisfying `pred` (the rest not visited), or undefined. */
+export function findNode(root: Expr, pred: (e: Expr) => boolean): Expr | undefined {
+  const stack: Expr[] = [root];
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (pred(e)) return e;
+    const kids = children(e);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return undefined;
+}
+
 /**
  * The innermost node satisfying `pred` whose span holds offset `at`, with its parent and its
  * index among the parent's children. A node's span holds its children's, so only the nodes on

@@ -1,6 +1,6 @@
 // The repair API (Autofix attempt 1): `repair` decides the outcome, `sanitize` does the edits.
 import { isValid, parseAndInspect, type FixError, type Inspection, type Library, type ParseResult } from "../lang/index.ts";
-import { calls } from "./exprs.ts";
+import { calls, findNode } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { callName, lowerCaseCalls } from "./rename.ts";
 import { sanitize } from "./sanitize.ts";
@@ -19,12 +19,15 @@ export interface RepairOutcome {
 /** Whether the result still calls a library component the generation had (the first one found answers). */
 function keepsAComponent(result: string, resultIns: Inspection, original: string, originalIns: Inspection, library: Library): boolean {
   const hadRoot = originalIns.statements.some((s) => s.id === "root");
+  // The first such call answers: a long program's root is not walked past it.
   for (const stmt of resultIns.statements) {
-    for (const call of calls(stmt.expr)) {
+    const kept = findNode(stmt.expr, (call) => {
+      if (call.k !== "call") return false;
       // A root the sanitizer built (its text new) is not something the generation had.
-      if (!hadRoot && stmt.id === "root" && call === stmt.expr && !original.includes(result.slice(call.start, call.end))) continue;
-      if (library.components.has(call.name)) return true;
-    }
+      if (!hadRoot && stmt.id === "root" && call === stmt.expr && !original.includes(result.slice(call.start, call.end))) return false;
+      return library.components.has(call.name);
+    });
+    if (kept) return true;
   }
   return false;
 }

@@ -77,6 +77,11 @@ class MovedStatement implements Statement {
   }
 }
 
+/** The statement `stmt` stands for, moved or not: the same object when its text is the other's, unedited. */
+export function unmoved(stmt: Statement): Statement {
+  return stmt instanceof MovedStatement ? stmt.base : stmt;
+}
+
 function moved(stmt: Statement, by: number): Statement {
   if (by === 0) return stmt;
   // Moved again: from the original, so that a read copies once.
@@ -211,16 +216,23 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
 
   // What the checks of the affected statements found through the rest stays: an error placed in
   // an unaffected statement, or at a reference to one. Everything else of theirs is found again.
-  const oldSpans = ins.statements.filter((s) => !affected.has(s.id) || defs.get(s.id) !== s);
-  const refSites = new Set<number>();
-  for (const id of affected) {
-    const s = defs.get(id)!;
-    if (renewed.has(s)) continue;
-    eachNode(s.expr, (n) => n.k === "ref" && !affected.has(n.name) && refSites.add(n.start));
-  }
-  const inUnaffected = (at: number) => {
+  // Asked only about an error of an affected statement that was not touched (rare): a referrer of
+  // a long program's mended line (its root) is not walked, nor the program's statements filtered.
+  let oldSpans: Statement[] | null = null;
+  let refSites: Set<number> | null = null;
+  const keptFromRest = (at: number) => {
+    oldSpans ??= ins.statements.filter((s) => !affected.has(s.id) || defs.get(s.id) !== s);
     const s = statementIn(oldSpans, at);
-    return s !== undefined && s.start <= at && at <= s.end;
+    if (s !== undefined && s.start <= at && at <= s.end) return true;
+    if (refSites === null) {
+      const sites = (refSites = new Set<number>());
+      for (const id of affected) {
+        const s = defs.get(id)!;
+        if (renewed.has(s)) continue;
+        eachNode(s.expr, (n) => n.k === "ref" && !affected.has(n.name) && sites.add(n.start));
+      }
+    }
+    return refSites.has(at);
   };
   const rootAffected = affected.has("root");
   const touchedIds = new Set(touched.map((s) => s.id));
@@ -229,7 +241,7 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     const id = err.statementId;
     if (OWN.has(err.code) && id !== undefined && affected.has(id)) {
       if (touchedIds.has(id)) continue;
-      if (!inUnaffected(err.at) && !refSites.has(err.at)) continue;
+      if (!keptFromRest(err.at)) continue;
     }
     if (rootAffected && err.code === "missing-root" && id === "root") continue;
     const at = placeAgain(err.at, touched, renewed, movedBy);

@@ -22,10 +22,16 @@ export interface Round {
 
 export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
   const from = ins.head.length;
-  const defs = new Map<string, Statement>();
-  for (const s of ins.statements) {
-    defs.delete(s.id);
-    defs.set(s.id, s);
+  let defs = new Map<string, Statement>();
+  for (const s of ins.statements) defs.set(s.id, s);
+  // A name defined again goes last, as it stands: made again so only when some name is (a set
+  // alone costs a fraction of a lookup and a set for each of a long program's names).
+  if (defs.size !== ins.statements.length) {
+    defs = new Map();
+    for (const s of ins.statements) {
+      defs.delete(s.id);
+      defs.set(s.id, s);
+    }
   }
   // The program runs from its first block to its last (fenced blocks with prose between them):
   // every edit falls inside a block, since no statement or broken line crosses a fence.

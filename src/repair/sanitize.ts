@@ -28,6 +28,13 @@ const PHASES: Pass[][] = [
 
 const MAX_ROUNDS = 24;
 
+/**
+ * Texts shorter than this are inspected whole after a round: a parse of a few hundred characters
+ * costs less than reinspect's fixed work (measured under Bun 1.4: 11 against 22 µs at 121
+ * characters, even at about 600, reinspect ahead from about 1,000).
+ */
+export const REINSPECT_FROM = 800;
+
 /** The public form of a placed error (without the offset). */
 export function publicError({ at: _at, ...error }: PlacedError): FixError {
   return error;
@@ -86,8 +93,9 @@ export function sanitize(generation: string, library: Library, first: Inspection
     if (next === null) break;
     seen.add(next.text);
     text = next.text;
-    // The statements the edits mended are read again, not the whole text (when that can be told).
-    ins = reinspect(state, next.kept, text, library) ?? inspect(text, library);
+    // The statements the edits mended are read again, not the whole text (when that can be told),
+    // unless the text is so short that parsing it all costs less than reading the edits in.
+    ins = (text.length < REINSPECT_FROM ? null : reinspect(state, next.kept, text, library)) ?? inspect(text, library);
     note();
   }
   const remaining = ins.errors.map(publicError);

@@ -32,7 +32,7 @@ export interface PaidSpec {
   /** The model a log names until the request has named its own. */
   model?: string;
   /** What an accepted call's log keeps of its input: by default chat messages, the library block by hash. */
-  logged?: (input: unknown) => LoggedConversation;
+  logged?: (input: unknown, sent?: string) => LoggedConversation;
 }
 
 /** How a call ended. */
@@ -58,6 +58,11 @@ export class PaidCall {
   model: string;
   /** The request's input as sent (chat messages, Responses input items): what its log keeps. */
   input: unknown = undefined;
+  /**
+   * The request body's text, when the surface kept it (a JSON object whose `messages` are
+   * `input`): an accepted call's log takes the messages from it instead of serializing them again.
+   */
+  inputText: string | undefined = undefined;
   /** Credits held for this call (0 before the hold, or when the price is 0). */
   held = 0;
   readonly price: number;
@@ -118,7 +123,7 @@ export class PaidCall {
     const undo = end.charged ? null : this.uncharged;
     this.uncharged = null;
     if (undo) void undo().catch((e) => this.deps.log(`${this.spec.surface} ${this.requestId}: could not give back: ${(e as Error).message}`));
-    const { conversation, library } = (this.spec.logged ?? loggedChat)(this.input);
+    const { conversation, library } = (this.spec.logged ?? loggedChat)(this.input, this.inputText);
     return {
       orgId: this.org.id,
       requestId: this.requestId,
@@ -221,8 +226,8 @@ export class PaidCall {
   }
 }
 
-function loggedChat(input: unknown): LoggedConversation {
-  return acceptedConversation(Array.isArray(input) ? input : []);
+function loggedChat(input: unknown, sent?: string): LoggedConversation {
+  return acceptedConversation(Array.isArray(input) ? input : [], sent);
 }
 
 /** Runs a paid call's work; whatever escapes it ends the call (see PaidCall.fail) on its way out. */

@@ -8,7 +8,7 @@ import { mutationArb } from "../conformance/generators.ts";
 import { compileLibrary, inspect, loadLanguage, type Inspection, type Library } from "../../src/lang/index.ts";
 import { unitsParsed } from "../../src/lang/engine.ts";
 import { makeRound } from "../../src/repair/round.ts";
-import { roundEdits, sanitize } from "../../src/repair/sanitize.ts";
+import { REINSPECT_FROM, roundEdits, sanitize } from "../../src/repair/sanitize.ts";
 import { reinspect } from "../../src/repair/reinspect.ts";
 import { corpusPrograms, HELD_OUT_SEEDS, makeCase, TUNE_SEEDS, type Case, type Program } from "./corpus/corpus.ts";
 import { STACK_TEXT_LIBRARY } from "../support/stack-text-library.ts";
@@ -160,6 +160,21 @@ describe("reinspect", () => {
     expect(out.remaining).toEqual([]);
     expect(out.content).toBe(text.replace('t1000 = Txt("', 't1000 = Text("'));
     expect(parsed).toBeLessThan(200);
+    expect(facts(out.last)).toEqual(facts(inspect(out.content, library)));
+  });
+
+  test("a program shorter than REINSPECT_FROM is inspected whole after a round (a parse of it costs less), with the same result", () => {
+    const library: Library = compileLibrary(STACK_TEXT_LIBRARY);
+    const text = 'root = Stack([title, rows])\ntitle = Txt("Orders", "large")\nrows = Stack([Text("First row", "small"), Text("Second row")])';
+    expect(text.length).toBeLessThan(REINSPECT_FROM);
+    const first = inspect(text, library);
+    const before = unitsParsed();
+    const out = sanitize(text, library, first);
+    const parsed = unitsParsed() - before;
+    expect(out.content).toBe(text.replace("Txt(", "Text("));
+    expect(out.remaining).toEqual([]);
+    // The mended text once, whole: reinspect would have parsed only the mended line.
+    expect(parsed).toBeGreaterThanOrEqual(out.content.length);
     expect(facts(out.last)).toEqual(facts(inspect(out.content, library)));
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { findOrganizationByName, setSuspended } from "../../src/db/index.ts";
 import { autofixBody, BROKEN, post, startHarness, VALID, type Harness } from "./harness.ts";
+import { balancedBooks, books } from "../support/books.ts";
 
 let h: Harness;
 beforeAll(async () => {
@@ -64,6 +65,34 @@ test("50 concurrent fixes against 10 credits: exactly 10 charged, the rest 429",
   await h.server.idle(); // the logs are queued, written just after the answers
   const charged = await h.server.db.selectFrom("request_logs").select("charge").where("organization_id", "=", org.id).where("charge", ">", 0).execute();
   expect(charged).toHaveLength(10);
+});
+
+test("a sanitizer fix is charged in one transaction, after the fix: one ledger row per fix, no hold ever open, the books balanced", async () => {
+  const key = await h.org("one-go", 7);
+  const org = (await findOrganizationByName(h.server.db, "one-go"))!;
+  // A hold would show as an open hold while the fixes run, and each charge as a settlement of it.
+  let sawHold = false;
+  const watching = (async () => {
+    for (let i = 0; i < 200 && !sawHold; i++) {
+      const b = await books(h.server.db, org.id);
+      if (b.openHolds > 0) sawHold = true;
+      if (!b.balanced) throw new Error(`books out of balance mid-run: ${JSON.stringify(b)}`);
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  const responses = await Promise.all(Array.from({ length: 20 }, () => post(h.base, "/v1/autofix", key, autofixBody(BROKEN))));
+  await watching;
+  expect(responses.map((r) => r.status).sort()).toEqual([...Array(7).fill(200), ...Array(13).fill(429)]);
+  expect(sawHold).toBe(false);
+  const ledger = await h.server.db
+    .selectFrom("credit_ledger")
+    .select(["delta", "request_id"])
+    .where("organization_id", "=", org.id)
+    .where("reason", "=", "autofix")
+    .execute();
+  expect(ledger.map((r) => r.delta)).toEqual(Array(7).fill(-1));
+  expect(new Set(ledger.map((r) => r.request_id)).size).toBe(7);
+  expect(await balancedBooks(h.server.db, "one-go")).toEqual({ credits: 0, holds: 0, openHolds: 0, ledger: 0 });
 });
 
 test("already_valid stays free while credits remain", async () => {
