@@ -475,14 +475,15 @@ export async function claimLapsedResponses(db: Db, worker: string, until: number
       eb
         .selectFrom("responses")
         .select("seq")
-        .where("background", "=", 1)
+        // A literal, not a parameter: the planner then reads the partial index of background jobs (0010).
+        .where("background", "=", sql.lit(1))
         .where("status", "in", ["queued", "in_progress"])
         .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
         .orderBy("seq")
         .limit(limit)
         .$call((q) => (skipLocked ? q.forUpdate().skipLocked() : q)),
     )
-    .where("background", "=", 1)
+    .where("background", "=", sql.lit(1))
     .where("status", "in", ["queued", "in_progress"])
     .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<", now)]))
     .returningAll()
