@@ -7,7 +7,7 @@ import { Migrator, sql, type Kysely } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
 import { openSqlite } from "../../src/db/sqlite.ts";
-import { claimLapsedResponses, releaseOwner, type Database } from "../../src/db/index.ts";
+import { chainItems, claimLapsedResponses, inputItemsOf, insertResponse, releaseOwner, type Database } from "../../src/db/index.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 
 let fresh: TestDatabase;
@@ -139,4 +139,38 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
   const { error } = await migrator.migrateToLatest();
   expect(error).toBeUndefined();
   expect(await snapshot()).toEqual(kept);
+});
+
+test("a response's items, more than one statement takes on SQLite, are stored in their order: input, then output", async () => {
+  const { error } = await migrator.migrateToLatest();
+  expect(error).toBeUndefined();
+  const org = await db
+    .insertInto("organizations")
+    .values({ name: "items", credits: 0, suspended: 0, created_at: new Date().toISOString() })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const input = Array.from({ length: 9 }, (_, n) => ({ id: `msg_in_${n}`, type: "message", role: "user", content: [{ type: "input_text", text: `in ${n}` }] }));
+  const output = Array.from({ length: 2 }, (_, n) => ({
+    id: `msg_out_${n}`,
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text: `out ${n}` }],
+  }));
+  await insertResponse(db, {
+    id: "resp_items",
+    organizationId: org.id,
+    status: "completed",
+    model: "openai/gpt",
+    previousResponseId: null,
+    conversationId: null,
+    background: false,
+    body: { id: "resp_items" },
+    request: null,
+    worker: null,
+    leaseUntil: null,
+    input,
+    output,
+  });
+  expect(await inputItemsOf(db, "resp_items")).toEqual(input as never);
+  expect(await chainItems(db, org.id, "resp_items")).toEqual([...input, ...output] as never);
 });
