@@ -1,5 +1,9 @@
-// Ids with the prefixes the OpenAI wire uses (resp_, conv_, msg_, fc_, call_ …): 24 random bytes
-// as hex keep them unguessable, so an id alone never reaches another organization's data.
+// Ids with the prefixes the OpenAI wire uses (resp_, conv_, msg_, fc_, call_ …), 48 hex digits:
+// the time in milliseconds (12), then 18 random bytes (36). The random part keeps them
+// unguessable, so an id alone never reaches another organization's data; the time first makes
+// new ids sort after older ones, so that the indexes they key (a response's id, an organization's
+// item ids) take each new row at their end, one page per turn, rather than on pages all over the
+// index (a turn's items each on another leaf, a split here and there: each a page more to commit).
 const PREFIXES = {
   response: "resp_",
   conversation: "conv_",
@@ -20,8 +24,9 @@ const PREFIXES = {
 export type IdKind = keyof typeof PREFIXES;
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+const RANDOM_BYTES = 18;
 // Random bytes drawn a batch at a time: one call for many ids, as each call costs more than the bytes.
-const BATCH = 24 * 64;
+const BATCH = RANDOM_BYTES * 64;
 const pool = new Uint8Array(BATCH);
 let used = BATCH;
 
@@ -30,8 +35,9 @@ export function newId(kind: IdKind): string {
     crypto.getRandomValues(pool);
     used = 0;
   }
-  let hex = PREFIXES[kind];
-  for (const end = used + 24; used < end; used++) hex += HEX[pool[used]!];
+  // 12 hex digits hold the milliseconds until the year 10889.
+  let hex = PREFIXES[kind] + Date.now().toString(16).padStart(12, "0");
+  for (const end = used + RANDOM_BYTES; used < end; used++) hex += HEX[pool[used]!];
   return hex;
 }
 

@@ -10,6 +10,7 @@ import * as m0006 from "./0006_frontend_token_spend.ts";
 import * as m0007 from "./0007_artifacts.ts";
 import * as m0008 from "./0008_mcp_tool_lists.ts";
 import * as m0009 from "./0009_lean_credit_holds.ts";
+import * as m0010 from "./0010_lean_response_writes.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0007_artifacts": m0007,
   "0008_mcp_tool_lists": m0008,
   "0009_lean_credit_holds": m0009,
+  "0010_lean_response_writes": m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,7 +31,8 @@ export interface TurnOptions {
   signal: AbortSignal;
   /**
    * The response's id is seen before its end (a stream shows it in response.created): stored as it
-   * starts. A plain JSON answer is stored once, when it has ended (one transaction fewer).
+   * starts. A plain JSON answer is stored once, when it has ended (one transaction fewer), and its
+   * events, read by nobody, start at the output's (no response.created or in_progress).
    */
   streamed: boolean;
   /** Background runs: the row exists already (queued); progress is stored after every finished item. */
@@ -174,12 +175,15 @@ export async function* runTurn(
   const snapshot = (status: ResponseObject["status"], extra: Partial<Parameters<typeof responseObject>[1]> = {}) =>
     responseObject(t.settings, { status, output: copyJson(bridge.output), usage: bridge.usage, ...extra });
 
-  const first = snapshot(o.background ? "queued" : "in_progress");
   const row = rowOf(t);
   const storedAtStart = store && o.streamed && !o.background;
-  if (storedAtStart) await (o.stored ?? insertResponse(db, { ...row, status: "in_progress", body: first }));
-  yield sequenced({ type: "response.created", response: first });
-  yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
+  // A JSON answer's events are read by nobody: its opening snapshots are not made.
+  if (o.streamed) {
+    const first = snapshot(o.background ? "queued" : "in_progress");
+    if (storedAtStart) await (o.stored ?? insertResponse(db, { ...row, status: "in_progress", body: first }));
+    yield sequenced({ type: "response.created", response: first });
+    yield sequenced({ type: "response.in_progress", response: snapshot("in_progress") });
+  }
   if (o.background) await updateResponse(db, t.settings.id, "in_progress", snapshot("in_progress"));
 
   let final: ResponseObject;
