@@ -69,17 +69,26 @@ async function burst(urls: string[], path: string, key: string, body: string, co
 // /proc (Linux; elsewhere the column is left out): on a machine shared with other work, CPU per
 // request moves less than requests per second do.
 const TICK_US = 1e6 / (Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString()) || 100);
-function cpuUs(pids: number[]): number | null {
-  let ticks = 0;
+/** CPU time so far of each process (µs), or null where /proc is not there. */
+function cpuUs(pids: number[]): Map<number, number> | null {
+  if (!existsSync("/proc/self/stat")) return null;
+  const used = new Map<number, number>();
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_US);
     } catch {
-      if (!existsSync("/proc/self/stat")) return null;
+      // gone meanwhile
     }
   }
-  return ticks * TICK_US;
+  return used;
+}
+/** CPU used between two readings: a process that started meanwhile counts whole (a new pooled connection's backend). */
+function cpuBetween(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let us = 0;
+  for (const [pid, used] of after) us += used - (before.get(pid) ?? 0);
+  return us;
 }
 const parentOf = (pid: number) => {
   try {
@@ -180,14 +189,13 @@ export async function main(
         const count = Math.ceil(n / rounds);
         for (const cell of order) {
           const pids = cell.procs.map((p) => p.pid);
-          const dbPids = cell.dbPids();
-          const [server0, db0] = [cpuUs(pids), cpuUs(dbPids)];
+          const [server0, db0] = [cpuUs(pids), cpuUs(cell.dbPids())];
           rps.get(cell)!.push(await burst(cell.urls, path, cell.key, body, count, latencies.get(cell)!));
-          const [server1, db1] = [cpuUs(pids), cpuUs(dbPids)];
+          const [server, db] = [cpuBetween(server0, cpuUs(pids)), cpuBetween(db0, cpuUs(cell.dbPids()))];
           const sum = cpu.get(cell);
-          if (sum && server0 !== null && server1 !== null && db0 !== null && db1 !== null) {
-            sum.server += (server1 - server0) / count;
-            sum.db += (db1 - db0) / count;
+          if (sum && server !== null && db !== null) {
+            sum.server += server / count;
+            sum.db += db / count;
           } else cpu.set(cell, null);
         }
         if (cells.length >= 2) perRound.push(rps.get(cells[1]!)!.at(-1)! / rps.get(cells[0]!)!.at(-1)!);
