@@ -9,7 +9,7 @@ import type { Db } from "./connect.ts";
 import { inSharedTransaction } from "./group-commit.ts";
 import { nowIso } from "./clock.ts";
 import { troubleOf } from "./trouble.ts";
-import { writeBatch, writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
+import { writeBatch, writeBatchStatement, writeRecords, type LoggedLibrary, type CallRecords } from "./logs.ts";
 import { capabilities } from "./dialect.ts";
 import type { Database, NewReliabilityEvent, NewRequestLog } from "./schema.ts";
 
@@ -50,7 +50,11 @@ class LogQueue {
 
   private async write(batch: CallRecords[]): Promise<void> {
     try {
-      await inSharedTransaction(this.db, (tx) => writeAll(tx, batch));
+      const caps = capabilities(this.db);
+      // Where a statement is a round trip (PostgreSQL), the batch is one statement, committed by
+      // itself: no BEGIN and COMMIT round trips, and no wait for the shared transaction.
+      if (caps.modifyingCte && !caps.inProcess) await writeBatchStatement(this.db, batch);
+      else await inSharedTransaction(this.db, (tx) => writeAll(tx, batch));
     } catch (e) {
       // The database is in trouble (unreachable, locked, full): nothing is wrong with the records.
       // They wait, queued, for the next flush after a pause, up to a bound on what is kept.

@@ -125,6 +125,18 @@ export async function writeRecords(tx: Kysely<Database>, records: CallRecords, l
   if (records.event) await insertEventRow(tx, records.event);
 }
 
+/** A log as a row of insertLogRows (LOG_COLUMNS' order). */
+function logRow(log: NewRequestLog, library: LoggedLibrary | null): unknown[] {
+  const row: Omit<LogRow, "id"> = {
+    ...log,
+    library_hash: library?.hash ?? null,
+    input_tokens: log.input_tokens ?? null,
+    output_tokens: log.output_tokens ?? null,
+    charge: log.charge ?? 0,
+  };
+  return LOG_COLUMNS.map(([name]) => row[name] ?? null);
+}
+
 /** What writeRecords writes, for a batch of calls: libraries (each once), then every log in one statement, then events. */
 export async function writeBatch(tx: Kysely<Database>, batch: CallRecords[]): Promise<void> {
   const stored = new Set<string>();
@@ -134,19 +146,64 @@ export async function writeBatch(tx: Kysely<Database>, batch: CallRecords[]): Pr
       await storeLibrary(tx, library);
       stored.add(library.hash);
     }
-    if (log) {
-      const row: Omit<LogRow, "id"> = {
-        ...log,
-        library_hash: library?.hash ?? null,
-        input_tokens: log.input_tokens ?? null,
-        output_tokens: log.output_tokens ?? null,
-        charge: log.charge ?? 0,
-      };
-      logs.push(LOG_COLUMNS.map(([name]) => row[name] ?? null));
-    }
+    if (log) logs.push(logRow(log, library));
   }
   if (logs.length) await insertLogRows(tx, { rows: JSON.stringify(logs) });
   for (const { event } of batch) if (event) await insertEventRow(tx, event);
+}
+
+const EVENT_COLUMNS = [
+  ["organization_id", "integer"],
+  ["model", "text"],
+  ["endpoint", "text"],
+  ["outcome", "text"],
+  ["corrected_codes", "text"],
+  ["created_at", "text"],
+] as const satisfies readonly [keyof NewReliabilityEvent, string][];
+/**
+ * writeBatch's writes as ONE statement, for a database that runs writes inside WITH (PostgreSQL):
+ * no BEGIN and COMMIT round trips of its own, atomic and committed by itself. `libraries` is JSON
+ * [[hash, config], …] (each once; brought forward and locked as storeLibrary does), `logs` and
+ * `events` JSON rows in LOG_COLUMNS' and EVENT_COLUMNS' order.
+ */
+const insertBatch = prepared<{ libraries: string; logs: string; events: string; at: string; staleBefore: string }>(
+  (db, v) => sql`
+  WITH lib AS (
+    SELECT c0 AS hash, c1 AS config FROM ${capabilities(db).jsonTuples(v("libraries"), 2)} AS libraries
+  ), refreshed AS (
+    UPDATE log_libraries SET created_at = CAST(${v("at")} AS text) FROM lib
+    WHERE log_libraries.hash = lib.hash AND log_libraries.created_at < CAST(${v("staleBefore")} AS text)
+  ), stored AS (
+    INSERT INTO log_libraries (hash, config, created_at) SELECT hash, config, CAST(${v("at")} AS text) FROM lib
+    ON CONFLICT (hash) DO NOTHING
+  ), logs AS (
+    INSERT INTO request_logs (${sql.join(LOG_COLUMNS.map(([name]) => sql.ref(name)))})
+    SELECT ${sql.join(LOG_COLUMNS.map(([, type], i) => sql`CAST(${sql.ref(`c${i}`)} AS ${sql.raw(type)})`))}
+    FROM ${capabilities(db).jsonTuples(v("logs"), LOG_COLUMNS.length)} AS logs ORDER BY n
+  )
+  INSERT INTO reliability_events (${sql.join(EVENT_COLUMNS.map(([name]) => sql.ref(name)))})
+  SELECT ${sql.join(EVENT_COLUMNS.map(([, type], i) => sql`CAST(${sql.ref(`c${i}`)} AS ${sql.raw(type)})`))}
+  FROM ${capabilities(db).jsonTuples(v("events"), EVENT_COLUMNS.length)} AS events ORDER BY n`,
+);
+
+/** What writeBatch writes, as one statement outside any transaction (insertBatch; PostgreSQL). */
+export async function writeBatchStatement(db: Db, batch: CallRecords[]): Promise<void> {
+  const libraries = new Map<string, string>();
+  const logs: unknown[][] = [];
+  const events: unknown[][] = [];
+  for (const { library, log, event } of batch) {
+    if (library) libraries.set(library.hash, library.config);
+    if (log) logs.push(logRow(log, library));
+    if (event) events.push(EVENT_COLUMNS.map(([name]) => event[name] ?? (name === "corrected_codes" ? "[]" : null)));
+  }
+  const now = Date.now();
+  await insertBatch(db, {
+    libraries: JSON.stringify([...libraries]),
+    logs: JSON.stringify(logs),
+    events: JSON.stringify(events),
+    at: nowIso(new Date(now)),
+    staleBefore: nowIso(new Date(now - LIBRARY_REFRESH_MS)),
+  });
 }
 
 export interface ModelReliability {

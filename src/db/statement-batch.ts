@@ -4,6 +4,7 @@
 // once per request, for that statement only. A batch takes what was asked within one turn of the
 // event loop, and, while it runs, the next one gathers what is asked meanwhile (at most `inFlight`
 // run at once, each on a pooled connection of its own).
+// Reads of one kind batch the same way (keys.ts: the API-key lookups), one round trip for all.
 import type { Db } from "./connect.ts";
 
 /** Items one statement takes at most: a bound on its size. */

@@ -12,6 +12,7 @@ import {
   adjustCredits,
   createApiKey,
   createOrganization,
+  findKeyOwner,
   hashKey,
   holdCredits,
   listApiKeys,
@@ -102,6 +103,22 @@ test("keys: 32 random bytes, hash at rest, verify, last used, revoke", async () 
   expect(await verifyApiKey(db, key.slice(0, -1) + (key.endsWith("A") ? "B" : "A"))).toBeUndefined();
   expect(await revokeApiKeys(db, prefix)).toBe(1);
   expect(await verifyApiKey(db, key)).toBeUndefined();
+});
+
+test("key lookups asked at once (one read on PostgreSQL): each finds its own key and organization, a revoked or wrong one none", async () => {
+  const [a, b] = [await createOrganization(db, "lookup-a", 5), await createOrganization(db, "lookup-b", 7)];
+  const [keyA, keyB, gone] = [await createApiKey(db, a.id), await createApiKey(db, b.id), await createApiKey(db, b.id)];
+  await revokeApiKeys(db, gone.prefix);
+  const wrong = keyA.key.slice(0, -1) + (keyA.key.endsWith("A") ? "B" : "A");
+  const found = await Promise.all([keyA.key, keyB.key, gone.key, wrong, keyB.key, `${keyA.prefix.slice(0, -1)}_nothing-here`].map((k) => findKeyOwner(db, k)));
+  expect(found.map((f) => f && [f.key.prefix, f.org.name, f.org.credits])).toEqual([
+    [keyA.prefix, "lookup-a", 5],
+    [keyB.prefix, "lookup-b", 7],
+    undefined,
+    undefined,
+    [keyB.prefix, "lookup-b", 7],
+    undefined,
+  ]);
 });
 
 test("credits: adjust is ledgered and never goes below zero", async () => {
@@ -199,6 +216,58 @@ test("queued logs: one that cannot be written (its organization does not exist) 
   expect(stored.map((r) => r.request_id)).toEqual(["q1", "q2"]);
   expect(reported).toHaveLength(1);
   expect(reported[0]).toContain("q-orphan");
+});
+
+test("queued logs, library blocks and events written together: each block once, an old one brought forward, every log and event", async () => {
+  const org = await createOrganization(db, "queued-mixed", 0);
+  const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+  const stale = { hash: "e".repeat(64), config: "a block stored long ago" };
+  const fresh = { hash: "d".repeat(64), config: "a block first seen now" };
+  await db
+    .insertInto("log_libraries")
+    .values({ ...stale, created_at: old })
+    .execute();
+  const log = (request_id: string) => ({
+    request_id,
+    organization_id: org.id,
+    endpoint: "/v1/autofix",
+    model: "m",
+    status: 200,
+    conversation: "[]",
+    outcome: "fixed",
+    charge: 1,
+    duration_ms: 1,
+  });
+  writeRequestLog(db, log("mixed-1"), fresh);
+  writeReliabilityEvent(db, { organization_id: org.id, model: "m", endpoint: "/v1/autofix", outcome: "fixed", corrected_codes: '["x"]' });
+  writeRequestLog(db, log("mixed-2"), fresh);
+  writeRequestLog(db, log("mixed-3"), stale);
+  writeRequestLog(db, log("mixed-4"));
+  await flushLogs(db);
+  const logs = await db
+    .selectFrom("request_logs")
+    .select(["request_id", "library_hash"])
+    .where("request_id", "like", "mixed-%")
+    .orderBy("request_id")
+    .execute();
+  expect(logs).toEqual([
+    { request_id: "mixed-1", library_hash: fresh.hash },
+    { request_id: "mixed-2", library_hash: fresh.hash },
+    { request_id: "mixed-3", library_hash: stale.hash },
+    { request_id: "mixed-4", library_hash: null },
+  ]);
+  const blocks = await db
+    .selectFrom("log_libraries")
+    .select(["hash", "config", "created_at"])
+    .where("hash", "in", [stale.hash, fresh.hash])
+    .orderBy("hash")
+    .execute();
+  expect(blocks.map((l) => [l.hash, l.config])).toEqual([
+    [fresh.hash, fresh.config],
+    [stale.hash, stale.config],
+  ]);
+  expect(blocks.every((l) => Date.now() - Date.parse(l.created_at) < 86_400_000)).toBe(true);
+  expect(await reliabilitySummary(db, org.id)).toEqual([{ model: "m", requests: 1, outcomes: { fixed: 1 }, corrections: { total: 1, byCode: { x: 1 } } }]);
 });
 
 test("holds are refused while suspended", async () => {
