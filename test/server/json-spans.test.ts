@@ -61,7 +61,7 @@ test("the messages are taken from the body as sent (its spacing kept), not seria
   expect(JSON.parse(conversation)).toEqual([{ role: "system", library_hash: library!.hash }, messages[1]]);
 });
 
-test("a body it cannot read surely or cheaply is serialized as before: a key written with escapes, the last of two messages keys, dense structure", () => {
+test("a body it cannot read surely is serialized as before: a key written with escapes, the last of two messages keys", () => {
   const escaped = '{"m\\u0065ssages": [{"role": "user", "content": "hi"}]}';
   expect(messageSpans(escaped)).toBeNull();
   const messages = (JSON.parse(escaped) as { messages: unknown[] }).messages;
@@ -70,11 +70,6 @@ test("a body it cannot read surely or cheaply is serialized as before: a key wri
   const twice = '{"messages": [{"role": "user", "content": "first"}], "messages": [{"role": "user", "content": "second"}]}';
   const last = (JSON.parse(twice) as { messages: unknown[] }).messages;
   expect(JSON.parse(acceptedConversation(last, twice).conversation)).toEqual(last);
-  // Dense structure beside the messages (100,000 small objects): not read through, serialized as before.
-  const dense = JSON.stringify({ tools: Array.from({ length: 100_000 }, () => ({ a: [1] })), messages: [{ role: "user", content: "hi" }] });
-  expect(messageSpans(dense)).toBeNull();
-  const few = JSON.stringify({ tools: Array.from({ length: 100 }, () => ({ a: [1] })), messages: [{ role: "user", content: "hi" }] });
-  expect(messageSpans(few)).toHaveLength(1);
   // Not an object, or no messages: nothing to take.
   expect(messageSpans("[1, 2]")).toBeNull();
   expect(messageSpans('{"model": "x"}')).toBeNull();
