@@ -59,20 +59,11 @@ export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<un
   return parseJson(await readLimited(req, limit));
 }
 
-/** readJson(), with the body's text (for a log that keeps what was sent without serializing it again). */
-export async function readJsonText(req: Request, limit = MAX_BODY_BYTES): Promise<{ json: unknown; text: string }> {
-  return parseJsonText(await readLimited(req, limit));
-}
-
 // fatal: bytes that are not UTF-8 are refused, not turned into U+FFFD and stored as if sent.
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A body (or a WebSocket frame) as JSON: nesting bounded before the parse, 400s for both. */
 export function parseJson(bytes: Uint8Array | string): unknown {
-  return parseJsonText(bytes).json;
-}
-
-function parseJsonText(bytes: Uint8Array | string): { json: unknown; text: string } {
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
     throw new HttpError(400, `request body nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, { code: "json_too_deep" });
   }
@@ -83,7 +74,7 @@ function parseJsonText(bytes: Uint8Array | string): { json: unknown; text: strin
     throw new HttpError(400, "request body is not valid UTF-8", { code: "invalid_utf8" });
   }
   try {
-    return { json: JSON.parse(text), text };
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { code: "invalid_json" });
   }
@@ -92,12 +83,6 @@ function parseJsonText(bytes: Uint8Array | string): { json: unknown; text: strin
 /** Reads and validates; the first problem becomes a 400 naming the offending field. */
 export async function readBody<S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> {
   return checkBody(await readJson(req), schema);
-}
-
-/** readBody(), with the body's text. */
-export async function readBodyText<S extends v.GenericSchema>(req: Request, schema: S): Promise<{ body: v.InferOutput<S>; text: string }> {
-  const { json, text } = await readJsonText(req);
-  return { body: checkBody(json, schema), text };
 }
 
 export function checkBody<S extends v.GenericSchema>(json: unknown, schema: S): v.InferOutput<S> {

@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { isConfigBlock } from "../client/config-block.ts";
 import type { LoggedLibrary } from "../db/index.ts";
-import { messageSpans } from "./json-spans.ts";
 
 /**
  * Bytes (UTF-8) of a rejected request's messages kept in its log: enough to see what was sent.
@@ -33,28 +32,17 @@ function text(content: unknown): string | null {
     .join("");
 }
 
-/**
- * The conversation of an accepted request: its first config block (a system or developer turn) by
- * hash. `sent`: the request body's text, when kept (a JSON object whose `messages` are these):
- * the other messages are then taken from it as they were sent, not serialized again.
- */
-export function acceptedConversation(messages: readonly unknown[], sent?: string): LoggedConversation {
+/** The conversation of an accepted request: its first config block (a system or developer turn) by hash. */
+export function acceptedConversation(messages: readonly unknown[]): LoggedConversation {
   const at = messages.findIndex((m) => {
     const role = (m as Message | null)?.role;
     return role === "system" || role === "developer";
   });
   const block = at < 0 ? null : text((messages[at] as Message).content);
-  const spans = sent === undefined ? null : messageSpans(sent);
-  const asSent = spans !== null && spans.length === messages.length ? spans.map(([from, to]) => sent!.slice(from, to)) : null;
-  if (block === null || !isConfigBlock(block)) return { conversation: asSent ? `[${asSent.join(",")}]` : JSON.stringify(messages), library: null };
+  if (block === null || !isConfigBlock(block)) return { conversation: JSON.stringify(messages), library: null };
   const hash = createHash("sha256").update(block, "utf8").digest("hex");
-  const byHash = { role: (messages[at] as Message).role, library_hash: hash };
-  if (asSent) {
-    asSent[at] = JSON.stringify(byHash);
-    return { conversation: `[${asSent.join(",")}]`, library: { hash, config: block } };
-  }
   const out = messages.slice();
-  out[at] = byHash;
+  out[at] = { role: (messages[at] as Message).role, library_hash: hash };
   return { conversation: JSON.stringify(out), library: { hash, config: block } };
 }
 

@@ -32,7 +32,7 @@ export interface PaidSpec {
   /** The model a log names until the request has named its own. */
   model?: string;
   /** What an accepted call's log keeps of its input: by default chat messages, the library block by hash. */
-  logged?: (input: unknown, sent?: string) => LoggedConversation;
+  logged?: (input: unknown) => LoggedConversation;
 }
 
 /** How a call ended. */
@@ -58,11 +58,6 @@ export class PaidCall {
   model: string;
   /** The request's input as sent (chat messages, Responses input items): what its log keeps. */
   input: unknown = undefined;
-  /**
-   * The request body's text, when the surface kept it (a JSON object whose `messages` are
-   * `input`): an accepted call's log takes the messages from it instead of serializing them again.
-   */
-  inputText: string | undefined = undefined;
   /** Credits held for this call (0 before the hold, or when the price is 0). */
   held = 0;
   readonly price: number;
@@ -123,7 +118,7 @@ export class PaidCall {
     const undo = end.charged ? null : this.uncharged;
     this.uncharged = null;
     if (undo) void undo().catch((e) => this.deps.log(`${this.spec.surface} ${this.requestId}: could not give back: ${(e as Error).message}`));
-    const { conversation, library } = (this.spec.logged ?? loggedChat)(this.input, this.inputText);
+    const { conversation, library } = (this.spec.logged ?? loggedChat)(this.input);
     return {
       orgId: this.org.id,
       requestId: this.requestId,
@@ -226,8 +221,8 @@ export class PaidCall {
   }
 }
 
-function loggedChat(input: unknown, sent?: string): LoggedConversation {
-  return acceptedConversation(Array.isArray(input) ? input : [], sent);
+function loggedChat(input: unknown): LoggedConversation {
+  return acceptedConversation(Array.isArray(input) ? input : []);
 }
 
 /** Runs a paid call's work; whatever escapes it ends the call (see PaidCall.fail) on its way out. */

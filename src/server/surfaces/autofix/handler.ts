@@ -2,7 +2,7 @@
 // Order matters: key (401, app.ts) → body (413/400) → rules (400) → credits (429) → check →
 // sanitizer → charge; or, when the fixing model is needed, hold → model → settle.
 import { alreadyValid, checkGeneration, modelAttempt, sanitizerFix, type FixOutcome } from "../../../repair/autofix.ts";
-import { readBodyText } from "../../body.ts";
+import { readBody } from "../../body.ts";
 import type { PaidContext } from "../../context.ts";
 import { errorResponse } from "../../errors.ts";
 import type { CallEnd } from "../../paid.ts";
@@ -11,10 +11,8 @@ import { autofixCompletion } from "./response.ts";
 
 export async function autofix(ctx: PaidContext<string>): Promise<Response> {
   const { deps, call } = ctx;
-  const { body, text } = await readBodyText(ctx.req, AutofixBody);
+  const body = await readBody(ctx.req, AutofixBody);
   call.input = body.messages;
-  // The log keeps the messages as sent: a 100k generation is not serialized a second time.
-  call.inputText = text;
   const request = interpretAutofixRequest(body);
   const { library, source } = request;
   // Checked before anything is parsed (a 429 even for an already-valid generation); held below.
