@@ -3,6 +3,7 @@
 import { setScratch } from "./engine.ts";
 import { splitProgram } from "./program.ts";
 import { balance } from "./balance.ts";
+import { isSpace } from "./open-scan.ts";
 import type { Statement } from "./types.ts";
 
 export { balance, type Balance } from "./balance.ts";
@@ -54,17 +55,5 @@ function trailing(c: number): boolean {
     case 58: // :
       return true;
   }
-  return (
-    (c >= 9 && c <= 13) ||
-    c === 32 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
+  return isSpace(c);
 }

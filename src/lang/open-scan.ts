@@ -236,8 +236,8 @@ export function excerptKnown(scan: OpenScan): boolean {
   return scan.firstNl <= 0 || !isSpace(scan.head.charCodeAt(scan.firstNl - 1));
 }
 
-// What String.prototype.trim removes (and /\s/ matches).
-function isSpace(c: number): boolean {
+/** What String.prototype.trim removes (and /\s/ matches). */
+export function isSpace(c: number): boolean {
   return (
     (c >= 9 && c <= 13) ||
     c === 32 ||

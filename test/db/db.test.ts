@@ -227,17 +227,7 @@ test("queued logs, library blocks and events written together: each block once, 
     .insertInto("log_libraries")
     .values({ ...stale, created_at: old })
     .execute();
-  const log = (request_id: string) => ({
-    request_id,
-    organization_id: org.id,
-    endpoint: "/v1/autofix",
-    model: "m",
-    status: 200,
-    conversation: "[]",
-    outcome: "fixed",
-    charge: 1,
-    duration_ms: 1,
-  });
+  const log = (request_id: string) => fixedLog(org.id, request_id, 1);
   writeRequestLog(db, log("mixed-1"), fresh);
   writeReliabilityEvent(db, { organization_id: org.id, model: "m", endpoint: "/v1/autofix", outcome: "fixed", corrected_codes: '["x"]' });
   writeRequestLog(db, log("mixed-2"), fresh);
@@ -278,17 +268,7 @@ test("holds are refused while suspended", async () => {
 
 test("retention purges request logs older than the window, keeps the rest", async () => {
   const org = await createOrganization(db, "old", 0);
-  const log = {
-    request_id: "x",
-    organization_id: org.id,
-    endpoint: "/v1/autofix",
-    model: "m",
-    status: 200,
-    conversation: "[]",
-    outcome: "fixed",
-    charge: 0,
-    duration_ms: 1,
-  };
+  const log = fixedLog(org.id, "x", 0);
   writeRequestLog(db, log);
   await db
     .insertInto("request_logs")
@@ -299,6 +279,19 @@ test("retention purges request logs older than the window, keeps the rest", asyn
   expect(await purgeOldLogs(db, 30)).toBe(1);
   const left = await db.selectFrom("request_logs").select("request_id").where("organization_id", "=", org.id).execute();
   expect(left).toEqual([{ request_id: "x" }]);
+});
+
+/** A request log of a fixed Autofix call. */
+const fixedLog = (organization_id: number, request_id: string, charge: number) => ({
+  request_id,
+  organization_id,
+  endpoint: "/v1/autofix",
+  model: "m",
+  status: 200,
+  conversation: "[]",
+  outcome: "fixed",
+  charge,
+  duration_ms: 1,
 });
 
 async function books(orgId: number) {
