@@ -146,7 +146,9 @@ test("billing: each completed response costs the price, streamed and background 
   const err = await c2.responses.create({ model: "openai/gpt-x", input: "three" }).catch((x) => x);
   expect(err.status).toBe(429);
   expect(err.headers.get("x-should-retry")).toBe("false");
-  // No waiting for the background run: its end and its settlement (ledger, request log) are one transaction.
+  // The credits above needed no wait: a run's end and its charge are one transaction. Request logs
+  // are written just after the answers (a queue), so they are read once the server is idle.
+  await e.h.server.idle();
   const org = (await findOrganizationByName(e.h.server.db, "resp-payer"))!;
   const logs = await e.h.server.db
     .selectFrom("request_logs")
