@@ -414,9 +414,20 @@ export function createStreamParser(library: Library): StreamParser {
   // A broken line running to `to` that more text on the same line cannot change: reading it as a
   // statement stopped well before the end (further than any token the parser tests at once), so
   // that reading never reaches more text, and its message reads only its first 200 characters
-  // (see splitProgram and describeStop), all there.
+  // (see splitProgram and describeStop), all there. Not when the text ends with a line break: the
+  // next chunk starts a line, which may start a statement (a bracket left open above may close there).
   function steadyLine(line: BrokenLine, to: number): boolean {
-    return line.end === to && !line.incomplete && !line.tooDeep && line.stoppedAt !== undefined && line.stoppedAt + 64 < to && to - line.start >= 200;
+    const lastUnit = tail.charCodeAt(to - 1 - tailBase);
+    return (
+      line.end === to &&
+      !line.incomplete &&
+      !line.tooDeep &&
+      line.stoppedAt !== undefined &&
+      line.stoppedAt + 64 < to &&
+      to - line.start >= 200 &&
+      lastUnit !== 10 && // \n
+      lastUnit !== 13 // \r
+    );
   }
 
   // The ended statements `list` (their places `where`) as they were when the first `count` had

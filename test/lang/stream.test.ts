@@ -427,3 +427,11 @@ test("a statement that refers only to itself is an orphan while it is the last o
   assert.deepEqual(stream.push('c = Text("c")\n').orphaned, ["x", "b", "c"]);
   assert.deepEqual(stream.end().orphaned, parse('root = Stack([a])\na = Text("a")\nx = [x]\nb = Text("b")\nc = Text("c")\n', small).orphaned);
 });
+
+test("after a long broken line and its line break, a chunk without one starts a statement: it is read, not the last result kept", () => {
+  // A broken line of 200 units or more that stopped early is kept as it is while its line grows;
+  // once its line has ended, the next chunk is on a line of its own.
+  for (const broken of [`x = [1 2${", 3".repeat(70)}]\n`, `x = Stack([1 2${", 3".repeat(70)}\n])\n`]) {
+    for (const next of ["a", 'root = Text("a")']) pushesAgree(broken + next, [broken.length]);
+  }
+});
