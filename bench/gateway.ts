@@ -17,16 +17,13 @@ import { createApiKey, createOrganization, openDatabase } from "../src/db/index.
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
+import { pct } from "./stats.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Credits per Embed call in this bench, and the organization's balance (never runs out). */
 const PRICE = 1;
 const BALANCE = 1_000_000_000;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const ms = (x: number) => x.toFixed(3);
 
 type Timer = (url: string, headers: Record<string, string>, body: string) => Promise<number>;

@@ -22,11 +22,8 @@ import { startServer } from "../src/server/main.ts";
 import { agentResponder, startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { startFakeSearch } from "../test/support/fake-search.ts";
 import { startMcpServer } from "../test/support/mcp-server.ts";
+import { pct } from "./stats.ts";
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const f = (x: number) => x.toFixed(2);
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -16,11 +16,8 @@ import { createApiKey, createOrganization } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
+import { pct } from "./stats.ts";
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
 const ms = (x: number) => x.toFixed(3);
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 

@@ -20,6 +20,7 @@ import { startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { freshDatabase, postgresBinaries, SKIP_POSTGRES, type TestDatabase } from "../test/support/postgres.ts";
 import { autofixBody, BROKEN } from "../test/server/harness.ts";
 import { freePort } from "../test/support/ports.ts";
+import { median, pct } from "./stats.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CONCURRENCY = 32;
@@ -43,8 +44,6 @@ async function replica(env: Record<string, string>): Promise<{ url: string; proc
   proc.kill();
   throw new Error("a replica did not start");
 }
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function burst(urls: string[], path: string, key: string, body: string, count: number, latencies: number[]) {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
@@ -111,8 +110,6 @@ async function databasePids(target: string): Promise<() => number[]> {
       .filter((p) => parentOf(p) === postmaster),
   ];
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const SURFACES = ["autofix", "embed", "responses"] as const;
 

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
+import { pct } from "./stats.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CHUNKS_AFTER_FIRST = 4;
@@ -110,11 +111,6 @@ function openStream(agent: http.Agent, base: string, key: string, body: string, 
     req.end(body);
   });
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
-};
 
 async function run(n: number, env: Record<string, string>) {
   const provider = gatedProvider();

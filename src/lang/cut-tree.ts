@@ -12,6 +12,7 @@
 // closes the statement whole, as it always may.
 import { setScratch } from "./engine.ts";
 import { splitProgram } from "./program.ts";
+import { children } from "./expr-children.ts";
 import { KeptItems } from "./materialize.ts";
 import type { OpenScan } from "./open-scan.ts";
 import type { Expr, Statement } from "./types.ts";
@@ -97,47 +98,14 @@ export class CutTree {
       const from = e.start;
       e.start = place(from, false);
       e.end = place(e.end, true);
-      switch (e.k) {
-        case "arr":
-          lists.set(e.start, e);
-          for (const item of e.items) walk(item);
-          return;
-        case "obj":
-          lists.set(e.start, e);
-          for (const entry of e.entries) walk(entry.value);
-          return;
-        case "call":
-        case "builtin": {
-          // Where its argument list opens (the closers open none): before its offsets are the stream's.
-          const paren = skeleton.indexOf("(", (e.k === "call" ? e.nameEnd : from) - scratch);
-          if (paren !== -1 && paren < kept) lists.set(place(paren + scratch, false), e);
-          if (e.k === "call") e.nameEnd = place(e.nameEnd, true);
-          for (const arg of e.args) walk(arg);
-          return;
-        }
-        case "action":
-          for (const step of e.steps) walk(step);
-          return;
-        case "unary":
-          walk(e.arg);
-          return;
-        case "binary":
-          walk(e.left);
-          walk(e.right);
-          return;
-        case "ternary":
-          walk(e.cond);
-          walk(e.then);
-          walk(e.else);
-          return;
-        case "member":
-          walk(e.obj);
-          return;
-        case "index":
-          walk(e.obj);
-          walk(e.index);
-          return;
+      if (e.k === "arr" || e.k === "obj") lists.set(e.start, e);
+      else if (e.k === "call" || e.k === "builtin") {
+        // Where its argument list opens (the closers open none): before its offsets are the stream's.
+        const paren = skeleton.indexOf("(", (e.k === "call" ? e.nameEnd : from) - scratch);
+        if (paren !== -1 && paren < kept) lists.set(place(paren + scratch, false), e);
+        if (e.k === "call") e.nameEnd = place(e.nameEnd, true);
       }
+      for (const child of children(e)) walk(child);
     };
     walk(read.expr);
     const views = new Map<Expr, KeptItems>();

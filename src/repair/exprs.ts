@@ -1,34 +1,9 @@
 // Queries over the parser's expression trees (src/lang Expr): children, and the node at an offset.
-import type { Expr } from "../lang/index.ts";
+import { children, type Expr } from "../lang/index.ts";
+
+export { children };
 
 export type CallExpr = Extract<Expr, { k: "call" }>;
-
-/** Direct sub-expressions in source order. */
-export function children(e: Expr): Expr[] {
-  switch (e.k) {
-    case "arr":
-      return e.items;
-    case "obj":
-      return e.entries.map((entry) => entry.value);
-    case "call":
-    case "builtin":
-      return e.args;
-    case "action":
-      return e.steps;
-    case "unary":
-      return [e.arg];
-    case "binary":
-      return [e.left, e.right];
-    case "ternary":
-      return [e.cond, e.then, e.else];
-    case "member":
-      return [e.obj];
-    case "index":
-      return [e.obj, e.index];
-    default:
-      return [];
-  }
-}
 
 /**
  * Calls `visit` on every node, outermost first. A loop over a stack of its own: a generator that
