@@ -44,7 +44,6 @@ export function parseAndInspect(generation: string, library: Library): { result:
   return parseAndInspectOnce(String(generation), library);
 }
 export type { Inspection } from "./parse.ts";
-export { children } from "./expr-children.ts";
 export type { BrokenLine, Expr, Statement, StatementKind } from "./types.ts";
 export type { PlacedError } from "./check.ts";
 export type { Component, Prop, PropSchema } from "./library.ts";

@@ -1,5 +1,6 @@
 // Queries over the parser's expression trees (src/lang Expr): children, and the node at an offset.
-import { children, type Expr } from "../lang/index.ts";
+import type { Expr } from "../lang/index.ts";
+import { children } from "../lang/expr-children.ts";
 
 export { children };
 
