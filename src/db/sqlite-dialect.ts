@@ -35,28 +35,44 @@ import { isSqliteBusy, retryWhileBusy } from "./sqlite-busy.ts";
 /** Distinct SQL texts kept prepared: every query the service runs, with room for `in (…)` lists of other lengths. */
 export const STATEMENT_CACHE_SIZE = 256;
 
+/** A prepared statement as cached: whether it returns rows (asked once), and whether it ran since the last eviction. */
+interface Cached {
+  stmt: Statement;
+  rows: boolean;
+  used: boolean;
+}
+
 class CachedStatementConnection implements DatabaseConnection {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, Cached>();
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly onWait?: (waitMs: number) => void,
   ) {}
 
-  private prepare(sql: string): Statement {
-    let stmt = this.statements.get(sql);
-    if (stmt) {
-      this.statements.delete(sql); // most recently used goes last
-    } else {
-      stmt = this.db.prepare(sql);
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) {
-        const [oldest, old] = this.statements.entries().next().value!;
-        this.statements.delete(oldest);
-        old.finalize();
-      }
+  /**
+   * The statement for `sql`, prepared on first use. Past STATEMENT_CACHE_SIZE the oldest one not
+   * used since it was last passed over goes (a second chance: a hit only sets a flag, where moving
+   * the entry to the end cost two more map operations per statement).
+   */
+  private prepare(sql: string): Cached {
+    const hit = this.statements.get(sql);
+    if (hit) {
+      hit.used = true;
+      return hit;
     }
-    this.statements.set(sql, stmt);
-    return stmt;
+    const stmt = this.db.prepare(sql);
+    while (this.statements.size >= STATEMENT_CACHE_SIZE) {
+      const [oldest, old] = this.statements.entries().next().value!;
+      this.statements.delete(oldest);
+      if (old.used) {
+        old.used = false;
+        this.statements.set(oldest, old);
+      } else old.stmt.finalize();
+    }
+    const cached = { stmt, rows: stmt.columnNames.length > 0, used: false };
+    this.statements.set(sql, cached);
+    return cached;
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -70,9 +86,9 @@ class CachedStatementConnection implements DatabaseConnection {
   }
 
   run<R>(query: CompiledQuery): QueryResult<R> {
-    const stmt = this.prepare(query.sql);
+    const { stmt, rows } = this.prepare(query.sql);
     const parameters = query.parameters as never[];
-    if (stmt.columnNames.length > 0) return { rows: stmt.all(...parameters) as R[] };
+    if (rows) return { rows: stmt.all(...parameters) as R[] };
     const result = stmt.run(...parameters);
     return { insertId: BigInt(result.lastInsertRowid), numAffectedRows: BigInt(result.changes), rows: [] };
   }
@@ -88,7 +104,7 @@ class CachedStatementConnection implements DatabaseConnection {
   }
 
   close(): void {
-    for (const stmt of this.statements.values()) stmt.finalize();
+    for (const { stmt } of this.statements.values()) stmt.finalize();
     this.statements.clear();
   }
 }
