@@ -64,8 +64,6 @@ export interface OpenOptions {
   poolSize?: number;
   /** SQLite: checkpoint the write-ahead log in a worker thread, off the event loop (a server's choice; checkpointer.ts). */
   checkpointer?: boolean;
-  /** SQLite: request logs and reliability events written by a worker thread, off the event loop (a server's choice; log-writer.ts). */
-  logWriter?: boolean;
   /** SQLite: told when a statement begins to wait for another process's lock on the file (a server logs it). */
   onBusyWait?: (waitMs: number) => void;
 }

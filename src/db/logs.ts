@@ -125,22 +125,6 @@ export async function writeRecords(tx: Kysely<Database>, records: CallRecords, l
   if (records.event) await insertEventRow(tx, records.event);
 }
 
-/**
- * Queued records (log-queue.ts) in the caller's transaction. SQLite: row by row, each insert
- * compiled once (prepared.ts): a multi-row INSERT built by kysely for each write cost more per row
- * (22 µs) than the prepared statements it replaced. PostgreSQL: every log of the batch in one
- * statement of one shape (writeBatch), as each statement is a round trip.
- */
-export async function writeQueued(tx: Kysely<Database>, batch: CallRecords[]): Promise<void> {
-  if (!capabilities(tx).inProcess) return writeBatch(tx, batch);
-  const stored = new Set<string>();
-  for (const records of batch) {
-    const hash = records.library?.hash;
-    await writeRecords(tx, records, hash !== undefined && stored.has(hash));
-    if (hash !== undefined) stored.add(hash);
-  }
-}
-
 /** A log as a row of insertLogRows (LOG_COLUMNS' order). */
 function logRow(log: NewRequestLog, library: LoggedLibrary | null): unknown[] {
   const row: Omit<LogRow, "id"> = {

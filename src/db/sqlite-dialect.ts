@@ -163,16 +163,6 @@ class CachedStatementDriver implements Driver {
     this.release();
   }
 
-  /** Runs `work` while this process has the connection to itself and leaves it idle (another connection writes meanwhile). */
-  async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquireConnection();
-    try {
-      return await work();
-    } finally {
-      this.release();
-    }
-  }
-
   /** Hands the connection to the next in line, if any. */
   private release(): void {
     const next = this.waiting.shift();
@@ -268,7 +258,6 @@ const drivers = new WeakMap<object, CachedStatementDriver>();
 export interface DirectRunner {
   runNow<R>(query: CompiledQuery, inTransaction: boolean): QueryResult<R> | undefined;
   readShared<R>(query: CompiledQuery): QueryResult<R> | undefined;
-  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** The direct runner of `db`, or undefined when it is not opened with this dialect (PostgreSQL) or has plugins. */

@@ -1,57 +1,31 @@
 // SQLite: one file, WAL, locks waited for off the event loop (sqlite-busy.ts); kysely over the runtime's SQLite (bun:sqlite, or
 // node:sqlite on Deno: src/runtime) with each distinct SQL text prepared once (sqlite-dialect.ts).
 // The embedded default.
-import { runtime, type SqliteConnection } from "../runtime/index.ts";
+import { runtime } from "../runtime/index.ts";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, sql } from "kysely";
 import { registerCapabilities } from "./dialect.ts";
-import { CachedStatementSqliteDialect, directRunner, type DialectOptions } from "./sqlite-dialect.ts";
-import { registerLogWriter } from "./log-queue.ts";
-import { startLogWriter } from "./log-writer.ts";
+import { CachedStatementSqliteDialect } from "./sqlite-dialect.ts";
 import { startCheckpointer } from "./checkpointer.ts";
 import type { Database } from "./schema.ts";
 
 /**
  * `checkpointer`: the log is copied into the file by a worker thread (checkpointer.ts), for a
- * server. `logWriter`: request logs and reliability events are written by a worker thread too
- * (log-writer.ts), for a server. `onBusyWait`: told when a statement begins to wait for another
- * process's lock.
+ * server. `onBusyWait`: told when a statement begins to wait for another process's lock.
  */
-export async function openSqlite(
-  path: string,
-  opts: { checkpointer?: boolean; logWriter?: boolean; onBusyWait?: (waitMs: number) => void } = {},
-): Promise<Kysely<Database>> {
+export async function openSqlite(path: string, opts: { checkpointer?: boolean; onBusyWait?: (waitMs: number) => void } = {}): Promise<Kysely<Database>> {
   if (path !== ":memory:") createPrivately(path);
   const sqlite = runtime.openSqlite(path);
   // WAL lets the CLI read while the server writes. No busy timeout: SQLite's would wait for a lock
   // by sleeping in this thread; the dialect waits instead, off the event loop (sqlite-busy.ts).
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 0");
-  configure(sqlite);
-  const stopCheckpointer = opts.checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
-  const writer = opts.logWriter && path !== ":memory:" ? await startLogWriter(path) : undefined;
-  const beforeClose = async () => {
-    await writer?.stop();
-    await stopCheckpointer?.();
-  };
-  const db = sqliteKysely(sqlite, { beforeClose, onBusyWait: opts.onBusyWait });
-  // The writer's transactions and this connection's do not overlap: it writes while it has this
-  // connection's turn (the connection idle meanwhile), so neither meets the other's write lock.
-  if (writer) registerLogWriter(db, (batch) => directRunner(db)!.exclusive(() => writer.write(batch)));
-  return db;
-}
-
-/** Settings of every connection to the file (the server's, and its worker threads' own). */
-export function configure(sqlite: SqliteConnection): void {
   // In WAL mode NORMAL stays consistent after a crash and skips a sync per commit.
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-}
-
-/** kysely over an open SQLite connection (sqlite-dialect.ts), with SQLite's capabilities registered. */
-export function sqliteKysely(sqlite: SqliteConnection, opts: DialectOptions = {}): Kysely<Database> {
-  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, opts) });
+  const beforeClose = opts.checkpointer && path !== ":memory:" ? await startCheckpointer(sqlite, path) : undefined;
+  const db = new Kysely<Database>({ dialect: new CachedStatementSqliteDialect(sqlite, { beforeClose, onBusyWait: opts.onBusyWait }) });
   registerCapabilities(db, {
     label: "sqlite",
     skipLocked: false,

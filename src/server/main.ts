@@ -53,7 +53,6 @@ export async function startServer(config: ServerConfig, opts: { log?: (line: str
   const db = await openDatabase(config.dbPath, {
     poolSize: config.dbPoolSize,
     checkpointer: true,
-    logWriter: true,
     onBusyWait: (ms) => log(`database locked by another process: waiting for it, up to ${ms} ms (other requests go on)`),
   });
   const stopRetention = await startRetention(db, config.retentionDays);
