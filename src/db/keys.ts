@@ -103,7 +103,10 @@ export async function findKeyOwner(db: Db, presented: string): Promise<{ key: Ap
   if (!key.last_used_at || Date.now() - Date.parse(key.last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable("api_keys").set({ last_used_at: nowIso() }).where("id", "=", key.id).execute();
   }
-  return { key, org: { id: key.organization_id, name: match.org_name, credits: match.org_credits, suspended: match.org_suspended, created_at: match.org_created_at } };
+  return {
+    key,
+    org: { id: key.organization_id, name: match.org_name, credits: match.org_credits, suspended: match.org_suspended, created_at: match.org_created_at },
+  };
 }
 
 /** The live key for a presented secret (see findKeyOwner). */
