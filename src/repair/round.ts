@@ -1,6 +1,7 @@
 // One round of the sanitizer: the text as it stands, what the parser sees in it, and lookups
 // the passes share.
 import { inspect, type FixError, type Inspection, type Library, type PlacedError, type Statement } from "../lang/index.ts";
+import type { Defs } from "../lang/check.ts";
 import { fitter, type Fitter } from "./fit.ts";
 
 export interface Round {
@@ -11,7 +12,7 @@ export interface Round {
   from: number;
   to: number;
   /** The effective statement of each name (a later one replaces an earlier one). */
-  defs: Map<string, Statement>;
+  defs: StatementsByName;
   /** How arguments fit signatures, against this round's statements (made when first asked). */
   readonly fit: Fitter;
   /** Names chosen by shape this round, by where and how the call is written (names.ts). */
@@ -20,19 +21,102 @@ export interface Round {
   byCode: Map<FixError["code"], PlacedError[]> | null;
 }
 
+// Lookups by name answered from the text before the whole map is made: past this many
+// occurrences of asked names that were not their definitions, the map is cheaper.
+const MAX_PROBES = 64;
+
+/**
+ * The effective statement of each name (a later one replaces an earlier one), as a Map would
+ * give it. A round of a long program with one mistake asks for a few names (the mended
+ * statement, its user, `root`): those are found in the text, where a statement starts with its
+ * name (the last such statement is the one in effect), and only iterating (or many lookups)
+ * makes the map of every name (a Map of 1,400 names cost 150 µs a round, mostly never read).
+ */
+export class StatementsByName implements Defs {
+  #all: Map<string, Statement> | null = null;
+  readonly #asked = new Map<string, Statement | undefined>();
+  #probes = 0;
+  constructor(
+    private readonly text: string,
+    private readonly statements: Statement[],
+  ) {}
+
+  /** Whether the map of every name was made (for tests: a long program's round should not need it). */
+  get mapped(): boolean {
+    return this.#all !== null;
+  }
+
+  /** Every name's statement, in the order of a Map filled in source order. */
+  get all(): Map<string, Statement> {
+    if (this.#all !== null) return this.#all;
+    let defs = new Map<string, Statement>();
+    for (const s of this.statements) defs.set(s.id, s);
+    // A name defined again goes last, as it stands: made again so only when some name is (a set
+    // alone costs a fraction of a lookup and a set for each of a long program's names).
+    if (defs.size !== this.statements.length) {
+      defs = new Map();
+      for (const s of this.statements) {
+        defs.delete(s.id);
+        defs.set(s.id, s);
+      }
+    }
+    this.#all = defs;
+    return defs;
+  }
+
+  get(id: string): Statement | undefined {
+    if (this.#all !== null) return this.#all.get(id);
+    if (this.#asked.has(id)) return this.#asked.get(id);
+    const found = this.#find(id);
+    if (found === null) return this.all.get(id);
+    this.#asked.set(id, found);
+    return found;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  keys(): MapIterator<string> {
+    return this.all.keys();
+  }
+
+  values(): MapIterator<Statement> {
+    return this.all.values();
+  }
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  /** The last statement that starts with `id` (undefined: none), or null once too many occurrences were not one. */
+  #find(id: string): Statement | undefined | null {
+    if (id === "") return undefined;
+    const list = this.statements;
+    for (let at = this.text.lastIndexOf(id); at !== -1; at = at === 0 ? -1 : this.text.lastIndexOf(id, at - 1)) {
+      if (++this.#probes > MAX_PROBES) return null;
+      const i = startingAt(list, at);
+      if (i !== -1 && list[i].id === id) return list[i];
+    }
+    return undefined;
+  }
+}
+
+/** The number of the statement that starts at `at` (statements in source order), or -1. */
+function startingAt(list: Statement[], at: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].start < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < list.length && list[lo].start === at ? lo : -1;
+}
+
 export function makeRound(text: string, library: Library, ins = inspect(text, library)): Round {
   const from = ins.head.length;
-  let defs = new Map<string, Statement>();
-  for (const s of ins.statements) defs.set(s.id, s);
-  // A name defined again goes last, as it stands: made again so only when some name is (a set
-  // alone costs a fraction of a lookup and a set for each of a long program's names).
-  if (defs.size !== ins.statements.length) {
-    defs = new Map();
-    for (const s of ins.statements) {
-      defs.delete(s.id);
-      defs.set(s.id, s);
-    }
-  }
+  const defs = new StatementsByName(text, ins.statements);
   // The program runs from its first block to its last (fenced blocks with prose between them):
   // every edit falls inside a block, since no statement or broken line crosses a fence.
   let fit: Fitter | null = null;
