@@ -36,7 +36,7 @@ test("answers as the map of every name does, for any program (redefinitions, nam
       const ins = inspect(text, lib);
       const expected = mapOf(ins.statements);
       // Looked up first (from the text), then iterated (the map), then looked up again.
-      const byName = new StatementsByName(text, ins.statements);
+      const byName = new StatementsByName(ins.statements);
       for (const id of [...NAMES, "", "nothing", "Text"]) {
         expect(byName.get(id)).toBe(expected.get(id));
         expect(byName.has(id)).toBe(expected.has(id));
@@ -50,13 +50,15 @@ test("answers as the map of every name does, for any program (redefinitions, nam
   );
 });
 
-test("a name that occurs often is looked up in the map, with the same answer", () => {
-  const text = ["root = Stack([a])", ...Array.from({ length: 100 }, (_, i) => `b${i} = Text("a a a a", "small")`), 'a = Text("a", "small")'].join("\n");
+test("past a few names, lookups go to the map, with the same answers", () => {
+  const text = ["root = Stack([b0])", ...Array.from({ length: 100 }, (_, i) => `b${i} = Text("b${i}", "small")`), 'b7 = Text("again", "small")'].join("\n");
   const ins = inspect(text, lib);
-  const byName = new StatementsByName(text, ins.statements);
-  expect(byName.get("a")?.id).toBe("a");
-  expect(byName.get("Text")).toBeUndefined();
+  const expected = mapOf(ins.statements);
+  const byName = new StatementsByName(ins.statements);
+  for (let i = 0; i < 20; i++) expect(byName.get(`b${i}`)).toBe(expected.get(`b${i}`));
   expect(byName.mapped).toBe(true);
+  expect(byName.get("b7")?.end).toBe(text.length);
+  expect(byName.get("b100")).toBeUndefined();
 });
 
 test("a round of a 100k program with one misspelt component never makes the map of its 1,400 names", () => {
