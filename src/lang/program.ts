@@ -95,11 +95,12 @@ export function statementKind(id: string, expr: Expr): StatementKind {
 }
 
 // Lazy statements read a copy of their Program's tree: the engine's is the next parse's once the
-// split returns. A long program's copy goes into one buffer, which the next long split writes
-// over (a 100k program's tree is 226 KB: allocated for every fix, it and the collections it
-// brought on cost more than the rest of the split). Statements of a split written over that are
-// read afterwards parse their program again, once (rare: the sanitizer's round that reads a long
-// text whole again, then the generation's changed statements at its end).
+// split returns. A check's copy of a long program goes into one buffer, which the next such check
+// writes over (a 100k program's tree is 226 KB: allocated for every fix, it and the collections it
+// brought on cost more than the rest of the split); other splits (the sanitizer's rounds that read
+// a long text whole again) copy for themselves. Statements of a check written over that are read
+// afterwards parse their program again, once (rare: a caller that keeps a check's statements
+// across another check, and reads them).
 // Copied with set(): slice() of a view on linear memory copies unit by unit (measured under Bun:
 // 0.7 ms for a 100k program's tree, against 0.09 ms).
 const SHARED_FROM_NODES = 8192;
@@ -139,8 +140,9 @@ class KeptTree {
     private readonly text: string,
     private readonly from: number,
     private readonly to: number,
+    share: boolean,
   ) {
-    this.#data = copyTree(tree, this, true);
+    this.#data = copyTree(tree, this, share);
     this.#reader = new TreeReader({ ...tree, data: this.#data }, text, 0);
   }
 
@@ -187,10 +189,18 @@ class LazyStatement implements Statement {
 /**
  * Reads input[from, to) of the engine's buffer as a program (`tree`: its Program parse, when
  * already made). `text` holds that input from offset `base` on (a stream keeps only its open
- * tail). Never throws. `lazy`: statements build their expressions when read (LazyStatement);
- * only for a whole input (`base` 0), which they can parse again.
+ * tail). Never throws. `lazy`: statements build their expressions when read (LazyStatement),
+ * only for a whole input (`base` 0), which they can parse again; "shared": from the check's
+ * shared copy of the tree (see above).
  */
-export function splitProgram(text: string, base: number, from: number, to: number, tree: Tree = parseTree("Program", from, to), lazy = false): ProgramParts {
+export function splitProgram(
+  text: string,
+  base: number,
+  from: number,
+  to: number,
+  tree: Tree = parseTree("Program", from, to),
+  lazy: boolean | "shared" = false,
+): ProgramParts {
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;
@@ -212,7 +222,7 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     const [nameNode, exprNode] = reader.children(node);
     const id = reader.slice(nameNode);
     if (lazy && base === 0) {
-      kept ??= new KeptTree(tree, text, from, to);
+      kept ??= new KeptTree(tree, text, from, to, lazy === "shared");
       statements.push(new LazyStatement(id, kept, exprNode, reader.start(node), reader.end(node)));
       continue;
     }

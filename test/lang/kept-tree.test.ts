@@ -1,7 +1,7 @@
 // Lazy statements of long programs share one copy of their tree: a fix of a 100k program does not
 // allocate one, and statements of a program whose copy another split wrote over read the same.
 import { expect, test } from "bun:test";
-import { compileLibrary, loadLanguage, parseAndInspect } from "../../src/lang/index.ts";
+import { compileLibrary, inspect, loadLanguage, parseAndInspect } from "../../src/lang/index.ts";
 import { checkedInspect } from "../../src/lang/parse.ts";
 import { unitsParsed } from "../../src/lang/engine.ts";
 import { treeCopiesMade } from "../../src/lang/program.ts";
@@ -45,4 +45,18 @@ test("statements whose copy another split wrote over parse their program again, 
   // And the later check's statements still read from the shared copy, unchanged.
   const b = checkedInspect(broken(200), lib);
   expect(second.statements.slice(190, 210).map(json)).toEqual(b.statements.slice(190, 210).map(json));
+});
+
+test("an inspection that is not a check (a sanitizer round reading a long text whole) copies for itself", () => {
+  const a = broken(300);
+  const first = parseAndInspect(a, lib).inspection!;
+  const copies = treeCopiesMade();
+  const round = inspect(broken(400), lib);
+  expect(treeCopiesMade()).toBe(copies + 1);
+  // The check's statements still read from the shared copy: nothing parsed again.
+  const units = unitsParsed();
+  expect(first.statements[301].expr).toMatchObject({ k: "call", name: "Txt" });
+  expect(first.statements[500].expr).toMatchObject({ k: "call", name: "Text" });
+  expect(unitsParsed()).toBe(units);
+  expect(round.statements[401].expr).toMatchObject({ k: "call", name: "Txt" });
 });
