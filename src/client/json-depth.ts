@@ -2,7 +2,10 @@
 // every recursive walk after it (valibot, the library compiler, JSON.stringify towards a provider)
 // does not, and a body of 400,000 brackets blocked the server for seconds before failing. One pass
 // over the bytes, no allocation: brackets count only outside strings, which it crosses quote to
-// quote with the native indexOf (0.2 ms for a 900 KB body; its JSON.parse takes 0.55 ms).
+// quote with the native indexOf (0.2 ms for a 900 KB body; its JSON.parse takes 0.55 ms). Before
+// that, the brackets are only counted (native indexOf too): a body with no more of them than the
+// bound cannot nest deeper, and a long program in a string is then not crossed quote by quote
+// (3 µs instead of 75 µs for a 100k-character Autofix body).
 
 /** Deepest nesting of arrays and objects accepted in a request body or a config block. */
 export const MAX_JSON_DEPTH = 128;
@@ -20,6 +23,9 @@ const CLOSE_OBJECT = 0x7d;
  * Text that is not JSON gets some answer; JSON.parse refuses it afterwards anyway.
  */
 export function nestsDeeperThan(json: Uint8Array | string, max = MAX_JSON_DEPTH): boolean {
+  // Nothing nests deeper than the number of brackets that open, wherever they stand: most bodies
+  // (a long program in a string, few objects) have so few that the strings need not be crossed.
+  if (opensAtMost(json, max)) return false;
   const bytes = typeof json === "string" ? new TextEncoder().encode(json) : json;
   let depth = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -46,4 +52,15 @@ function stringEnd(bytes: Uint8Array, from: number): number {
     if (slashes % 2 === 0) return quote;
     at = quote + 1;
   }
+}
+
+/** Whether `[` and `{` occur at most `max` times in all, inside strings or not (counted with the native indexOf, stopping past `max`). */
+function opensAtMost(json: Uint8Array | string, max: number): boolean {
+  let count = 0;
+  if (typeof json === "string") {
+    for (const open of ["[", "{"]) for (let at = json.indexOf(open); at !== -1; at = json.indexOf(open, at + 1)) if (++count > max) return false;
+  } else {
+    for (const open of [OPEN_ARRAY, OPEN_OBJECT]) for (let at = json.indexOf(open); at !== -1; at = json.indexOf(open, at + 1)) if (++count > max) return false;
+  }
+  return true;
 }

@@ -322,7 +322,9 @@ export function checkedInspect(generation: string, library: Library): Inspection
  * One parse of the text, split into statements, with the checker's errors: the verdict's
  * "valid" (no errors) or its partial answer (only the undecided statements checked) where it
  * has one, else the whole checker. `checked`: the whole checker's result, when it ran;
- * `verdict`: the statement count when the verdict found the text valid, else -1.
+ * `verdict`: the statement count when the verdict found the text valid, else -1. `splitValid`
+ * false: the check (parseAndInspect), which needs no statements of a valid text and reads the
+ * others from the shared tree copy (program.ts).
  */
 function examine(
   generation: string,
@@ -347,8 +349,8 @@ function examine(
     if (statements >= 0 && !splitValid) return { inspection: null, checked: null, unresolved, orphaned, verdict, from, to };
     // The partial check reads the verdict's tables first: splitting may parse again (broken lines).
     // When the verdict has answered, the statements need not be checked: their trees are built
-    // only for those read.
-    parts = splitProgram(generation, 0, from, to, tree, errors !== null);
+    // only for those read (from the shared copy of the tree when this is the check).
+    parts = splitProgram(generation, 0, from, to, tree, errors === null ? false : splitValid ? true : "shared");
   }
   let checked: Checked | null = null;
   if (errors === null) {

@@ -1,5 +1,5 @@
 // Splits a program into statements and broken lines with one run of the WebAssembly parser.
-import { parseTree, setScratch, type Tree } from "./engine.ts";
+import { parseTree, setInput, setScratch, type Tree } from "./engine.ts";
 import { buildExpr, TreeReader } from "./ast.ts";
 import { RULE } from "./generated/rules.ts";
 import { balance } from "./balance.ts";
@@ -94,24 +94,88 @@ export function statementKind(id: string, expr: Expr): StatementKind {
   return "value";
 }
 
+// Lazy statements read a copy of their Program's tree: the engine's is the next parse's once the
+// split returns. A check's copy of a long program goes into one buffer, which the next such check
+// writes over (a 100k program's tree is 226 KB: allocated for every fix, it and the collections it
+// brought on cost more than the rest of the split); other splits (the sanitizer's rounds that read
+// a long text whole again) copy for themselves. Statements of a check written over that are read
+// afterwards parse their program again, once (rare: a caller that keeps a check's statements
+// across another check, and reads them).
+// Copied with set(): slice() of a view on linear memory copies unit by unit (measured under Bun:
+// 0.7 ms for a 100k program's tree, against 0.09 ms).
+const SHARED_FROM_NODES = 8192;
+let shared = new Int32Array(0);
+let sharedBy: KeptTree | null = null;
+let copies = 0;
+
+/** Tree copies allocated by lazy splits (for tests: a long program's fixes share one). */
+export function treeCopiesMade(): number {
+  return copies;
+}
+
+function copyTree(tree: Tree, owner: KeptTree, share: boolean): Int32Array {
+  const n = tree.count * 4;
+  let data: Int32Array;
+  if (share && tree.count >= SHARED_FROM_NODES) {
+    if (shared.length < n) {
+      shared = new Int32Array(n + (n >> 2));
+      copies++;
+    }
+    sharedBy = owner;
+    data = shared;
+  } else {
+    data = new Int32Array(n);
+    copies++;
+  }
+  data.set(tree.data.subarray(0, n));
+  return data;
+}
+
+/** The Program tree of `text` (the whole input)[from, to), kept for the statements a lazy split made from it. */
+class KeptTree {
+  #data: Int32Array;
+  #reader: TreeReader;
+  constructor(
+    tree: Tree,
+    private readonly text: string,
+    private readonly from: number,
+    private readonly to: number,
+    share: boolean,
+  ) {
+    this.#data = copyTree(tree, this, share);
+    this.#reader = new TreeReader({ ...tree, data: this.#data }, text, 0);
+  }
+
+  get reader(): TreeReader {
+    if (this.#data === shared && sharedBy !== this) {
+      // Another split wrote over the shared copy: the same text parses to the same tree, node for node.
+      setInput(this.text);
+      const tree = parseTree("Program", this.from, this.to);
+      this.#data = copyTree(tree, this, false);
+      this.#reader = new TreeReader({ ...tree, data: this.#data }, this.text, 0);
+    }
+    return this.#reader;
+  }
+}
+
 /**
- * A statement whose expression (and kind, which the expression decides) is built from `reader`'s
- * tree when first read: a caller that reads a few statements of a long program (the sanitizer, on a
- * program the fast verdict checked) does not build the rest. A class, its getters on the prototype:
- * getters made per statement cost more than building most statements.
+ * A statement whose expression (and kind, which the expression decides) is built from its
+ * program's kept tree when first read: a caller that reads a few statements of a long program
+ * (the sanitizer, on a program the fast verdict checked) does not build the rest. A class, its
+ * getters on the prototype: getters made per statement cost more than building most statements.
  */
 class LazyStatement implements Statement {
   #expr: Expr | undefined;
   #kind: StatementKind | undefined;
   constructor(
     readonly id: string,
-    private readonly reader: TreeReader,
+    private readonly tree: KeptTree,
     private readonly node: number,
     readonly start: number,
     readonly end: number,
   ) {}
   get expr(): Expr {
-    return (this.#expr ??= buildExpr(this.reader, this.node));
+    return (this.#expr ??= buildExpr(this.tree.reader, this.node));
   }
   get kind(): StatementKind {
     return (this.#kind ??= statementKind(this.id, this.expr));
@@ -125,18 +189,24 @@ class LazyStatement implements Statement {
 /**
  * Reads input[from, to) of the engine's buffer as a program (`tree`: its Program parse, when
  * already made). `text` holds that input from offset `base` on (a stream keeps only its open
- * tail). Never throws. `lazy`: statements build their expressions when read (LazyStatement).
+ * tail). Never throws. `lazy`: statements build their expressions when read (LazyStatement),
+ * only for a whole input (`base` 0), which they can parse again; "shared": from the check's
+ * shared copy of the tree (see above).
  */
-export function splitProgram(text: string, base: number, from: number, to: number, tree: Tree = parseTree("Program", from, to), lazy = false): ProgramParts {
+export function splitProgram(
+  text: string,
+  base: number,
+  from: number,
+  to: number,
+  tree: Tree = parseTree("Program", from, to),
+  lazy: boolean | "shared" = false,
+): ProgramParts {
   const statements: Statement[] = [];
   const broken: BrokenLine[] = [];
   let openFrom = from;
   if (tree.overflow) return splitDeep(text, base, from, to, tree.farthest);
   const reader = new TreeReader(tree, text, base);
-  // Lazy statements read a copy of the tree: the engine's is the next parse's once this returns.
-  // Copied with set() into a new array: slice() of a view on linear memory copies unit by unit
-  // (measured under Bun: 0.7 ms for a 100k program's tree, against 0.09 ms).
-  let copy: TreeReader | null = null;
+  let kept: KeptTree | null = null;
   const top = tree.count - 1;
   const lines = top >= 0 && reader.rule(top) === RULE.Program ? reader.children(top) : top >= 0 ? [top] : [];
   for (const line of lines) {
@@ -151,13 +221,9 @@ export function splitProgram(text: string, base: number, from: number, to: numbe
     if (r !== RULE.Statement_value && r !== RULE.Statement_state) continue; // blank lines
     const [nameNode, exprNode] = reader.children(node);
     const id = reader.slice(nameNode);
-    if (lazy) {
-      if (copy === null) {
-        const data = new Int32Array(tree.count * 4);
-        data.set(tree.data.subarray(0, tree.count * 4));
-        copy = new TreeReader({ ...tree, data }, text, base);
-      }
-      statements.push(new LazyStatement(id, copy, exprNode, reader.start(node), reader.end(node)));
+    if (lazy && base === 0) {
+      kept ??= new KeptTree(tree, text, from, to, lazy === "shared");
+      statements.push(new LazyStatement(id, kept, exprNode, reader.start(node), reader.end(node)));
       continue;
     }
     const expr = buildExpr(reader, exprNode);

@@ -1,7 +1,7 @@
 // How well arguments fit a component's signature, by the checker's own rules: what the repairs
 // weigh when they choose between candidate edits (a name, an order of arguments, a wrapping).
-import { Checker } from "../lang/check.ts";
-import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
+import { Checker, type Defs } from "../lang/check.ts";
+import type { Component, Expr, Library, PropSchema } from "../lang/index.ts";
 
 export interface Fitter {
   /** Whether `value` fits property `i` of `component`. */
@@ -19,7 +19,7 @@ function telling(schema: PropSchema): boolean {
   );
 }
 
-export function fitter(library: Library, defs: Map<string, Statement>): Fitter {
+export function fitter(library: Library, defs: Defs): Fitter {
   const checker = new Checker(library, defs, new Set());
   const fits = (value: Expr, component: Component, i: number) => {
     const prop = component.props[i];

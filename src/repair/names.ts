@@ -7,6 +7,7 @@ import { closeEnough, distance, nearest } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
 import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
+import { wordSites } from "./word-sites.ts";
 
 const self = (e: Expr) => e;
 
@@ -62,8 +63,7 @@ function slotOf(root: Expr, target: Expr): Slot | null {
  */
 function usedAt(round: Round, id: string): Slot | null {
   const own = round.defs.get(id);
-  for (let at = round.text.indexOf(id); at !== -1; at = round.text.indexOf(id, at + id.length)) {
-    if (/[A-Za-z0-9_$]/.test(round.text[at - 1] ?? "") || /[A-Za-z0-9_]/.test(round.text[at + id.length] ?? "")) continue;
+  for (const at of wordSites(round.text, id, 0, "A-Za-z0-9_")) {
     const stmt = statementAt(round, at);
     if (!stmt || stmt === own) continue;
     const hit = innermostAt(stmt.expr, at, (e) => e.k === "ref" && e.name === id && e.start === at);

@@ -11,6 +11,7 @@ import { splitProgram } from "../lang/program.ts";
 import type { Edit } from "./edits.ts";
 import { eachNode } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
+import { wordSites } from "./word-sites.ts";
 
 /** The expression `e` with every offset moved by `by` (a copy; `e` itself is shared). */
 export function shiftExpr(e: Expr, by: number): Expr {
@@ -122,8 +123,6 @@ function refNames(e: Expr): string[] {
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const sortedNames = (e: Expr) => refNames(e).sort();
 
-const WORD_CHAR = /[A-Za-z0-9_$]/;
-
 // Referrers looked for at most this many (a name many statements use is checked in full).
 const MAX_AFFECTED = 64;
 
@@ -200,9 +199,8 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
   while (queue.length) {
     const name = queue.pop()!;
     if (name.startsWith("$")) return null;
-    for (let at = text.indexOf(name, programFrom); at !== -1; at = text.indexOf(name, at + name.length)) {
-      // The name as a word (not part of a longer one).
-      if (WORD_CHAR.test(text[at - 1] ?? "") || WORD_CHAR.test(text[at + name.length] ?? "")) continue;
+    // The name as a word (not part of a longer one).
+    for (const at of wordSites(text, name, programFrom)) {
       const i = statementIndex(statements, at);
       if (i < 0) continue;
       const holder = statements[i];

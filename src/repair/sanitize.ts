@@ -60,10 +60,30 @@ export interface Sanitized {
 const keyOf = (e: FixError) => `${e.code}\u0000${e.statementId ?? "\u0001"}\u0000${e.component ?? "\u0001"}\u0000${e.path ?? "\u0001"}\u0000${e.message}`;
 
 /**
+ * Texts the rounds have made, asked whether they hold a new one. Not a Set, which hashes each
+ * text (about 15 µs a round on a 100k program, besides making the round's text one string,
+ * which the next read of it does anyway): texts of another length are told apart by their
+ * length, and only those of the same length are compared.
+ */
+export class TextsSeen {
+  readonly #byLength = new Map<number, string[]>();
+
+  add(text: string): void {
+    const same = this.#byLength.get(text.length);
+    if (same) same.push(text);
+    else this.#byLength.set(text.length, [text]);
+  }
+
+  has(text: string): boolean {
+    return this.#byLength.get(text.length)?.includes(text) ?? false;
+  }
+}
+
+/**
  * What one round does: the edits of the first phase that has any and makes a text not `seen`
  * before, applied. Null when no phase makes progress.
  */
-export function roundEdits(round: Round, seen: Set<string>): { text: string; kept: Edit[] } | null {
+export function roundEdits(round: Round, seen: { has(text: string): boolean }): { text: string; kept: Edit[] } | null {
   for (const phase of PHASES) {
     const edits = phase.flatMap((pass) => pass(round));
     if (!edits.length) continue;
@@ -78,7 +98,8 @@ export function roundEdits(round: Round, seen: Set<string>): { text: string; kep
 export function sanitize(generation: string, library: Library, first: Inspection = inspect(generation, library)): Sanitized {
   let text = generation;
   let ins = first;
-  const seen = new Set<string>([text]);
+  const seen = new TextsSeen();
+  seen.add(text);
   const everSeen = new Map<string, FixError>();
   const note = () => {
     for (const e of ins.errors) {

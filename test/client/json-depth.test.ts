@@ -45,3 +45,16 @@ test("the bound itself, and strings that only look deep", () => {
   expect(nestsDeeperThan('["unterminated [[[[', 0)).toBe(true);
   expect(nestsDeeperThan('"unterminated [[[[', 0)).toBe(false);
 });
+
+test("few brackets in all are counted, not scanned; more are scanned, in strings or not", () => {
+  const body = (program: string) => JSON.stringify({ messages: [{ role: "assistant", content: program }] });
+  const flat = 'root = Stack([a, b])\na = Text("x [ { ", "small")\n'.repeat(200);
+  // Over the bound in strings (not nesting): scanned, and not deep.
+  expect(nestsDeeperThan(body(flat))).toBe(false);
+  expect(nestsDeeperThan(body("x"), 3)).toBe(false);
+  expect(nestsDeeperThan(body("x"), 2)).toBe(true);
+  expect(nestsDeeperThan("[[1]]", 2)).toBe(false);
+  expect(nestsDeeperThan("[[[1]]]", 2)).toBe(true);
+  expect(nestsDeeperThan(new TextEncoder().encode("[{}]"), 1)).toBe(true);
+  expect(nestsDeeperThan(new TextEncoder().encode("[1]"), 1)).toBe(false);
+});
