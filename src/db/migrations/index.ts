@@ -11,6 +11,7 @@ import * as m0007 from "./0007_artifacts.ts";
 import * as m0008 from "./0008_mcp_tool_lists.ts";
 import * as m0009 from "./0009_lean_credit_holds.ts";
 import * as m0010 from "./0010_lean_response_writes.ts";
+import * as m0011 from "./0011_lean_ledger.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "0008_mcp_tool_lists": m0008,
   "0009_lean_credit_holds": m0009,
   "0010_lean_response_writes": m0010,
+  "0011_lean_ledger": m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
