@@ -2,36 +2,17 @@
 // items (SQLite, or TESSERA_TEST_DB=postgres): every row and its seq kept, the status and worker
 // indexes partial, SQLite's seq a plain rowid (no sqlite_sequence row written), new rows after the
 // old ones, the claim sweep and a dead owner's release still finding their rows; and back down.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Migrator, sql, type Kysely } from "kysely";
-import { migrationProvider } from "../../src/db/migrations/index.ts";
-import { openPostgres } from "../../src/db/postgres.ts";
-import { openSqlite } from "../../src/db/sqlite.ts";
-import { chainItems, claimLapsedResponses, inputItemsOf, insertResponse, releaseOwner, type Database } from "../../src/db/index.ts";
-import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
+import { expect, test } from "bun:test";
+import { sql } from "kysely";
+import { chainItems, claimLapsedResponses, inputItemsOf, insertResponse, releaseOwner } from "../../src/db/index.ts";
+import { migrationTarget } from "../support/migration-target.ts";
 
-let fresh: TestDatabase;
-let db: Kysely<Database>;
-let migrator: Migrator;
-beforeAll(async () => {
-  fresh = await freshDatabase(undefined, "lean");
-  db = fresh.kind === "sqlite" ? await openSqlite(fresh.target) : openPostgres(fresh.target);
-  migrator = new Migrator({ db, provider: migrationProvider });
-});
-afterAll(async () => {
-  await db.destroy();
-  await fresh.drop();
-});
-
-const migrateTo = async (name: string) => {
-  const { error } = await migrator.migrateTo(name);
-  if (error) throw error;
-};
+const m = migrationTarget("lean");
 
 const snapshot = async () => ({
-  responses: await db.selectFrom("responses").selectAll().orderBy("seq").execute(),
-  items: await db.selectFrom("response_items").selectAll().orderBy("seq").execute(),
-  conversationItems: await db.selectFrom("conversation_items").selectAll().orderBy("seq").execute(),
+  responses: await m.db.selectFrom("responses").selectAll().orderBy("seq").execute(),
+  items: await m.db.selectFrom("response_items").selectAll().orderBy("seq").execute(),
+  conversationItems: await m.db.selectFrom("conversation_items").selectAll().orderBy("seq").execute(),
 });
 
 const response = (id: string, org: number, over: Record<string, unknown> = {}) => ({
@@ -52,25 +33,25 @@ const response = (id: string, org: number, over: Record<string, unknown> = {}) =
 });
 
 async function indexDefinitions(): Promise<Record<string, string>> {
-  if (fresh.kind === "sqlite") {
+  if (m.kind === "sqlite") {
     const rows = await sql<{
       name: string;
       sql: string;
-    }>`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'responses' AND sql IS NOT NULL`.execute(db);
+    }>`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'responses' AND sql IS NOT NULL`.execute(m.db);
     return Object.fromEntries(rows.rows.map((r) => [r.name, r.sql]));
   }
-  const rows = await sql<{ name: string; sql: string }>`SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'responses'`.execute(db);
+  const rows = await sql<{ name: string; sql: string }>`SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'responses'`.execute(m.db);
   return Object.fromEntries(rows.rows.map((r) => [r.name, r.sql]));
 }
 
 test("0010 keeps every response, item and conversation item (and its seq); the indexes partial; back down and up again", async () => {
-  await migrateTo("0009_lean_credit_holds");
-  const org = await db
+  await m.migrateTo("0009_lean_credit_holds");
+  const org = await m.db
     .insertInto("organizations")
     .values({ name: "lean", credits: 0, suspended: 0, created_at: new Date().toISOString() })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await db
+  await m.db
     .insertInto("responses")
     .values([
       response("resp_a", org.id),
@@ -79,7 +60,7 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
       response("resp_running", org.id, { status: "in_progress", worker: "dead-owner" }),
     ])
     .execute();
-  await db
+  await m.db
     .insertInto("response_items")
     .values(
       ["resp_a", "resp_b", "resp_running"].flatMap((r, i) => [
@@ -88,35 +69,35 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
       ]),
     )
     .execute();
-  await db.insertInto("conversations").values({ id: "conv_a", organization_id: org.id, metadata: "{}", created_at: 1 }).execute();
-  await db
+  await m.db.insertInto("conversations").values({ id: "conv_a", organization_id: org.id, metadata: "{}", created_at: 1 }).execute();
+  await m.db
     .insertInto("conversation_items")
     .values([0, 1, 2].map((n) => ({ id: `msg_c${n}`, conversation_id: "conv_a", organization_id: org.id, item: JSON.stringify({ n }), created_at: 1 })))
     .execute();
   // A deleted last row: on SQLite its seq (an AUTOINCREMENT one until now) is not the next one's either way.
-  await db.deleteFrom("conversation_items").where("id", "=", "msg_c2").execute();
+  await m.db.deleteFrom("conversation_items").where("id", "=", "msg_c2").execute();
   const before = await snapshot();
   expect(before.items).toHaveLength(6);
 
-  await migrateTo("0010_lean_response_writes");
+  await m.migrateTo("0010_lean_response_writes");
   expect(await snapshot()).toEqual(before);
   const indexes = await indexDefinitions();
   expect(indexes.responses_status).toBeUndefined();
   expect(indexes.responses_background).toMatch(/WHERE \(?background = 1\)?/i);
   expect(indexes.responses_worker).toMatch(/WHERE \(?worker IS NOT NULL\)?/i);
-  if (fresh.kind === "sqlite") {
-    const tables = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name IN ('responses', 'response_items', 'conversation_items')`.execute(db);
+  if (m.kind === "sqlite") {
+    const tables = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name IN ('responses', 'response_items', 'conversation_items')`.execute(m.db);
     expect(tables.rows).toHaveLength(3);
     for (const t of tables.rows) expect(t.sql.toLowerCase()).not.toContain("autoincrement");
   }
 
   // New rows come after the old ones, and no sqlite_sequence row is written for them.
   const sequence = () =>
-    fresh.kind === "sqlite" ? sql<{ name: string }>`SELECT name FROM sqlite_sequence`.execute(db).then((r) => r.rows.map((x) => x.name)) : [];
+    m.kind === "sqlite" ? sql<{ name: string }>`SELECT name FROM sqlite_sequence`.execute(m.db).then((r) => r.rows.map((x) => x.name)) : [];
   const names = await sequence();
-  await db.insertInto("responses").values(response("resp_c", org.id)).execute();
-  await db.insertInto("response_items").values({ id: "msg_new", response_id: "resp_c", organization_id: org.id, role: "input", item: "{}" }).execute();
-  await db.insertInto("conversation_items").values({ id: "msg_c3", conversation_id: "conv_a", organization_id: org.id, item: "{}", created_at: 1 }).execute();
+  await m.db.insertInto("responses").values(response("resp_c", org.id)).execute();
+  await m.db.insertInto("response_items").values({ id: "msg_new", response_id: "resp_c", organization_id: org.id, role: "input", item: "{}" }).execute();
+  await m.db.insertInto("conversation_items").values({ id: "msg_c3", conversation_id: "conv_a", organization_id: org.id, item: "{}", created_at: 1 }).execute();
   const after = await snapshot();
   expect(after.responses.at(-1)!.id).toBe("resp_c");
   expect(after.responses.at(-1)!.seq).toBeGreaterThan(before.responses.at(-1)!.seq);
@@ -125,26 +106,26 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
   expect(await sequence()).toEqual(names);
 
   // The readers of the partial indexes: the background claim sweep, a dead owner's running responses.
-  const claimed = await claimLapsedResponses(db, "me", 100, 50);
+  const claimed = await claimLapsedResponses(m.db, "me", 100, 50);
   expect(claimed.map((r) => r.id)).toEqual(["resp_queued"]);
-  expect(await releaseOwner(db, "dead-owner", "test")).toEqual({ responses: 1, holds: 0 });
-  expect((await db.selectFrom("responses").select(["status", "worker"]).where("id", "=", "resp_running").executeTakeFirstOrThrow()).status).toBe("failed");
+  expect(await releaseOwner(m.db, "dead-owner", "test")).toEqual({ responses: 1, holds: 0 });
+  expect((await m.db.selectFrom("responses").select(["status", "worker"]).where("id", "=", "resp_running").executeTakeFirstOrThrow()).status).toBe("failed");
 
   const kept = await snapshot();
-  await migrateTo("0009_lean_credit_holds");
+  await m.migrateTo("0009_lean_credit_holds");
   expect(await snapshot()).toEqual(kept);
   const down = await indexDefinitions();
   expect(down.responses_status).toBeDefined();
   expect(down.responses_worker).not.toMatch(/WHERE/i);
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await m.migrator.migrateToLatest();
   expect(error).toBeUndefined();
   expect(await snapshot()).toEqual(kept);
 });
 
 test("a response's items, more than one statement takes on SQLite, are stored in their order: input, then output", async () => {
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await m.migrator.migrateToLatest();
   expect(error).toBeUndefined();
-  const org = await db
+  const org = await m.db
     .insertInto("organizations")
     .values({ name: "items", credits: 0, suspended: 0, created_at: new Date().toISOString() })
     .returning("id")
@@ -156,7 +137,7 @@ test("a response's items, more than one statement takes on SQLite, are stored in
     role: "assistant",
     content: [{ type: "output_text", text: `out ${n}` }],
   }));
-  await insertResponse(db, {
+  await insertResponse(m.db, {
     id: "resp_items",
     organizationId: org.id,
     status: "completed",
@@ -171,6 +152,6 @@ test("a response's items, more than one statement takes on SQLite, are stored in
     input,
     output,
   });
-  expect(await inputItemsOf(db, "resp_items")).toEqual(input as never);
-  expect(await chainItems(db, org.id, "resp_items")).toEqual([...input, ...output] as never);
+  expect(await inputItemsOf(m.db, "resp_items")).toEqual(input as never);
+  expect(await chainItems(m.db, org.id, "resp_items")).toEqual([...input, ...output] as never);
 });
