@@ -12,6 +12,7 @@ import { createApiKey, createOrganization, type Db } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { bigGeneration } from "./server.ts";
+import { throughput } from "./stats.ts";
 import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
 
 const SMALL = STACK_TEXT_LIBRARY;
@@ -72,12 +73,7 @@ async function measure(kind: Kind, requests: number, concurrency: number) {
     await call(); // the first request makes the tables' first pages (and stores a library once)
     await server.idle();
     const before = await pageBytes(server.db);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next++ < requests) await call();
-      }),
-    );
+    await throughput(call, requests, concurrency);
     await server.idle();
     const grown = (await pageBytes(server.db)) - before;
     return { bodyChars: body.length, perThousand: (grown / requests) * 1000 };

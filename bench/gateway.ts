@@ -17,7 +17,7 @@ import { createApiKey, createOrganization, openDatabase } from "../src/db/index.
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
-import { pct } from "./stats.ts";
+import { pct, throughput } from "./stats.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 /** Credits per Embed call in this bench, and the organization's balance (never runs out). */
@@ -49,20 +49,6 @@ async function timeFirstChunk(url: string, headers: Record<string, string>, body
     if (first < 0 && value.byteLength > 0) first = performance.now() - t0;
   }
   return first;
-}
-
-async function throughput(n: number, concurrency: number, one: () => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        next++;
-        await one();
-      }
-    }),
-  );
-  return n / ((performance.now() - t0) / 1000);
 }
 
 /** A gateway under test: how to send it the stand-in's chat request. */
@@ -189,8 +175,8 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
     }
     const n = Math.max(500, samples * 2);
     const plainT = plain(inProcess.model);
-    rps.push(`in this process: direct ${(await throughput(n, 16, () => timeWhole(direct.url, direct.headers, plain("gpt-bench")))).toFixed(0)}`);
-    rps.push(`tessera ${(await throughput(n, 16, () => timeWhole(inProcess.url, inProcess.headers, plainT))).toFixed(0)}`);
+    rps.push(`in this process: direct ${(await throughput(() => timeWhole(direct.url, direct.headers, plain("gpt-bench")), n, 16)).toFixed(0)}`);
+    rps.push(`tessera ${(await throughput(() => timeWhole(inProcess.url, inProcess.headers, plainT), n, 16)).toFixed(0)}`);
     await server.stop();
     server = null;
 
@@ -236,7 +222,7 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
     }
     for (const g of gateways) {
       const b = plain(g.model);
-      rps.push(`${g.name} (own process) ${(await throughput(n, 16, () => timeWhole(g.url, g.headers, b))).toFixed(0)}`);
+      rps.push(`${g.name} (own process) ${(await throughput(() => timeWhole(g.url, g.headers, b), n, 16)).toFixed(0)}`);
     }
 
     console.log(

@@ -13,7 +13,7 @@ import { createApiKey, createOrganization, MAX_CREDITS } from "../src/db/index.t
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
-import { median, pct } from "./stats.ts";
+import { median, pct, throughput } from "./stats.ts";
 
 const LIBRARY = STACK_TEXT_LIBRARY;
 
@@ -40,18 +40,6 @@ export function bigBroken(): string {
   const valid = bigGeneration();
   const at = valid.indexOf("= Text(", valid.length >> 1);
   return valid.slice(0, at) + "= Txt(" + valid.slice(at + 7);
-}
-
-/** Requests per second of `call` run `total` times, `concurrency` at once. */
-async function throughput(call: () => Promise<unknown>, total: number, concurrency: number): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < total) await call();
-    }),
-  );
-  return total / ((performance.now() - t0) / 1000);
 }
 
 /** Alternated rounds per workload (each server's median is compared). */
@@ -101,14 +89,7 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
     latencies.sort((a, b) => a - b);
     parses.sort((a, b) => a - b);
 
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next++ < concurrent) await call();
-      }),
-    );
-    const rps = concurrent / ((performance.now() - t0) / 1000);
+    const rps = await throughput(call, concurrent, concurrency);
 
     // Autofix that fixes (the sanitizer, charged) against a server that only JSON.parses the body.
     const baseline = Bun.serve({

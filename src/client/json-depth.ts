@@ -56,11 +56,12 @@ function stringEnd(bytes: Uint8Array, from: number): number {
 
 /** Whether `[` and `{` occur at most `max` times in all, inside strings or not (counted with the native indexOf, stopping past `max`). */
 function opensAtMost(json: Uint8Array | string, max: number): boolean {
+  // Either form's native indexOf, by the bracket's code (a string searches for its one-character text).
+  const find =
+    typeof json === "string"
+      ? (code: number, from: number) => json.indexOf(String.fromCharCode(code), from)
+      : (code: number, from: number) => json.indexOf(code, from);
   let count = 0;
-  if (typeof json === "string") {
-    for (const open of ["[", "{"]) for (let at = json.indexOf(open); at !== -1; at = json.indexOf(open, at + 1)) if (++count > max) return false;
-  } else {
-    for (const open of [OPEN_ARRAY, OPEN_OBJECT]) for (let at = json.indexOf(open); at !== -1; at = json.indexOf(open, at + 1)) if (++count > max) return false;
-  }
+  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) for (let at = find(open, 0); at !== -1; at = find(open, at + 1)) if (++count > max) return false;
   return true;
 }
