@@ -11,7 +11,7 @@
 // median of the per-round ratios (with their lowest and highest).
 // Run: bun bench/scale.ts [requests per cell] [surfaces, e.g. responses or embed,responses] [rounds]
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ import { startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { freshDatabase, postgresBinaries, SKIP_POSTGRES, type TestDatabase } from "../test/support/postgres.ts";
 import { autofixBody, BROKEN } from "../test/server/harness.ts";
 import { freePort } from "../test/support/ports.ts";
+import { cpuBetween, cpuUs } from "./processes.ts";
 import { median, pct } from "./stats.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -65,30 +66,8 @@ async function burst(urls: string[], path: string, key: string, body: string, co
 }
 
 // CPU time of the server processes and (PostgreSQL) of the database server's processes, read from
-// /proc (Linux; elsewhere the column is left out): on a machine shared with other work, CPU per
-// request moves less than requests per second do.
-const TICK_US = 1e6 / (Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString()) || 100);
-/** CPU time so far of each process (µs), or null where /proc is not there. */
-function cpuUs(pids: number[]): Map<number, number> | null {
-  if (!existsSync("/proc/self/stat")) return null;
-  const used = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      used.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_US);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return used;
-}
-/** CPU used between two readings: a process that started meanwhile counts whole (a new pooled connection's backend). */
-function cpuBetween(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
-  if (!before || !after) return null;
-  let us = 0;
-  for (const [pid, used] of after) us += used - (before.get(pid) ?? 0);
-  return us;
-}
+// /proc (processes.ts; elsewhere the column is left out): on a machine shared with other work, CPU
+// per request moves less than requests per second do.
 const parentOf = (pid: number) => {
   try {
     return Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);

@@ -14,9 +14,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
+import { cpuUs, serverProcess } from "./processes.ts";
 import { pct } from "./stats.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
 const CHUNKS_AFTER_FIRST = 4;
 const CHUNK_GAP_MS = 250;
 const GATE_WAIT_MS = 15_000;
@@ -73,8 +73,7 @@ function gatedProvider() {
 
 /** CPU time a process has used, user and system, in ms (Linux; clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return (cpuUs([pid])?.get(pid) ?? Number.NaN) / 1000;
 }
 
 /** Resident memory of a process, in MB (Linux). */
@@ -120,35 +119,18 @@ async function run(n: number, env: Record<string, string>) {
   const org = await createOrganization(db, "bench", 0);
   const { key } = await createApiKey(db, org.id);
   await db.destroy();
-  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    cwd: ROOT,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "inherit",
-    env: {
-      ...process.env,
-      PORT: "0",
-      TESSERA_DB: dbPath,
-      TESSERA_DATA_DIR: dir,
-      OPENAI_BASE_URL: provider.url,
-      OPENAI_API_KEY: "sk-bench",
-      TESSERA_EMBED_PRICE: "0",
-      ...env,
-    },
+  const server = await serverProcess("src/server/main.ts", {
+    ...process.env,
+    PORT: "0",
+    TESSERA_DB: dbPath,
+    TESSERA_DATA_DIR: dir,
+    OPENAI_BASE_URL: provider.url,
+    OPENAI_API_KEY: "sk-bench",
+    TESSERA_EMBED_PRICE: "0",
+    ...env,
   });
+  const { proc, url: base } = server;
   try {
-    let out = "";
-    let base = "";
-    const reader = proc.stdout.getReader();
-    while (!base) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`server did not start: ${out}`);
-      out += new TextDecoder().decode(value);
-      base = /listening on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
-    }
-    void (async () => {
-      while (!(await reader.read()).done);
-    })();
     const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
     const body = JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }], stream: true });
     provider.arm(1);
@@ -195,8 +177,7 @@ async function run(n: number, env: Record<string, string>) {
       perStreamKb: ((peak - idle) * 1024) / n,
     };
   } finally {
-    proc.kill();
-    await proc.exited;
+    await server.stop();
     provider.stop();
     rmSync(dir, { recursive: true, force: true });
   }
