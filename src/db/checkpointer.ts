@@ -4,8 +4,8 @@ import { runtime, type SqliteConnection } from "../runtime/index.ts";
 
 /** How often the worker copies the log into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 100;
-/** Pages of log past which the server's own commits checkpoint after all (64 MB of 4 KB pages). */
-export const BACKSTOP_PAGES = 16_384;
+/** Pages of log past which the server's own commits checkpoint after all (64 MB of 8 KB pages, sqlite.ts). */
+export const BACKSTOP_PAGES = 8192;
 
 /** Starts the worker for the database at `path` (already open as `sqlite`); resolves to its stop. */
 export async function startCheckpointer(sqlite: SqliteConnection, path: string): Promise<() => Promise<void>> {

@@ -8,8 +8,8 @@ import type { LoggedLibrary } from "../db/index.ts";
 
 /**
  * Bytes (UTF-8) of a rejected request's messages kept in its log: enough to see what was sent.
- * Under 2 KB so that, with the row's other columns, two such logs share one 4 KB SQLite page
- * (2,048 took a page each: 4.2 MB per 1,000 rejected requests instead of 2.1 MB).
+ * Under 2 KB so that, with the row's other columns, four such logs share one 8 KB SQLite page
+ * (2,048 fit three: 2.8 MB per 1,000 rejected requests instead of 2.1 MB, bench/db-growth.ts).
  */
 export const REJECTED_EXCERPT_BYTES = 1800;
 

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { migrationProvider } from "../../src/db/migrations/index.ts";
+import { PAGE_BYTES } from "../../src/db/sqlite.ts";
 import { freshDatabase, type TestDatabase } from "../support/postgres.ts";
 import {
   adjustCredits,
@@ -72,6 +73,8 @@ test("opens with every table (in WAL mode on SQLite), and migrating twice is a n
   if (fresh.kind === "sqlite") {
     const raw = new Sqlite(target, { readonly: true });
     expect((raw.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
+    // A new file's pages are PAGE_BYTES (a large request log's commit writes half as many as with 4 KB).
+    expect((raw.query("PRAGMA page_size").get() as { page_size: number }).page_size).toBe(PAGE_BYTES);
     raw.close();
   }
 });
