@@ -47,10 +47,10 @@ export function bigBroken(): string {
 /** Alternated rounds per workload (each server's median is compared). */
 const ROUNDS = 7;
 
-/** The ratio workloads: requests per round and before the rounds (until the compilers have settled), and the target. */
+/** The ratio workloads: requests per round, and before the rounds (a server's compilers settle after about 12,000 small fixes), and the target. */
 const WORKLOADS = [
-  { name: "small sample, one error", program: () => SMALL_BROKEN, perRound: 3000, warmUp: 6000, target: 0.25 },
-  { name: "~100k program, one error", program: bigBroken, perRound: 400, warmUp: 800, target: 0.2 },
+  { name: "small sample, one error", program: () => SMALL_BROKEN, perRound: 3000, warmUp: 20_000, target: 0.25 },
+  { name: "~100k program, one error", program: bigBroken, perRound: 400, warmUp: 2000, target: 0.2 },
 ] as const;
 
 /**
