@@ -44,6 +44,28 @@ export function bigBroken(): string {
   return valid.slice(0, at) + "= Txt(" + valid.slice(at + 7);
 }
 
+/** An Autofix request's body: the bench's library and `program`. */
+function autofixBody(program: string): string {
+  return JSON.stringify({
+    messages: [
+      { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
+      { role: "assistant", content: program },
+    ],
+  });
+}
+
+/** One Autofix call; throws unless it answers 200 with `status`. */
+async function callAutofix(url: string, key: string, body: string, status: "fixed" | "already_valid"): Promise<Response> {
+  const res = await fetch(`${url}/v1/autofix`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body,
+  });
+  const json = (await res.json()) as { fix_summary?: { status: string } };
+  if (res.status !== 200 || json.fix_summary?.status !== status) throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+  return res;
+}
+
 /** Alternated rounds per workload (each server's median is compared). */
 const ROUNDS = 7;
 
@@ -71,21 +93,9 @@ async function fixRatios(dir: string, concurrency: number) {
     const ratios = [];
     for (const w of WORKLOADS) {
       const program = w.program();
-      const body = JSON.stringify({
-        messages: [
-          { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
-          { role: "assistant", content: program },
-        ],
-      });
+      const body = autofixBody(program);
       const fix = async () => {
-        const res = await fetch(`${tessera.url}/v1/autofix`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body,
-        });
-        const json = (await res.json()) as { fix_summary?: { status: string } };
-        if (res.status !== 200 || json.fix_summary?.status !== "fixed")
-          throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+        await callAutofix(tessera.url, key, body, "fixed");
       };
       const parseOnly = async () => {
         const res = await fetch(`${baseline.url}/`, { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -142,21 +152,9 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
     const org = await createOrganization(server.db, "bench", 1);
     const { key } = await createApiKey(server.db, org.id);
     const generation = bigGeneration();
-    const body = JSON.stringify({
-      messages: [
-        { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
-        { role: "assistant", content: generation },
-      ],
-    });
+    const body = autofixBody(generation);
     const call = async () => {
-      const res = await fetch(`${server.url}/v1/autofix`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body,
-      });
-      const json = (await res.json()) as { fix_summary?: { status: string } };
-      if (res.status !== 200 || json.fix_summary?.status !== "already_valid")
-        throw new Error(`unexpected answer ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+      const res = await callAutofix(server.url, key, body, "already_valid");
       // The server reports its own parse time: `server-timing: parse;dur=<ms>`.
       return Number(/parse;dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? NaN);
     };
