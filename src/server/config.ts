@@ -99,7 +99,7 @@ export const SETTINGS = {
   providerIdleTimeoutMs: setting("TESSERA_PROVIDER_IDLE_TIMEOUT_MS", atLeastOne, DEFAULT_CALL_LIMITS.idleMs),
   /**
    * Provider calls one process runs at once (else Bun's own BUN_CONFIG_MAX_HTTP_REQUESTS, else
-   * 4096: four times the 1,000 streams the bench holds); more wait for a free slot. See fetch-limit.ts.
+   * 4096: four times the 1,000 streams the bench holds); more wait for a free slot. See bun-start-env.ts.
    */
   maxProviderCalls: setting(
     "TESSERA_MAX_PROVIDER_CALLS",

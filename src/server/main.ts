@@ -9,7 +9,7 @@ import { createApp, type FetchHandler } from "./app.ts";
 import { Background } from "./background.ts";
 import { ConfigError, configFromEnv, SETTINGS, type ServerConfig } from "./config.ts";
 import { Keyring } from "./crypto/keyring.ts";
-import { ensureFetchLimit } from "./fetch-limit.ts";
+import { bunStartEnv, ensureBunStartEnv } from "./bun-start-env.ts";
 import type { AppDeps } from "./context.ts";
 import { providerFixingModel } from "./surfaces/autofix/fixing-model.ts";
 import { serve } from "./serve.ts";
@@ -136,8 +136,9 @@ if (import.meta.main) {
     console.error(`tessera: ${e.message}`);
     process.exit(1);
   }
-  if (!ensureFetchLimit(config.maxProviderCalls, process.env)) {
-    console.error("this runtime cannot raise Bun's limit of concurrent fetch() calls: set BUN_CONFIG_MAX_HTTP_REQUESTS before starting the server");
+  if (!ensureBunStartEnv(config.maxProviderCalls, process.env)) {
+    const want = Object.entries(bunStartEnv(config.maxProviderCalls, process.env)).map(([name, value]) => `${name}=${value}`);
+    console.error(`this runtime cannot restart the server with what Bun reads only at start: set ${want.join(" ")} before starting it`);
   }
   const server = await startServer(config);
   // The address as bound (HOST), not the one tests connect to: 0.0.0.0 or :: is every interface.
