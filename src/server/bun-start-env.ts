@@ -1,5 +1,5 @@
 // What Bun reads only as a process starts, so that setting it from code has no effect: a server
-// started without these set replaces itself with the same program, them set (execve: the same
+// started without these set replaces itself with the same program, with them set (execve: the same
 // process id, so signals and process managers see no change). Only the server's entry (main.ts
 // run as a program) does this.
 //   - BUN_CONFIG_MAX_HTTP_REQUESTS: Bun runs at most this many fetch() calls at once per process

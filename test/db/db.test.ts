@@ -73,7 +73,7 @@ test("opens with every table (in WAL mode on SQLite), and migrating twice is a n
   if (fresh.kind === "sqlite") {
     const raw = new Sqlite(target, { readonly: true });
     expect((raw.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
-    // A new file's pages are PAGE_BYTES (a large request log's commit writes half as many as with 4 KB).
+    // A new file's pages are PAGE_BYTES (a large request log's commit writes half as many pages as with 4 KB).
     expect((raw.query("PRAGMA page_size").get() as { page_size: number }).page_size).toBe(PAGE_BYTES);
     raw.close();
   }
