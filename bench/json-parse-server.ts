@@ -8,4 +8,4 @@ const server = Bun.serve({
     return Response.json({ messages: parsed.messages.length });
   },
 });
-console.log(`listening on ${server.url}`);
+console.log(`listening on http://${server.hostname}:${server.port}`);

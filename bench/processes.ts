@@ -1,45 +1,6 @@
-// Servers the benches run in processes of their own, and the CPU time processes use: a server in
-// the bench's own process shares its heap, its collector and its compiler threads with the client
-// and with whatever else the bench runs there, so each would pay for the others' garbage.
+// The CPU time of the processes a bench runs (its servers, started with test/support/server-process.ts),
+// read from /proc.
 import { existsSync, readFileSync } from "node:fs";
-
-const ROOT = new URL("..", import.meta.url).pathname;
-
-export interface ServerProcess {
-  url: string;
-  proc: Bun.Subprocess<"ignore", "pipe", "inherit">;
-  stop(): Promise<void>;
-}
-
-/**
- * Runs `bun <script>` (a path in the repository) with `env`; resolves once it prints
- * `listening on <url>` on its standard output.
- */
-export async function serverProcess(script: string, env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, script], { cwd: ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let out = "";
-  let url = "";
-  while (!url) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${script} exited before it listened: ${out.slice(-500)}`);
-    out += decoder.decode(value, { stream: true });
-    url = /listening on (http:\/\/\S+)/.exec(out)?.[1]?.replace(/\/$/, "") ?? "";
-  }
-  // What it prints later (a line per request) is read and dropped: a full pipe would stall it.
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return {
-    url,
-    proc,
-    async stop() {
-      proc.kill();
-      await proc.exited;
-    },
-  };
-}
 
 const TICK_US = 1e6 / (Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString()) || 100);
 

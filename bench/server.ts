@@ -14,7 +14,8 @@ import { createApiKey, createOrganization, MAX_CREDITS, openDatabase } from "../
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
-import { cpuBetween, cpuUs, serverProcess } from "./processes.ts";
+import { startServerProcess } from "../test/support/server-process.ts";
+import { cpuBetween, cpuUs } from "./processes.ts";
 import { median, pct, throughput } from "./stats.ts";
 
 const LIBRARY = STACK_TEXT_LIBRARY;
@@ -77,7 +78,7 @@ const WORKLOADS = [
 
 /**
  * Autofix requests per second against the JSON.parse-only server's, each server a process of its
- * own (bench/processes.ts): in one process, a round of either paid for the garbage and the code
+ * own (test/support/server-process.ts): in one process, a round of either paid for the garbage and the code
  * the other left behind (the JSON.parse server served a 100k body 2–4 times faster in a round of
  * its own than right after an Autofix round).
  */
@@ -87,18 +88,18 @@ async function fixRatios(dir: string, concurrency: number) {
   const org = await createOrganization(db, "bench-fixes", MAX_CREDITS);
   const { key } = await createApiKey(db, org.id);
   await db.destroy();
-  const env = { ...process.env, PORT: "0", HOST: "127.0.0.1", TESSERA_DB: dbPath, TESSERA_DATA_DIR: dir };
-  const [tessera, baseline] = await Promise.all([serverProcess("src/server/main.ts", env), serverProcess("bench/json-parse-server.ts", process.env)]);
+  const env = { HOST: "127.0.0.1", TESSERA_DB: dbPath, TESSERA_DATA_DIR: dir };
+  const [tessera, baseline] = await Promise.all([startServerProcess(env), startServerProcess({}, undefined, "bench/json-parse-server.ts")]);
   try {
     const ratios = [];
     for (const w of WORKLOADS) {
       const program = w.program();
       const body = autofixBody(program);
       const fix = async () => {
-        await callAutofix(tessera.url, key, body, "fixed");
+        await callAutofix(tessera.base, key, body, "fixed");
       };
       const parseOnly = async () => {
-        const res = await fetch(`${baseline.url}/`, { method: "POST", headers: { "content-type": "application/json" }, body });
+        const res = await fetch(`${baseline.base}/`, { method: "POST", headers: { "content-type": "application/json" }, body });
         await res.json();
       };
       await throughput(fix, w.warmUp, concurrency);

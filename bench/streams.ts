@@ -14,7 +14,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
-import { cpuUs, serverProcess } from "./processes.ts";
+import { startServerProcess } from "../test/support/server-process.ts";
+import { cpuUs } from "./processes.ts";
 import { pct } from "./stats.ts";
 
 const CHUNKS_AFTER_FIRST = 4;
@@ -119,9 +120,7 @@ async function run(n: number, env: Record<string, string>) {
   const org = await createOrganization(db, "bench", 0);
   const { key } = await createApiKey(db, org.id);
   await db.destroy();
-  const server = await serverProcess("src/server/main.ts", {
-    ...process.env,
-    PORT: "0",
+  const server = await startServerProcess({
     TESSERA_DB: dbPath,
     TESSERA_DATA_DIR: dir,
     OPENAI_BASE_URL: provider.url,
@@ -129,7 +128,7 @@ async function run(n: number, env: Record<string, string>) {
     TESSERA_EMBED_PRICE: "0",
     ...env,
   });
-  const { proc, url: base } = server;
+  const { proc, base } = server;
   try {
     const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
     const body = JSON.stringify({ model: "openai/gpt-bench", messages: [{ role: "user", content: "Say something." }], stream: true });

@@ -13,18 +13,14 @@ const sequence = async () =>
 
 test("0011 keeps every ledger row and its id; a charge after it writes no sqlite_sequence row; back down and up again", async () => {
   await m.migrateTo("0010_lean_response_writes");
-  const org = await m.db
-    .insertInto("organizations")
-    .values({ name: "ledger", credits: 100, suspended: 0, created_at: new Date().toISOString() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const orgId = await m.organization("ledger", 100);
   const at = new Date().toISOString();
   await m.db
     .insertInto("credit_ledger")
     .values([
-      { organization_id: org.id, delta: 100, reason: "initial credits", request_id: null, created_at: at },
-      { organization_id: org.id, delta: -1, reason: "autofix", request_id: "req_1", created_at: at },
-      { organization_id: org.id, delta: -2, reason: "embed", request_id: "req_2", created_at: at },
+      { organization_id: orgId, delta: 100, reason: "initial credits", request_id: null, created_at: at },
+      { organization_id: orgId, delta: -1, reason: "autofix", request_id: "req_1", created_at: at },
+      { organization_id: orgId, delta: -2, reason: "embed", request_id: "req_2", created_at: at },
     ])
     .execute();
   const before = await ledger();
@@ -40,7 +36,7 @@ test("0011 keeps every ledger row and its id; a charge after it writes no sqlite
   // A charge: its ledger row after the old ones, and sqlite_sequence untouched.
   const names = await sequence();
   const paid = await chargeOutright(m.db, {
-    orgId: org.id,
+    orgId: orgId,
     requestId: "req_3",
     charge: 1,
     reason: "autofix",

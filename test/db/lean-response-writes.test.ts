@@ -46,33 +46,29 @@ async function indexDefinitions(): Promise<Record<string, string>> {
 
 test("0010 keeps every response, item and conversation item (and its seq); the indexes partial; back down and up again", async () => {
   await m.migrateTo("0009_lean_credit_holds");
-  const org = await m.db
-    .insertInto("organizations")
-    .values({ name: "lean", credits: 0, suspended: 0, created_at: new Date().toISOString() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const orgId = await m.organization("lean", 0);
   await m.db
     .insertInto("responses")
     .values([
-      response("resp_a", org.id),
-      response("resp_b", org.id, { previous_response_id: "resp_a", user_id: "u1" }),
-      response("resp_queued", org.id, { status: "queued", background: 1, request: JSON.stringify({ input: "later" }) }),
-      response("resp_running", org.id, { status: "in_progress", worker: "dead-owner" }),
+      response("resp_a", orgId),
+      response("resp_b", orgId, { previous_response_id: "resp_a", user_id: "u1" }),
+      response("resp_queued", orgId, { status: "queued", background: 1, request: JSON.stringify({ input: "later" }) }),
+      response("resp_running", orgId, { status: "in_progress", worker: "dead-owner" }),
     ])
     .execute();
   await m.db
     .insertInto("response_items")
     .values(
       ["resp_a", "resp_b", "resp_running"].flatMap((r, i) => [
-        { id: `msg_in${i}`, response_id: r, organization_id: org.id, role: "input", item: JSON.stringify({ n: i }) },
-        { id: `msg_out${i}`, response_id: r, organization_id: org.id, role: "output", item: JSON.stringify({ n: -i }) },
+        { id: `msg_in${i}`, response_id: r, organization_id: orgId, role: "input", item: JSON.stringify({ n: i }) },
+        { id: `msg_out${i}`, response_id: r, organization_id: orgId, role: "output", item: JSON.stringify({ n: -i }) },
       ]),
     )
     .execute();
-  await m.db.insertInto("conversations").values({ id: "conv_a", organization_id: org.id, metadata: "{}", created_at: 1 }).execute();
+  await m.db.insertInto("conversations").values({ id: "conv_a", organization_id: orgId, metadata: "{}", created_at: 1 }).execute();
   await m.db
     .insertInto("conversation_items")
-    .values([0, 1, 2].map((n) => ({ id: `msg_c${n}`, conversation_id: "conv_a", organization_id: org.id, item: JSON.stringify({ n }), created_at: 1 })))
+    .values([0, 1, 2].map((n) => ({ id: `msg_c${n}`, conversation_id: "conv_a", organization_id: orgId, item: JSON.stringify({ n }), created_at: 1 })))
     .execute();
   // A deleted last row: on SQLite its seq (an AUTOINCREMENT one until now) is not the next one's either way.
   await m.db.deleteFrom("conversation_items").where("id", "=", "msg_c2").execute();
@@ -95,9 +91,9 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
   const sequence = () =>
     m.kind === "sqlite" ? sql<{ name: string }>`SELECT name FROM sqlite_sequence`.execute(m.db).then((r) => r.rows.map((x) => x.name)) : [];
   const names = await sequence();
-  await m.db.insertInto("responses").values(response("resp_c", org.id)).execute();
-  await m.db.insertInto("response_items").values({ id: "msg_new", response_id: "resp_c", organization_id: org.id, role: "input", item: "{}" }).execute();
-  await m.db.insertInto("conversation_items").values({ id: "msg_c3", conversation_id: "conv_a", organization_id: org.id, item: "{}", created_at: 1 }).execute();
+  await m.db.insertInto("responses").values(response("resp_c", orgId)).execute();
+  await m.db.insertInto("response_items").values({ id: "msg_new", response_id: "resp_c", organization_id: orgId, role: "input", item: "{}" }).execute();
+  await m.db.insertInto("conversation_items").values({ id: "msg_c3", conversation_id: "conv_a", organization_id: orgId, item: "{}", created_at: 1 }).execute();
   const after = await snapshot();
   expect(after.responses.at(-1)!.id).toBe("resp_c");
   expect(after.responses.at(-1)!.seq).toBeGreaterThan(before.responses.at(-1)!.seq);
@@ -125,11 +121,7 @@ test("0010 keeps every response, item and conversation item (and its seq); the i
 test("a response's items, more than one statement takes on SQLite, are stored in their order: input, then output", async () => {
   const { error } = await m.migrator.migrateToLatest();
   expect(error).toBeUndefined();
-  const org = await m.db
-    .insertInto("organizations")
-    .values({ name: "items", credits: 0, suspended: 0, created_at: new Date().toISOString() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
+  const orgId = await m.organization("items", 0);
   const input = Array.from({ length: 9 }, (_, n) => ({ id: `msg_in_${n}`, type: "message", role: "user", content: [{ type: "input_text", text: `in ${n}` }] }));
   const output = Array.from({ length: 2 }, (_, n) => ({
     id: `msg_out_${n}`,
@@ -139,7 +131,7 @@ test("a response's items, more than one statement takes on SQLite, are stored in
   }));
   await insertResponse(m.db, {
     id: "resp_items",
-    organizationId: org.id,
+    organizationId: orgId,
     status: "completed",
     model: "openai/gpt",
     previousResponseId: null,
@@ -153,5 +145,5 @@ test("a response's items, more than one statement takes on SQLite, are stored in
     output,
   });
   expect(await inputItemsOf(m.db, "resp_items")).toEqual(input as never);
-  expect(await chainItems(m.db, org.id, "resp_items")).toEqual([...input, ...output] as never);
+  expect(await chainItems(m.db, orgId, "resp_items")).toEqual([...input, ...output] as never);
 });

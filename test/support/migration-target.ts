@@ -14,6 +14,8 @@ export interface MigrationTarget {
   migrator: Migrator;
   /** Up or down to the migration named (it and every one before it applied); throws its error. */
   migrateTo(name: string): Promise<void>;
+  /** A new organization's row alone (createOrganization also writes its first ledger row): its id. */
+  organization(name: string, credits: number): Promise<number>;
 }
 
 /** Registers the file's hooks; the target's fields are set once its beforeAll has run. */
@@ -32,6 +34,14 @@ export function migrationTarget(label: string): MigrationTarget {
       migrateTo: async (name: string) => {
         const { error } = await migrator.migrateTo(name);
         if (error) throw error;
+      },
+      organization: async (name: string, credits: number) => {
+        const row = await db
+          .insertInto("organizations")
+          .values({ name, credits, suspended: 0, created_at: new Date().toISOString() })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        return row.id;
       },
     });
   });

@@ -1,5 +1,6 @@
 // The server as its own process (bun src/server/main.ts), for tests that kill, restart or starve
-// it: started with the environment given, its log kept, its address read from its first line.
+// it and for the benches: started with the environment given, its log kept, its address read from
+// its first line. (A bench's anchor, another script that says where it listens, runs the same way.)
 import type { Subprocess } from "bun";
 import { eventually } from "./eventually.ts";
 
@@ -16,8 +17,8 @@ export interface ServerProcess {
   stop(signal?: number | NodeJS.Signals): Promise<number>;
 }
 
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, "src/server/main.ts"], {
+export async function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 20_000, script = "src/server/main.ts"): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, script], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", ...env },
     stdin: "ignore",
@@ -25,14 +26,21 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     stderr: "pipe",
   });
   let out = "";
+  let found = false;
   let listening: (base: string) => void;
   const started = new Promise<string>((resolve) => (listening = resolve));
-  const decoder = new TextDecoder();
   const pump = async (s: ReadableStream<Uint8Array>) => {
+    // A decoder per stream: a character split between two chunks of one must not meet the other's.
+    const decoder = new TextDecoder();
     for await (const c of s) {
       out += decoder.decode(c, { stream: true });
+      // Looked for until found: a server logs a line per request, and the log only grows.
+      if (found) continue;
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) listening(m[1]!);
+      if (m) {
+        found = true;
+        listening(m[1]!);
+      }
     }
   };
   void pump(proc.stdout);
@@ -41,9 +49,9 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const base = await Promise.race([
     started,
     proc.exited.then((code) => {
-      throw new Error(`server exited (${code}) before listening: ${out}`);
+      throw new Error(`${script} exited (${code}) before listening: ${out}`);
     }),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms: ${out}`)), timeoutMs))),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms: ${out}`)), timeoutMs))),
   ]).finally(() => clearTimeout(timer));
   return {
     proc,
