@@ -174,7 +174,13 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     if (!sameList(sortedNames(s.expr), sortedNames(next.expr))) return null;
     renewed.set(s, next);
   }
-  const statements = ins.statements.map((s) => renewed.get(s) ?? moved(s, movedBy(s.start)));
+  // Statements and edits are both in position order: one pass moves each by the edits before it.
+  const statements: Statement[] = new Array(ins.statements.length);
+  for (let i = 0, k = 0, shift = 0; i < statements.length; i++) {
+    const s = ins.statements[i];
+    while (k < edits.length && edits[k].end <= s.start && edits[k].start < s.start) shift += deltas[k++];
+    statements[i] = renewed.get(s) ?? moved(s, shift);
+  }
   const broken = ins.broken.map((b) => {
     const by = movedBy(b.start);
     if (by === 0) return b;
@@ -252,8 +258,11 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
   for (const s of touched) real.statement(renewed.get(s)!);
   // The referrers, against the rest as values known only at run time (whatever they hold was
   // checked before and is kept above): their checks then cost what reaches a touched statement.
+  // A check follows a reference only to resolve it (check.ts `resolve`), and a run-time value or
+  // an undefined name resolves alike, to nothing known: so the rest need not be looked up, and a
+  // long program's root (a reference to every statement) is checked without a map of all names.
   const opaque: Defs = {
-    get: (id) => (affected.has(id) ? newDefs.get(id) : newDefs.has(id) ? runtimeValue(byId(id)) : undefined),
+    get: (id) => (affected.has(id) ? newDefs.get(id) : undefined),
     has: (id) => newDefs.has(id),
   };
   const referrers = new Checker(library, opaque, brokenNames);
@@ -274,11 +283,6 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     broken,
     errors: all,
   };
-}
-
-/** A stand-in for a statement whose value a check should not look into. */
-function runtimeValue(s: Statement): Statement {
-  return { id: s.id, kind: "state", expr: { k: "null", start: s.start, end: s.end }, start: s.start, end: s.end };
 }
 
 /** The number of the statement whose span holds `at` (statements in source order), or -1. */
