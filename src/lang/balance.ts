@@ -7,6 +7,13 @@ export interface Balance {
   closers: string;
   /** Offsets of commas outside strings and comments, in order. */
   commas: number[];
+  /** How many brackets were open at each comma. */
+  commaDepths: number[];
+  /**
+   * The first closer that did not close the innermost open bracket (`)` where `]` was due): where
+   * it stands, what was due, where that bracket opened and how many were open. Null when none.
+   */
+  mismatch: { at: number; wanted: string; from: number; depth: number } | null;
 }
 
 /**
@@ -16,7 +23,10 @@ export interface Balance {
  */
 export function balance(text: string): Balance {
   const open: number[] = []; // the closers wanted, as code units
+  const openAt: number[] = [];
   const commas: number[] = [];
+  const commaDepths: number[] = [];
+  let mismatch: Balance["mismatch"] = null;
   let quote = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -32,21 +42,24 @@ export function balance(text: string): Balance {
         quote = c;
         break;
       case 40: // (
-        open.push(41);
-        break;
       case 91: // [
-        open.push(93);
-        break;
       case 123: // {
-        open.push(125);
+        open.push(c === 40 ? 41 : c + 2);
+        openAt.push(i);
         break;
       case 41:
       case 93:
       case 125:
-        if (open[open.length - 1] === c) open.pop();
+        if (open[open.length - 1] === c) {
+          open.pop();
+          openAt.pop();
+        } else if (mismatch === null && open.length) {
+          mismatch = { at: i, wanted: String.fromCharCode(open[open.length - 1]), from: openAt[openAt.length - 1], depth: open.length };
+        }
         break;
       case 44: // ,
         commas.push(i);
+        commaDepths.push(open.length);
         break;
       case 47: // a comment from `//`
         if (text.charCodeAt(i + 1) !== 47) break;
@@ -62,5 +75,5 @@ export function balance(text: string): Balance {
   // A dangling escape at the very end would swallow the closing quote.
   let closers = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(quote) : "";
   for (let k = open.length - 1; k >= 0; k--) closers += String.fromCharCode(open[k]);
-  return { closers, commas };
+  return { closers, commas, commaDepths, mismatch };
 }

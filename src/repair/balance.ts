@@ -17,3 +17,20 @@ export function closings(text: string, tries = 6): string[] {
   }
   return out;
 }
+
+/**
+ * A closer the line left out before another one (`Card([a, b, "sunk")`): the line with it put
+ * back before each comma of the bracket it leaves open, last first, and before the closer that
+ * met it. Empty when every closer meets its own opener.
+ */
+export function leftOutCloser(text: string): string[] {
+  const { commas, commaDepths, mismatch: m } = balance(text);
+  if (m === null) return [];
+  const out: string[] = [];
+  for (let k = commas.length - 1; k >= 0; k--) {
+    const at = commas[k];
+    if (at > m.from && at < m.at && commaDepths[k] === m.depth) out.push(text.slice(0, at) + m.wanted + text.slice(at));
+  }
+  out.push(text.slice(0, m.at) + m.wanted + text.slice(m.at));
+  return out;
+}

@@ -110,8 +110,11 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
  * generation (inspected as `first`). Statements the repair left as they were (same name, same
  * text) keep theirs: only the others are read, so a long program with one mended line costs
  * that line (and a comparison of statement texts), not a walk of every tree. Statements the
- * generation had orphaned (never displayed) and state, queries and mutations are not content.
+ * generation had orphaned (never displayed, unless named in a line that could not be read) and
+ * state, queries and mutations are not content.
  */
+const WORDS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
   // The two lists of statements, walked side by side: most statements are the same in both, in
   // the same order; a few statements on either side are looked ahead for a mended one.
@@ -143,7 +146,9 @@ export function keepsContent(generation: string, first: Inspection, result: stri
   }
   while (i < a.length) changedA.push(a[i++]);
   while (j < b.length) changedB.push(b[j++]);
+  // Orphaned only because the line that used it could not be read is not "never displayed".
   const orphaned = new Set(first.errors.filter((e) => e.code === "orphaned").map((e) => e.statementId));
+  for (const line of first.broken) for (const word of generation.slice(line.start, line.end).match(WORDS) ?? []) orphaned.delete(word);
   const before: Content = { strings: new Map(), calls: 0 };
   for (const s of changedA) {
     if (orphaned.has(s.id) || s.id.startsWith("$") || s.kind === "query" || s.kind === "mutation") continue;

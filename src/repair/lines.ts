@@ -1,8 +1,9 @@
 // Passes over broken lines (what the parser could not read as statements): a cut-off end is
-// closed or dropped, named arguments become positional, a missing closer is added, prose goes.
+// closed or dropped, named arguments become positional, a missing closer is added (at the end,
+// or where another closer shows it was left out), prose goes.
 import { inspect, type BrokenLine } from "../lang/index.ts";
 import { removeLines, type Edit } from "./edits.ts";
-import { closings } from "./balance.ts";
+import { closings, leftOutCloser } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
@@ -107,10 +108,23 @@ export function brokenLines(round: Round): Edit[] {
       const p = positional(base, round.library);
       return p && missingCommas(p);
     };
-    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end);
+    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end) ?? fewestErrors(round, line, leftOutCloser(base), end);
     if (edit) edits.push(edit);
   }
   return edits;
+}
+
+/** Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in. */
+function fewestErrors(round: Round, line: BrokenLine, texts: string[], end: number): Edit | null {
+  let best: Edit | null = null;
+  let least = Infinity;
+  for (const text of texts) {
+    const edit = firstThatParses(round, line, [text], end);
+    if (edit === null) continue;
+    const errors = inspect(text, round.library).errors.length;
+    if (errors < least) [best, least] = [edit, errors];
+  }
+  return best;
 }
 
 /** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */

@@ -1,7 +1,7 @@
 // Habits from other languages, mended in the line where they stand rather than the line dropped:
 // `const`/`let`/`var`, a trailing semicolon, `name: value` and `name := value` for `name = value`,
-// Python's True/False/None and JavaScript's undefined, template literals, named arguments written
-// `label="Go"`. Pure text edits outside strings and comments; the parser then judges the result.
+// Python's True/False/None and JavaScript's undefined, template literals, strings in typographic
+// quotes, named arguments written `label="Go"`. Pure text edits outside strings and comments; the parser then judges the result.
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
@@ -19,6 +19,11 @@ export const LITERALS: Record<string, string> = {
 };
 const NAME_CHAR = /[A-Za-z0-9_$@.]/;
 
+// Typographic quotes (a model copying from prose) open a string that either of their pair closes.
+const SMART_PAIR: Record<string, string> = { "\u201c": "\u201d", "\u201d": "\u201c", "\u2018": "\u2019", "\u2019": "\u2018" };
+const isSmart = (c: string) => Object.hasOwn(SMART_PAIR, c);
+const closes = (open: string, c: string) => c === open || (isSmart(open) && SMART_PAIR[open] === c);
+
 /** Code and string parts of `line`, in order (a string part keeps its quotes). */
 function parts(line: string): { code: boolean; text: string }[] {
   const out: { code: boolean; text: string }[] = [];
@@ -26,10 +31,10 @@ function parts(line: string): { code: boolean; text: string }[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (c === "#" || (c === "/" && line[i + 1] === "/")) break; // a comment runs to the end
-    if (c !== '"' && c !== "'" && c !== "`") continue;
+    if (c !== '"' && c !== "'" && c !== "`" && !isSmart(c)) continue;
     if (i > at) out.push({ code: true, text: line.slice(at, i) });
     let j = i + 1;
-    while (j < line.length && line[j] !== c) j += line[j] === "\\" ? 2 : 1;
+    while (j < line.length && !closes(c, line[j])) j += line[j] === "\\" ? 2 : 1;
     out.push({ code: false, text: line.slice(i, j + 1) });
     i = Math.min(j, line.length);
     at = i + 1;
@@ -52,6 +57,11 @@ function untemplate(literal: string): string {
   }
   if (at < body.length || pieces.length === 0) pieces.push(JSON.stringify(body.slice(at).replace(/\\`/g, "`")));
   return pieces.join(" + ");
+}
+
+/** A string in typographic quotes as a double-quoted one (its text as written). */
+function unsmart(literal: string): string {
+  return JSON.stringify(literal.slice(1, literal.length > 1 && isSmart(literal[literal.length - 1]) ? -1 : undefined));
 }
 
 // Read where a search stops (sticky): no copy of the rest of the line for each look.
@@ -102,7 +112,7 @@ export function mendLine(line: string): string | null {
   let text = line.replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
-    .map((p) => (p.code ? namedEquals(literals(p.text), depth) : p.text.startsWith("`") ? untemplate(p.text) : p.text))
+    .map((p) => (p.code ? namedEquals(literals(p.text), depth) : p.text.startsWith("`") ? untemplate(p.text) : isSmart(p.text[0]) ? unsmart(p.text) : p.text))
     .join("");
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
   // pattern for it would try every run of semicolons in the line).

@@ -1,47 +1,117 @@
 // Named arguments, `Button(label: "Go", action: "x")`, rewritten to positions by the component's
-// property order. The argument list is read by the parser itself, as an object literal.
+// property order; positional ones may come first (`Stack([a, b], direction: "row")`). The
+// argument list is read by the parser itself: the named part as an object literal, the
+// positional part as an array's items.
 import { inspect, type Library } from "../lang/index.ts";
 import { nearest } from "./nearest.ts";
 
-// A call whose first argument is `name:`; only a candidate, the parser decides.
-const NAMED_CALL = /([A-Z][A-Za-z0-9_]*)\(\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?![:=])/g;
-const PROBE = "x = {";
+// A call; its arguments are read only when one of them looks named (below).
+const CALL = /([A-Z][A-Za-z0-9_]*)\(/g;
+// `name:` where an argument starts (read where the search stands): a candidate, the parser decides.
+const NAMED_AT = /\s*[A-Za-z_][A-Za-z0-9_]*\s*:(?![:=])/y;
 
-/** Reads `seg` as the inside of an object literal: entry keys and value texts, or null. */
-function readEntries(seg: string, library: Library): { key: string; value: string }[] | null {
+/**
+ * Where the call whose `(` stands at `open` closes, and where its named arguments begin: at
+ * `open` itself when the first is named, else at the comma before the first named one (-1: none
+ * is). Strings and brackets inside are stepped over, so each call costs the length of its own
+ * arguments. Null when it does not close in `line`, or closes with another bracket.
+ */
+function callExtent(line: string, open: number): { close: number; namedFrom: number } | null {
+  let depth = 0;
+  let namedFrom = -1;
+  for (let i = open; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < line.length && line[i] !== c; i++) if (line[i] === "\\") i++;
+      continue;
+    }
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (--depth === 0) return c === ")" ? { close: i, namedFrom } : null;
+      continue;
+    }
+    if (namedFrom === -1 && depth === 1 && (i === open || c === ",")) {
+      NAMED_AT.lastIndex = i + 1;
+      if (NAMED_AT.test(line)) namedFrom = i;
+    }
+  }
+  return null;
+}
+
+/** Reads `seg` as `open` + seg + `close` (an object's entries or an array's items), or null. */
+function readLiteral(seg: string, library: Library, open: "{" | "["): { key: string; value: string }[] | null {
   if (seg.includes("```")) return null;
-  const probe = `${PROBE}${seg}}`;
+  const probe = `x = ${open}${seg}${open === "{" ? "}" : "]"}`;
   const ins = inspect(probe, library);
   const stmt = ins.statements[0];
-  if (ins.broken.length || ins.statements.length !== 1 || stmt.expr.k !== "obj" || stmt.expr.end !== probe.length) return null;
-  return stmt.expr.entries.map((e) => ({ key: e.key, value: probe.slice(e.value.start, e.value.end) }));
+  if (ins.broken.length || ins.statements.length !== 1 || stmt.expr.end !== probe.length) return null;
+  const e = stmt.expr;
+  if (open === "{") return e.k === "obj" ? e.entries.map((x) => ({ key: x.key, value: probe.slice(x.value.start, x.value.end) })) : null;
+  return e.k === "arr" ? e.items.map((x) => ({ key: "", value: probe.slice(x.start, x.end) })) : null;
+}
+
+/** The string a double-quoted literal's text stands for, or undefined. */
+function stringValue(text: string): string | undefined {
+  if (!text.startsWith('"')) return undefined;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The arguments of the call at `open`…`close`: positional ones, then the named ones from `namedFrom` (callExtent), or null unless both read. */
+function readArgs(
+  line: string,
+  open: number,
+  close: number,
+  namedFrom: number,
+  library: Library,
+): { positional: string[]; named: { key: string; value: string }[] } | null {
+  const named = readLiteral(line.slice(namedFrom + 1, close), library, "{");
+  if (named === null) return null;
+  if (namedFrom === open) return { positional: [], named };
+  const positional = readLiteral(line.slice(open + 1, namedFrom), library, "[");
+  return positional && { positional: positional.map((p) => p.value), named };
 }
 
 /** Rewrites the last named-argument call in `line`, or returns null when there is none it can read. */
 function rewriteLast(line: string, library: Library): string | null {
-  const matches = [...line.matchAll(NAMED_CALL)];
+  const matches = [...line.matchAll(CALL)];
   for (let m = matches.length - 1; m >= 0; m--) {
     const match = matches[m];
     const name = match[1];
     const open = match.index! + name.length;
     // A name the library lacks keeps its arguments in the order written (the name is chosen
     // next round, by shape); one it has takes them by property name.
-    const component = library.components.get(name) ?? library.components.get(nearest(name, library.components.keys()) ?? "");
-    // The closing parenthesis is the first `)` after which the inside reads as entries.
-    for (let close = line.indexOf(")", open); close !== -1; close = line.indexOf(")", close + 1)) {
-      const entries = readEntries(line.slice(open + 1, close), library);
-      if (!entries) continue;
-      if (!component) return line.slice(0, match.index!) + `${name}(${entries.map((e) => e.value).join(", ")})` + line.slice(close + 1);
+    const extent = callExtent(line, open);
+    if (extent === null || extent.namedFrom === -1) continue;
+    const { close, namedFrom } = extent;
+    const args = readArgs(line, open, close, namedFrom, library);
+    if (args !== null) {
+      const component = library.components.get(name) ?? library.components.get(nearest(name, library.components.keys()) ?? "");
+      const { positional, named } = args;
+      if (!component) return line.slice(0, match.index!) + `${name}(${[...positional, ...named.map((e) => e.value)].join(", ")})` + line.slice(close + 1);
       const names = component.props.map((p) => p.name);
-      const slots: (string | undefined)[] = [];
-      for (const { key, value } of entries) {
+      const slots: (string | undefined)[] = positional.slice();
+      const unnamed: string[] = [];
+      for (const { key, value } of named) {
         const exact = names.indexOf(key);
         const loose = exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
-        if (loose !== -1) slots[loose] = value; // keys that name no property are dropped
+        // A property given by position too: which was meant cannot be told.
+        if (loose !== -1 && loose < positional.length) return null;
+        if (loose === -1) unnamed.push(value);
+        else slots[loose] = value;
+      }
+      // A key that names no property (`variant: "small"` where the property is `size`): the one
+      // free property whose listed values hold it; otherwise it is dropped.
+      for (const value of unnamed) {
+        const listed = component.props.flatMap((p, i) => (slots[i] === undefined && p.shape.enumValues?.has(stringValue(value)) ? [i] : []));
+        if (listed.length === 1) slots[listed[0]] = value;
       }
       // Gaps before a given argument hold `null`: fine for optional properties.
-      const args = Array.from(slots, (v) => v ?? "null");
-      return line.slice(0, match.index!) + `${name}(${args.join(", ")})` + line.slice(close + 1);
+      const out = Array.from(slots, (v) => v ?? "null");
+      return line.slice(0, match.index!) + `${name}(${out.join(", ")})` + line.slice(close + 1);
     }
   }
   return null;

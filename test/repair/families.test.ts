@@ -32,6 +32,13 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack({gap: "m", children: [a, b], direction: "column"})', ROOT);
     restores('root = Stack(children=[a, b], direction="column", gap="m")', ROOT);
     restores('root = Stack(children: [a, b], direction: "column", gap: "m")', ROOT);
+    // Positional arguments first, then named ones (a comma inside a string is no argument's end).
+    restores('root = Stack([a, b], direction="column", gap="m")', ROOT);
+    restores('root = Stack([a, b], "column", gap: "m")', ROOT);
+    becomes(
+      lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", variant: "small")'),
+      lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", "small")'),
+    );
   });
   test("data a required argument refers to and the model never wrote: the statement is added with the least value it takes", () => {
     becomes(
@@ -69,10 +76,18 @@ describe("repairs that keep what the model wrote", () => {
     restores('let root = Stack([a, b], `column`, "m")', ROOT);
     restores('root: Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b] "column" "m")', ROOT);
+    // A closer left out, shown by the next one: put back where the library reads the line best.
+    restores('root = Stack([a, b, "column", "m")', ROOT);
+    restores('root = Stack([a, b], "column", "m"', ROOT);
     restores('root =\n  Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b], "row", "m", "start", "start", True)', 'root = Stack([a, b], "row", "m", "start", "start", true)');
     restores('root = Stack([a, b], "column", None)', 'root = Stack([a, b], "column", null)');
     restores('root = Stack([a, b], "column", undefined)', 'root = Stack([a, b], "column", null)');
+    restores("root = Stack([a, b], \u201ccolumn\u201d, \u201cm\u201d)", ROOT);
+    becomes(
+      lines("root = Stack([n])", 'n = TextContent(\u201cDon\u2019t panic\u201d, "small")'),
+      lines("root = Stack([n])", 'n = TextContent("Don\u2019t panic", "small")'),
+    );
   });
   test("listed values matched by meaning before spelling", () => {
     const align = ["start", "center", "end", "stretch", "baseline"];
@@ -135,5 +150,17 @@ describe("repairs that keep what the model wrote", () => {
     const out = repair(lines("root = Stack([g])", 'g = Gizmo(["Quarterly numbers", "Yearly numbers"], [1, 2])'), lib);
     expect(out.status).toBe("fix_failed");
     expect(out.content).toBeNull();
+    // Statements orphaned only because the line that used them cannot be read are content too.
+    const hidden = repair(
+      lines(
+        "root = Stack([head, row])",
+        'head = CardHeader("Title")',
+        'row = Stack([k1, k2] <<>> "row")',
+        'k1 = TextContent("Alpha", "small")',
+        'k2 = TextContent("Beta", "small")',
+      ),
+      lib,
+    );
+    expect(hidden.status).toBe("fix_failed");
   });
 });

@@ -37,6 +37,9 @@ export const COSTLY_INPUTS: Record<string, string> = {
     "])\n" +
     lines(2_000, (i) => `tsrqponmlkjihgfedcba${i} = Text("x", "m")`),
   "unknown components in one array": "root = Stack([" + Array.from({ length: 100_000 }, () => 'Txt("x")').join(", ") + "])",
+  // A named argument was looked for in every call of a broken line, its inside tried up to every
+  // `)` after it, each with a `:` in a string read by the parser.
+  "colons in the strings of a broken line's calls": head + "Stack([" + Array.from({ length: 3_000 }, (_, i) => `Text("a: ${i}")`).join(", ") + "] ~)",
 };
 
 // A Responses history of many parallel tool calls: each call was appended to a copy of the turn's
