@@ -26,6 +26,7 @@ export type Family =
   | "js-ism"
   | "colon-assignment"
   | "missing-comma"
+  | "left-out-closer"
   | "two-line-statement"
   | "orphan-unlisted"
   | "number-as-string"
@@ -92,7 +93,7 @@ function objectProps(ctx: Ctx): Mistake | null {
   return { family: "object-props", statement: hit.s.id, start: call.start, end: call.end, text: `${call.name}({${body}})` };
 }
 
-/** `Button(label="Go", action="x")` or `Button(label: "Go", ...)`. */
+/** `Button(label="Go", action="x")` or `Button(label: "Go", ...)`, or after positional ones: `Stack([a, b], direction="row")`. */
 function namedArgs(ctx: Ctx): Mistake | null {
   const hit = pick(
     ctx.rand,
@@ -102,7 +103,8 @@ function namedArgs(ctx: Ctx): Mistake | null {
   const call = hit.e as Call;
   const props = ctx.library.components.get(call.name)!.props;
   const sep = ctx.rand() < 0.5 ? "=" : ": ";
-  const body = call.args.map((a, i) => `${props[i].name}${sep}${src(ctx, a)}`).join(", ");
+  const positional = call.args.length >= 2 && ctx.rand() < 0.35 ? 1 + Math.floor(ctx.rand() * (call.args.length - 1)) : 0;
+  const body = call.args.map((a, i) => (i < positional ? src(ctx, a) : `${props[i].name}${sep}${src(ctx, a)}`)).join(", ");
   return { family: "named-args", statement: hit.s.id, start: call.start, end: call.end, text: `${call.name}(${body})` };
 }
 
@@ -276,7 +278,7 @@ function enumSynonym(ctx: Ctx): Mistake | null {
   return w === undefined ? null : { family: "enum-synonym", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: JSON.stringify(w) };
 }
 
-/** JavaScript and Python habits: `const`/`let`, a semicolon, True/False/None, undefined, a template literal. */
+/** JavaScript and Python habits: `const`/`let`, a semicolon, True/False/None, undefined, a template literal, typographic quotes. */
 function jsIsm(ctx: Ctx): Mistake | null {
   const free = ctx.statements.filter((s) => !ctx.used.has(s.id) && !s.id.startsWith("$"));
   const s = pick(ctx.rand, free);
@@ -297,6 +299,13 @@ function jsIsm(ctx: Ctx): Mistake | null {
       const str = pick(ctx.rand, strs);
       if (!str) return null;
       return { family: "js-ism", statement: s.id, start: str.e.start, end: str.e.end, text: `\`${(str.e as { v: string }).v}\`` };
+    },
+    () => {
+      // Typographic quotes, as a model copying from prose writes them.
+      const strs = nodes(ctx, (e, _p, st) => st === s && e.k === "str" && !/["\\\u201c\u201d]/.test(e.v) && ctx.text[e.start] === '"');
+      const str = pick(ctx.rand, strs);
+      if (!str) return null;
+      return { family: "js-ism", statement: s.id, start: str.e.start, end: str.e.end, text: `\u201c${(str.e as { v: string }).v}\u201d` };
     },
   ];
   for (let tries = 0; tries < 4; tries++) {
@@ -329,6 +338,13 @@ function missingComma(ctx: Ctx): Mistake | null {
   }
   const hit = pick(ctx.rand, gaps);
   return hit ? { family: "missing-comma", statement: hit.s.id, start: hit.at, end: hit.at + 1, text: "" } : null;
+}
+
+/** A bracket left unclosed before the next argument: `Card([a, b, "sunk")`. */
+function leftOutCloser(ctx: Ctx): Mistake | null {
+  const hits = nodes(ctx, (e, parent) => (e.k === "arr" || e.k === "call") && parent?.k === "call" && parent.args.indexOf(e) < parent.args.length - 1);
+  const hit = pick(ctx.rand, hits);
+  return hit ? { family: "left-out-closer", statement: hit.s.id, start: hit.e.end - 1, end: hit.e.end, text: "" } : null;
 }
 
 /** A statement broken over two lines after its `=`. */
@@ -408,6 +424,7 @@ export const FAMILIES: Record<Exclude<Family, "missing-statement">, (ctx: Ctx) =
   "js-ism": jsIsm,
   "colon-assignment": colonAssignment,
   "missing-comma": missingComma,
+  "left-out-closer": leftOutCloser,
   "two-line-statement": twoLine,
   "orphan-unlisted": orphanUnlisted,
   "number-as-string": numberAsString,
