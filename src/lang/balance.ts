@@ -14,6 +14,8 @@ export interface Balance {
    * it stands, what was due, where that bracket opened and how many were open. Null when none.
    */
   mismatch: { at: number; wanted: string; from: number; depth: number } | null;
+  /** Where the first closer stands that met nothing open (`f(x))`), or -1. */
+  unopened: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export function balance(text: string): Balance {
   const commas: number[] = [];
   const commaDepths: number[] = [];
   let mismatch: Balance["mismatch"] = null;
+  let unopened = -1;
   let quote = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -53,7 +56,9 @@ export function balance(text: string): Balance {
         if (open[open.length - 1] === c) {
           open.pop();
           openAt.pop();
-        } else if (mismatch === null && open.length) {
+        } else if (open.length === 0) {
+          if (unopened === -1) unopened = i;
+        } else if (mismatch === null) {
           mismatch = { at: i, wanted: String.fromCharCode(open[open.length - 1]), from: openAt[openAt.length - 1], depth: open.length };
         }
         break;
@@ -75,5 +80,5 @@ export function balance(text: string): Balance {
   // A dangling escape at the very end would swallow the closing quote.
   let closers = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(quote) : "";
   for (let k = open.length - 1; k >= 0; k--) closers += String.fromCharCode(open[k]);
-  return { closers, commas, commaDepths, mismatch };
+  return { closers, commas, commaDepths, mismatch, unopened };
 }

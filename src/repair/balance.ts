@@ -18,19 +18,22 @@ export function closings(text: string, tries = 6): string[] {
   return out;
 }
 
+const OPENER: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+
 /**
- * A closer the line left out before another one (`Card([a, b, "sunk")`): the line with it put
- * back before each comma of the bracket it leaves open, last first, and before the closer that
- * met it. Empty when every closer meets its own opener.
+ * A bracket the line left out, shown by a closer that met the wrong opener. Either the closer due
+ * was left out (`Card([a, b, "sunk")`): put back before each comma of the bracket it leaves open,
+ * last first, and before the closer that met it; or the opener of the closer that came
+ * (`Card(a, b], "sunk")`): put in after the bracket that is open, and after each of its commas.
+ * Or one closer too many (`Card([a]))`), taken out. Empty when every closer meets its own opener.
  */
-export function leftOutCloser(text: string): string[] {
-  const { commas, commaDepths, mismatch: m } = balance(text);
+export function leftOutBracket(text: string): string[] {
+  const { commas, commaDepths, mismatch: m, unopened } = balance(text);
+  if (unopened !== -1) return [text.slice(0, unopened) + text.slice(unopened + 1)];
   if (m === null) return [];
-  const out: string[] = [];
-  for (let k = commas.length - 1; k >= 0; k--) {
-    const at = commas[k];
-    if (at > m.from && at < m.at && commaDepths[k] === m.depth) out.push(text.slice(0, at) + m.wanted + text.slice(at));
-  }
-  out.push(text.slice(0, m.at) + m.wanted + text.slice(m.at));
-  return out;
+  const inside: number[] = [];
+  for (let k = commas.length - 1; k >= 0; k--) if (commas[k] > m.from && commas[k] < m.at && commaDepths[k] === m.depth) inside.push(commas[k]);
+  const put = (at: number, s: string) => text.slice(0, at) + s + text.slice(at);
+  const opener = OPENER[text[m.at]];
+  return [...inside.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(m.from + 1, opener), ...inside.map((at) => put(at + 1, ` ${opener}`))];
 }

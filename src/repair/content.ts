@@ -12,6 +12,7 @@
 // joined in a text component) and as many calls.
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
+import { eachNode } from "./exprs.ts";
 import { unmoved } from "./reinspect.ts";
 
 export interface Content {
@@ -114,6 +115,15 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
  * state, queries and mutations are not content.
  */
 const WORDS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+const STRINGS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
+const CALLS = /(?<![A-Za-z0-9_$.])([A-Z][A-Za-z0-9_]*)[ \t]*\(/g;
+
+/** How many calls of library components a line that could not be read writes (outside its strings). */
+function libraryCalls(text: string, library: Library): number {
+  let n = 0;
+  for (const m of text.replace(STRINGS, '""').matchAll(CALLS)) if (library.components.has(m[1])) n++;
+  return n;
+}
 
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
   // The two lists of statements, walked side by side: most statements are the same in both, in
@@ -154,7 +164,27 @@ export function keepsContent(generation: string, first: Inspection, result: stri
     if (orphaned.has(s.id) || s.id.startsWith("$") || s.kind === "query" || s.kind === "mutation") continue;
     addContent(s.expr, library, before, false);
   }
-  for (const line of first.broken) if (line.id !== undefined && !line.incomplete) literalStrings(generation.slice(line.start, line.end), before.strings);
+  // A line that could not be read: its strings, and its calls when something uses its name (a
+  // line nobody refers to is never displayed). Who refers to what is read only when needed.
+  let used: Set<string> | null = null;
+  const isUsed = (id: string) => {
+    if (used === null) {
+      const names = (used = new Set(["root"]));
+      for (const s of first.statements) eachNode(s.expr, (n) => n.k === "ref" && names.add(n.name));
+      for (const line of first.broken) {
+        const text = generation.slice(line.start, line.end);
+        for (const word of text.slice(line.id === undefined ? 0 : text.indexOf("=") + 1).match(WORDS) ?? []) names.add(word);
+      }
+    }
+    return used.has(id);
+  };
+  for (const line of first.broken) {
+    if (line.id === undefined || line.incomplete) continue;
+    const text = generation.slice(line.start, line.end);
+    literalStrings(text, before.strings);
+    const calls = libraryCalls(text, library);
+    if (calls > 0 && isUsed(line.id)) before.calls += calls;
+  }
   const after: Content = { strings: new Map(), calls: 0 };
   for (const s of changedB) addContent(s.expr, library, after, true);
   return keeps(before, after);

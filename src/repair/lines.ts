@@ -3,7 +3,7 @@
 // or where another closer shows it was left out), prose goes.
 import { inspect, type BrokenLine } from "../lang/index.ts";
 import { removeLines, type Edit } from "./edits.ts";
-import { closings, leftOutCloser } from "./balance.ts";
+import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
@@ -108,7 +108,7 @@ export function brokenLines(round: Round): Edit[] {
       const p = positional(base, round.library);
       return p && missingCommas(p);
     };
-    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end) ?? fewestErrors(round, line, leftOutCloser(base), end);
+    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end) ?? fewestErrors(round, line, leftOutBracket(base), end);
     if (edit) edits.push(edit);
   }
   return edits;

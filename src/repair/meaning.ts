@@ -110,6 +110,31 @@ const ABBREVIATIONS: Record<string, string[]> = {
 const SCALE = ["none", "xs", "s", "m", "l", "xl", "2xl"];
 const SCALE_PX = [0, 4, 8, 16, 24, 32, 48];
 
+// Words of a size scale by step: the spacing scale (SCALE) and the words of type and control sizes.
+const SIZE_STEPS: Record<string, number> = {
+  "extra-small": 1,
+  "x-small": 1,
+  tiny: 1,
+  small: 2,
+  sm: 2,
+  medium: 3,
+  md: 3,
+  default: 3,
+  normal: 3,
+  regular: 3,
+  large: 4,
+  lg: 4,
+  big: 4,
+  "extra-large": 5,
+  "x-large": 5,
+  "xx-large": 6,
+  huge: 6,
+};
+const sizeStep = (word: string): number | undefined => {
+  const i = SCALE.indexOf(word);
+  return i !== -1 ? i : Object.hasOwn(SIZE_STEPS, word) ? SIZE_STEPS[word] : undefined;
+};
+
 /** A word in one form: lower case, words joined by `-` (`Small_Heavy`, `smallHeavy`, `small heavy` → `small-heavy`). */
 export function normal(word: string): string {
   return word
@@ -137,6 +162,17 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
     for (let i = 0; i < SCALE.length; i++)
       if (listed.includes(SCALE[i]) && (best === -1 || Math.abs(SCALE_PX[i] - size) < Math.abs(SCALE_PX[best] - size))) best = i;
     if (best !== -1) return SCALE[best];
+  }
+  // A size the list has no word for (`xl` where it goes up to `large`): its nearest listed size.
+  const step = sizeStep(n);
+  if (step !== undefined) {
+    let best: string | null = null;
+    let gap = Infinity;
+    for (const v of listed) {
+      const at = sizeStep(normal(v));
+      if (at !== undefined && Math.abs(at - step) < gap) [best, gap] = [v, Math.abs(at - step)];
+    }
+    if (best !== null) return best;
   }
   // A prefix (`col` for `column`, `desc` for `descending`), when one listed value has it.
   if (n.length >= 2) {

@@ -1,11 +1,15 @@
 // Habits from other languages, mended in the line where they stand rather than the line dropped:
-// `const`/`let`/`var`, a trailing semicolon, `name: value` and `name := value` for `name = value`,
-// Python's True/False/None and JavaScript's undefined, template literals, strings in typographic
-// quotes, named arguments written `label="Go"`. Pure text edits outside strings and comments; the parser then judges the result.
+// `const`/`let`/`var`; a trailing semicolon; `name: value`, `name := value`, `name == value`,
+// `name => value` and `name Card(...)` for `name = value`; Python's True/False/None and tuples,
+// JavaScript's undefined and template literals; strings in typographic quotes; `34%` for 34;
+// named arguments written `label="Go"`. Pure text edits outside strings and comments; the parser
+// then judges the result.
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
-const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*:=?[ \t]*(?=\S)/;
+const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=?|==|=>)[ \t]*(?=\S)/;
+// `name Card(...)`: the `=` left out before a component call.
+const NO_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/;
 export const LITERALS: Record<string, string> = {
   True: "true",
   False: "false",
@@ -107,13 +111,47 @@ function namedEquals(code: string, depth: { paren: number }): string {
   return out.join("");
 }
 
+// `34%` where a value ends: the number (a percentage is written as its number).
+const PERCENT = /(\d+(?:\.\d+)?)%(?=[ \t]*(?:[,)\]}]|$))/g;
+
+/** `("Apr", "May")` where a value goes (Python's tuple, not a call nor a grouping): an array. */
+function tuplesAsArrays(line: string): string {
+  const open: { at: number; tuple: boolean; comma: boolean }[] = [];
+  const out = line.split("");
+  let at = 0;
+  let prev = "";
+  for (const p of parts(line)) {
+    for (let i = 0; p.code && i < p.text.length; i++) {
+      const c = p.text[i];
+      if (c === "(" || c === "[" || c === "{") open.push({ at: at + i, tuple: c === "(" && !/[A-Za-z0-9_$)\]]/.test(prev), comma: false });
+      else if (c === ")" || c === "]" || c === "}") {
+        const o = open.pop();
+        if (c === ")" && o?.tuple && o.comma) [out[o.at], out[at + i]] = ["[", "]"];
+      } else if (c === "," && open.length) open[open.length - 1].comma = true;
+      if (c !== " " && c !== "\t") prev = c;
+    }
+    if (!p.code) prev = '"';
+    at += p.text.length;
+  }
+  return out.join("");
+}
+
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  let text = line.replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ");
+  let text = line.replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
-    .map((p) => (p.code ? namedEquals(literals(p.text), depth) : p.text.startsWith("`") ? untemplate(p.text) : isSmart(p.text[0]) ? unsmart(p.text) : p.text))
+    .map((p) =>
+      p.code
+        ? namedEquals(literals(p.text).replace(PERCENT, "$1"), depth)
+        : p.text.startsWith("`")
+          ? untemplate(p.text)
+          : isSmart(p.text[0])
+            ? unsmart(p.text)
+            : p.text,
+    )
     .join("");
+  text = tuplesAsArrays(text);
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
   // pattern for it would try every run of semicolons in the line).
   let end = text.length;

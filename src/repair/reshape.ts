@@ -1,6 +1,7 @@
 // Calls whose arguments are all there but not in the shape the signature wants: props written as
-// one object (`Card({children: [...], variant: "card"})`), children not wrapped in their array
-// (`Stack(header, main, "column")`), two arguments swapped (`Slice(34, "Organic")`). Each call
+// one object (`Card({children: [...], variant: "card"})`), children or a list's values not wrapped
+// in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
+// (`Slice(34, "Organic")`). Each call
 // with a type mismatch or excess arguments is rewritten to the reading whose arguments all fit,
 // by the checker's rules; when none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
@@ -18,8 +19,8 @@ const isElement = (round: Round, e: Expr): boolean => {
   return target === undefined ? /^[a-z_]/i.test(e.name) : target.kind === "component";
 };
 
-const wantsArray = (component: Component) => {
-  const t = component.props[0]?.schema.type;
+const wantsArray = (component: Component, at = 0) => {
+  const t = component.props[at]?.schema.type;
   return t === "array" || (Array.isArray(t) && t.includes("array"));
 };
 
@@ -49,6 +50,31 @@ function wrapped(round: Round, call: CallExpr, component: Component): Candidate[
       edit: () => [
         { start: items[0].start, end: items[0].start, text: "[" },
         { start: items[k - 1].end, end: items[k - 1].end, text: "]" },
+      ],
+    });
+  }
+  return out;
+}
+
+/**
+ * A list property's values written one by one (`Series("MAU", 1, 2, 3)`, more arguments than
+ * properties): the run of literal values at that property wrapped in its array, leaving one
+ * argument for each property after it.
+ */
+function wrappedRun(call: CallExpr, component: Component): Candidate[] {
+  const extra = call.args.length - component.props.length;
+  if (extra <= 0) return [];
+  const out: Candidate[] = [];
+  for (let k = 0; k < component.props.length; k++) {
+    if (!wantsArray(component, k) || call.args[k].k === "arr") continue;
+    const items = call.args.slice(k, k + extra + 1);
+    if (!items.every((e) => e.k === "str" || e.k === "num" || e.k === "bool")) continue; // values, not what a repair added
+    const arr: Expr = { k: "arr", items, start: items[0].start, end: items[items.length - 1].end };
+    out.push({
+      args: [...call.args.slice(0, k), arr, ...call.args.slice(k + extra + 1)],
+      edit: () => [
+        { start: arr.start, end: arr.start, text: "[" },
+        { start: arr.end, end: arr.end, text: "]" },
       ],
     });
   }
@@ -95,7 +121,7 @@ export function reshapeCalls(round: Round): Edit[] {
     const now = round.fit.score(call.args, component);
     if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
     const object = fromObject(round, call, component);
-    const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...swaps(round, call)];
+    const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...wrappedRun(call, component), ...swaps(round, call)];
     // The first reading where every argument fits; else one that leaves a single argument that
     // does not (a value with a mistake of its own, mended next round), far better than the call
     // as written and with nothing in excess.

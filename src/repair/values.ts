@@ -1,8 +1,9 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
-// becomes the listed value; a number or boolean in a string (or the reverse) takes the wanted type.
-import type { Expr, PropSchema, Statement } from "../lang/index.ts";
+// becomes the listed value; a number or boolean in a string (or the reverse) takes the wanted type;
+// an object where a component goes becomes that component's call.
+import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
-import { innermostAt } from "./exprs.ts";
+import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { listedByMeaning } from "./meaning.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
@@ -47,9 +48,56 @@ function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string):
   return value && schema ? { value, schema } : null;
 }
 
+/** The component a schema (or one of its branches) names by `$ref`, when exactly one. */
+function componentOf(all: PropSchema[], library: Library): Component | null {
+  const named = [...new Set(all.flatMap((b) => (typeof b.$ref === "string" ? [b.$ref.slice(b.$ref.lastIndexOf("/") + 1)] : [])))];
+  return named.length === 1 ? (library.components.get(named[0]) ?? null) : null;
+}
+
+/** What a kind of value may fill: the property types it fits. */
+const FITS: Partial<Record<Expr["k"], string[]>> = { str: ["string"], num: ["number", "integer"], bool: ["boolean"], arr: ["array"], obj: ["object"] };
+
+/**
+ * An object written where a component goes (`{label: "Name", type: "string"}` for `Col`): the
+ * component called with its entries as arguments, by property name; a key that names none fills
+ * the first free property its value fits (a listed value's own property first). Null unless every
+ * entry finds a place.
+ */
+function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, component: Component): string | null {
+  const names = component.props.map((p) => p.name);
+  const slots: (string | undefined)[] = new Array(names.length);
+  const text = (e: Expr) => source.slice(e.start - value.start, e.end - value.start);
+  const unnamed: Expr[] = [];
+  for (const { key, value: v } of value.entries) {
+    const exact = names.indexOf(key);
+    const i = exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
+    if (i === -1) unnamed.push(v);
+    else if (slots[i] !== undefined) return null;
+    else slots[i] = text(v);
+  }
+  for (const v of unnamed) {
+    const free = [...slots.keys()].filter((i) => slots[i] === undefined);
+    const listed = free.find((i) => v.k === "str" && component.props[i].shape.enumValues?.has(v.v));
+    const typed = free.find((i) => {
+      const t = component.props[i].schema.type;
+      return !component.props[i].shape.enumValues && (FITS[v.k] ?? []).some((k) => (Array.isArray(t) ? t.includes(k) : t === k));
+    });
+    const at = listed ?? typed;
+    if (at === undefined) return null;
+    slots[at] = text(v);
+  }
+  let last = slots.length;
+  while (last > 0 && slots[last - 1] === undefined) last--;
+  return `${component.name}(${Array.from(slots.slice(0, last), (t) => t ?? "null").join(", ")})`;
+}
+
 /** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
-export function coerce(value: Expr, source: string, schema: PropSchema): string | null {
+export function coerce(value: Expr, source: string, schema: PropSchema, library?: Library): string | null {
   const all = branches(schema);
+  if (value.k === "obj" && library) {
+    const component = componentOf(all, library);
+    return component && objectAsCall(value, source, component);
+  }
   const listed = all.flatMap((b) => b.enum ?? []);
   const types = new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
   if (listed.length) {
@@ -80,12 +128,19 @@ export function mismatchedValues(round: Round): Edit[] {
     if (error.path === undefined || error.component === undefined) continue;
     const stmt = statementAt(round, error.at);
     if (!stmt) continue;
-    // The call whose argument the error sits in: it starts before the offending value.
+    // The call whose argument the error sits in: it starts before the offending value, or (a value
+    // of another statement, reached by reference) it is a call of the error's statement that reaches it.
     const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.name === error.component && e.start < error.at);
-    const found = hit && hit.e.k === "call" ? locate(round, hit.e, error.path) : null;
+    let found = hit && hit.e.k === "call" ? locate(round, hit.e, error.path) : null;
+    const owner = found === null && error.statementId !== undefined ? round.defs.get(error.statementId) : undefined;
+    for (const call of owner ? calls(owner.expr) : []) {
+      if (found !== null) break;
+      const at = call.name === error.component ? locate(round, call, error.path) : null;
+      if (at?.value.start === error.at) found = at;
+    }
     if (!found) continue;
     const source = round.text.slice(found.value.start, found.value.end);
-    const text = coerce(found.value, source, found.schema);
+    const text = coerce(found.value, source, found.schema, round.library);
     if (text !== null && text !== source) edits.push({ start: found.value.start, end: found.value.end, text });
   }
   return edits;

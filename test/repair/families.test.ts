@@ -63,6 +63,21 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([chart])", 'chart = BarChart(labels, [Series("Revenue", [1, 2])])', 'labels = ["Jan", "Feb"]'),
     );
   });
+  test("a list's values written one by one are wrapped; an object where a component goes becomes its call", () => {
+    becomes(
+      lines("root = Stack([c])", 'c = BarChart(["Jan", "Feb"], [Series("Revenue", 1, 2)])'),
+      lines("root = Stack([c])", 'c = BarChart(["Jan", "Feb"], [Series("Revenue", [1, 2])])'),
+    );
+    // By property name, or a key that names none by what its value fits; inline or through a reference.
+    becomes(
+      lines("root = Stack([t])", 't = Table([{label: "Name", type: "string"}, {header: "Total", type: "number"}], [["a", 1]])'),
+      lines("root = Stack([t])", 't = Table([Col("Name", "string"), Col("Total", "number")], [["a", 1]])'),
+    );
+    becomes(
+      lines("root = Stack([t])", 't = Table(cols, [["a", 1]])', 'cols = [{title: "Name"}, {label: "Total", type: "number"}]'),
+      lines("root = Stack([t])", 't = Table(cols, [["a", 1]])', 'cols = [Col("Name"), Col("Total", "number")]'),
+    );
+  });
   test("children not wrapped in their array are wrapped; swapped arguments are put back by type", () => {
     restores('root = Stack(a, b, "column", "m")', ROOT);
     restores('root = Stack("column", [a, b], "m")', ROOT);
@@ -76,9 +91,25 @@ describe("repairs that keep what the model wrote", () => {
     restores('let root = Stack([a, b], `column`, "m")', ROOT);
     restores('root: Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b] "column" "m")', ROOT);
-    // A closer left out, shown by the next one: put back where the library reads the line best.
+    // A closer left out, shown by the next one: put back where the library reads the line best;
+    // an opener left out likewise; a closer too many taken out.
     restores('root = Stack([a, b, "column", "m")', ROOT);
     restores('root = Stack([a, b], "column", "m"', ROOT);
+    restores('root = Stack(a, b], "column", "m")', ROOT);
+    restores('root = Stack([a, b], "column", "m"))', ROOT);
+    // The `=` written as `==` or `=>`, or left out before a call.
+    restores('root == Stack([a, b], "column", "m")', ROOT);
+    restores('root => Stack([a, b], "column", "m")', ROOT);
+    restores('root Stack([a, b], "column", "m")', ROOT);
+    // Python's tuple for a list; a percentage for its number.
+    becomes(
+      lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 34%), Slice("Paid", 22%)])'),
+      lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 34), Slice("Paid", 22)])'),
+    );
+    becomes(
+      lines("root = Stack([c])", 'c = BarChart(labels, [Series("Revenue", [1, 2])])', 'labels = ("Jan", "Feb")'),
+      lines("root = Stack([c])", 'c = BarChart(labels, [Series("Revenue", [1, 2])])', 'labels = ["Jan", "Feb"]'),
+    );
     restores('root =\n  Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b], "row", "m", "start", "start", True)', 'root = Stack([a, b], "row", "m", "start", "start", true)');
     restores('root = Stack([a, b], "column", None)', 'root = Stack([a, b], "column", null)');
@@ -100,6 +131,10 @@ describe("repairs that keep what the model wrote", () => {
     expect(listedByMeaning("lg", ["sm", "md", "lg"])).toBe("lg");
     expect(listedByMeaning("large", ["none", "xs", "s", "m", "l", "xl"])).toBe("l");
     expect(listedByMeaning("desc", ["ascending", "descending"])).toBe("descending");
+    // A size past the list's own words: its nearest listed size.
+    expect(listedByMeaning("xl", ["small", "default", "large", "small-heavy", "large-heavy"])).toBe("large");
+    expect(listedByMeaning("xs", ["sm", "md", "lg"])).toBe("sm");
+    expect(listedByMeaning("medium", ["small", "default", "large"])).toBe("default");
     expect(listedByMeaning("purple", ["red", "green"])).toBeNull();
     // Words that name what every object has are words, not table entries.
     expect(listedByMeaning("constructor", ["red", "green"])).toBeNull();
@@ -162,5 +197,9 @@ describe("repairs that keep what the model wrote", () => {
       lib,
     );
     expect(hidden.status).toBe("fix_failed");
+    // A used line that cannot be read holds its calls: dropping it is no fix. Unused, it may go.
+    const card = 'box = Card([] <<>> "sunk")';
+    expect(repair(lines("root = Stack([head, box])", 'head = CardHeader("Title")', card), lib).status).toBe("fix_failed");
+    expect(repair(lines("root = Stack([head])", 'head = CardHeader("Title")', card), lib).status).toBe("fixed");
   });
 });

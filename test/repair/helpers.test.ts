@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { applyEdits, removeLines } from "../../src/repair/edits.ts";
 import { closeEnough, distance, nearest } from "../../src/repair/nearest.ts";
-import { closings, leftOutCloser } from "../../src/repair/balance.ts";
+import { closings, leftOutBracket } from "../../src/repair/balance.ts";
 import { balance } from "../../src/lang/autoclose.ts";
 
 describe("nearest", () => {
@@ -63,11 +63,22 @@ describe("balance", () => {
   test("cut-back candidates drop the last partial item", () => {
     expect(closings('x = A([1, 2, B("h')).toEqual(['x = A([1, 2, B("h")])', "x = A([1, 2])", "x = A([1])"]);
   });
-  test("a closer left out before another: put back before each comma of its bracket, last first, then before the other", () => {
+  test("a bracket left out, shown by a closer that met another opener: each place it may go; a closer too many, taken out", () => {
     expect(balance('x = A([1, B(2, 3), "s")').mismatch).toEqual({ at: 22, wanted: "]", from: 6, depth: 2 });
-    expect(leftOutCloser('x = A([1, B(2, 3), "s")')).toEqual(['x = A([1, B(2, 3)], "s")', 'x = A([1], B(2, 3), "s")', 'x = A([1, B(2, 3), "s"])']);
+    // The `]` due: before each comma of its bracket, last first, then before the `)`; or the `(`
+    // of that `)` left out: after the `[`, then after each comma.
+    expect(leftOutBracket('x = A([1, B(2, 3), "s")')).toEqual([
+      'x = A([1, B(2, 3)], "s")',
+      'x = A([1], B(2, 3), "s")',
+      'x = A([1, B(2, 3), "s"])',
+      'x = A([(1, B(2, 3), "s")',
+      'x = A([1, B(2, 3), ( "s")',
+      'x = A([1, ( B(2, 3), "s")',
+    ]);
+    expect(leftOutBracket('x = A(1, 2], "s")')).toContain('x = A([1, 2], "s")');
+    expect(leftOutBracket('x = A([1], "s"))')).toEqual(['x = A([1], "s")']);
     // Brackets inside strings are text; a closer that meets its own opener is no mismatch.
     expect(balance('x = A(["a)", 1], "b]")').mismatch).toBeNull();
-    expect(leftOutCloser('x = A([1, 2], "s")')).toEqual([]);
+    expect(leftOutBracket('x = A([1, 2], "s")')).toEqual([]);
   });
 });
