@@ -34,6 +34,11 @@ export function leftOutBracket(text: string): string[] {
   const inside: number[] = [];
   for (let k = commas.length - 1; k >= 0; k--) if (commas[k] > m.from && commas[k] < m.at && commaDepths[k] === m.depth) inside.push(commas[k]);
   const put = (at: number, s: string) => text.slice(0, at) + s + text.slice(at);
+  // An opener goes where the next argument starts, after the space that follows a comma.
+  const argAt = (at: number) => {
+    while (text[at] === " " || text[at] === "\t") at++;
+    return at;
+  };
   const opener = OPENER[text[m.at]];
-  return [...inside.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(m.from + 1, opener), ...inside.map((at) => put(at + 1, ` ${opener}`))];
+  return [...inside.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(argAt(m.from + 1), opener), ...inside.map((at) => put(argAt(at + 1), opener))];
 }

@@ -72,8 +72,8 @@ describe("balance", () => {
       'x = A([1], B(2, 3), "s")',
       'x = A([1, B(2, 3), "s"])',
       'x = A([(1, B(2, 3), "s")',
-      'x = A([1, B(2, 3), ( "s")',
-      'x = A([1, ( B(2, 3), "s")',
+      'x = A([1, B(2, 3), ("s")',
+      'x = A([1, (B(2, 3), "s")',
     ]);
     expect(leftOutBracket('x = A(1, 2], "s")')).toContain('x = A([1, 2], "s")');
     expect(leftOutBracket('x = A([1], "s"))')).toEqual(['x = A([1], "s")']);

@@ -26,7 +26,8 @@ export type Family =
   | "js-ism"
   | "colon-assignment"
   | "missing-comma"
-  | "left-out-closer"
+  | "bracket"
+  | "object-for-component"
   | "two-line-statement"
   | "orphan-unlisted"
   | "number-as-string"
@@ -108,17 +109,21 @@ function namedArgs(ctx: Ctx): Mistake | null {
   return { family: "named-args", statement: hit.s.id, start: call.start, end: call.end, text: `${call.name}(${body})` };
 }
 
-/** `Stack(header, main, "column")`: children not wrapped in their array. */
+/** `Stack(header, main, "column")`: children not wrapped in their array; or a list's values, `Series("MAU", 1, 2)`. */
 function bareChildren(ctx: Ctx): Mistake | null {
-  const hit = pick(
-    ctx.rand,
-    nodes(
-      ctx,
-      (e) => isComponent(ctx, e) && e.args[0]?.k === "arr" && e.args[0].items.length > 0 && e.args[0].items.every((i) => i.k === "ref" || i.k === "call"),
-    ),
-  );
+  const children = nodes(
+    ctx,
+    (e) => isComponent(ctx, e) && e.args[0]?.k === "arr" && e.args[0].items.length > 0 && e.args[0].items.every((i) => i.k === "ref" || i.k === "call"),
+  ).map((n) => ({ s: n.s, arr: (n.e as Call).args[0] as Extract<Expr, { k: "arr" }> }));
+  // A last argument that is a list of two or more literal values.
+  const values = nodes(ctx, (e) => {
+    if (!isComponent(ctx, e) || e.args.length < 2) return false;
+    const last = e.args[e.args.length - 1];
+    return last.k === "arr" && last.items.length >= 2 && last.items.every((i) => i.k === "str" || i.k === "num");
+  }).map((n) => ({ s: n.s, arr: (n.e as Call).args.at(-1) as Extract<Expr, { k: "arr" }> }));
+  const hit = pick(ctx.rand, values.length && ctx.rand() < 0.3 ? values : children);
   if (!hit) return null;
-  const arr = (hit.e as Call).args[0] as Extract<Expr, { k: "arr" }>;
+  const { arr } = hit;
   return { family: "bare-children", statement: hit.s.id, start: arr.start, end: arr.end, text: ctx.text.slice(arr.start + 1, arr.end - 1) };
 }
 
@@ -278,7 +283,7 @@ function enumSynonym(ctx: Ctx): Mistake | null {
   return w === undefined ? null : { family: "enum-synonym", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: JSON.stringify(w) };
 }
 
-/** JavaScript and Python habits: `const`/`let`, a semicolon, True/False/None, undefined, a template literal, typographic quotes. */
+/** JavaScript and Python habits: `const`/`let`, a semicolon, True/False/None, undefined, a template literal, a tuple, a percent sign, typographic quotes. */
 function jsIsm(ctx: Ctx): Mistake | null {
   const free = ctx.statements.filter((s) => !ctx.used.has(s.id) && !s.id.startsWith("$"));
   const s = pick(ctx.rand, free);
@@ -301,6 +306,18 @@ function jsIsm(ctx: Ctx): Mistake | null {
       return { family: "js-ism", statement: s.id, start: str.e.start, end: str.e.end, text: `\`${(str.e as { v: string }).v}\`` };
     },
     () => {
+      // Python's tuple for a list of values.
+      const arr = s.expr;
+      if (arr.k !== "arr" || arr.items.length < 2 || !arr.items.every((i) => i.k === "str" || i.k === "num")) return null;
+      return { family: "js-ism", statement: s.id, start: arr.start, end: arr.end, text: `(${ctx.text.slice(arr.start + 1, arr.end - 1)})` };
+    },
+    () => {
+      // A percentage written with its sign.
+      const nums = nodes(ctx, (e, p, st) => st === s && e.k === "num" && p?.k === "call" && e.v > 0 && e.v <= 100);
+      const num = pick(ctx.rand, nums);
+      return num ? { family: "js-ism", statement: s.id, start: num.e.end, end: num.e.end, text: "%" } : null;
+    },
+    () => {
       // Typographic quotes, as a model copying from prose writes them.
       const strs = nodes(ctx, (e, _p, st) => st === s && e.k === "str" && !/["\\\u201c\u201d]/.test(e.v) && ctx.text[e.start] === '"');
       const str = pick(ctx.rand, strs);
@@ -308,14 +325,14 @@ function jsIsm(ctx: Ctx): Mistake | null {
       return { family: "js-ism", statement: s.id, start: str.e.start, end: str.e.end, text: `\u201c${(str.e as { v: string }).v}\u201d` };
     },
   ];
-  for (let tries = 0; tries < 4; tries++) {
+  for (let tries = 0; tries < 6; tries++) {
     const m = pick(ctx.rand, ways)!();
     if (m) return m;
   }
   return null;
 }
 
-/** `title: TextContent(...)` for `title = TextContent(...)`. */
+/** `title: TextContent(...)` for `title = TextContent(...)`, or `==`, `=>`, or no `=` before a call. */
 function colonAssignment(ctx: Ctx): Mistake | null {
   const s = pick(
     ctx.rand,
@@ -323,7 +340,9 @@ function colonAssignment(ctx: Ctx): Mistake | null {
   );
   if (!s) return null;
   const eq = ctx.text.indexOf("=", s.start);
-  return { family: "colon-assignment", statement: s.id, start: s.start + s.id.length, end: eq + 1, text: ":" };
+  const way = ctx.rand();
+  const text = way < 0.6 ? ":" : way < 0.75 ? " ==" : way < 0.9 || s.expr.k !== "call" ? " =>" : "";
+  return { family: "colon-assignment", statement: s.id, start: s.start + s.id.length, end: eq + 1, text };
 }
 
 /** A comma between two arguments or items left out. */
@@ -340,11 +359,37 @@ function missingComma(ctx: Ctx): Mistake | null {
   return hit ? { family: "missing-comma", statement: hit.s.id, start: hit.at, end: hit.at + 1, text: "" } : null;
 }
 
-/** A bracket left unclosed before the next argument: `Card([a, b, "sunk")`. */
-function leftOutCloser(ctx: Ctx): Mistake | null {
+/**
+ * A bracket left out before the next argument, the closer (`Card([a, b, "sunk")`) or an array's
+ * opener (`Card(a, b], "sunk")`), or a closer too many at the statement's end.
+ */
+function bracket(ctx: Ctx): Mistake | null {
   const hits = nodes(ctx, (e, parent) => (e.k === "arr" || e.k === "call") && parent?.k === "call" && parent.args.indexOf(e) < parent.args.length - 1);
   const hit = pick(ctx.rand, hits);
-  return hit ? { family: "left-out-closer", statement: hit.s.id, start: hit.e.end - 1, end: hit.e.end, text: "" } : null;
+  if (!hit) return null;
+  const way = ctx.rand();
+  if (way < 0.2) return { family: "bracket", statement: hit.s.id, start: hit.s.end, end: hit.s.end, text: ")" };
+  if (way < 0.5 && hit.e.k === "arr") return { family: "bracket", statement: hit.s.id, start: hit.e.start, end: hit.e.start + 1, text: "" };
+  return { family: "bracket", statement: hit.s.id, start: hit.e.end - 1, end: hit.e.end, text: "" };
+}
+
+/** A component in a list of that component written as an object of its props: `{label: "Name"}` for `Col("Name")`. */
+function objectForComponent(ctx: Ctx): Mistake | null {
+  const hits: { s: Statement; call: Call }[] = [];
+  for (const n of nodes(ctx, (e) => isComponent(ctx, e))) {
+    const holder = n.e as Call;
+    const props = ctx.library.components.get(holder.name)!.props;
+    holder.args.forEach((a, i) => {
+      const ref = props[i]?.schema.items?.$ref;
+      if (a.k !== "arr" || typeof ref !== "string") return;
+      for (const item of a.items) if (item.k === "call" && ref.endsWith(`/${item.name}`) && item.args.length > 0) hits.push({ s: n.s, call: item });
+    });
+  }
+  const hit = pick(ctx.rand, hits);
+  if (!hit) return null;
+  const props = ctx.library.components.get(hit.call.name)!.props;
+  const body = hit.call.args.flatMap((a, i) => (a.k === "null" ? [] : [`${props[i].name}: ${src(ctx, a)}`])).join(", ");
+  return { family: "object-for-component", statement: hit.s.id, start: hit.call.start, end: hit.call.end, text: `{${body}}` };
 }
 
 /** A statement broken over two lines after its `=`. */
@@ -424,7 +469,8 @@ export const FAMILIES: Record<Exclude<Family, "missing-statement">, (ctx: Ctx) =
   "js-ism": jsIsm,
   "colon-assignment": colonAssignment,
   "missing-comma": missingComma,
-  "left-out-closer": leftOutCloser,
+  bracket,
+  "object-for-component": objectForComponent,
   "two-line-statement": twoLine,
   "orphan-unlisted": orphanUnlisted,
   "number-as-string": numberAsString,
