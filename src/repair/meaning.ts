@@ -267,8 +267,12 @@ function split(name: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[\s_-]+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    .map(singular);
 }
+
+/** A word without its plural `s` (`Buttons` and `ButtonGroup` share "button"). */
+const singular = (word: string) => (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
 
 /**
  * How strongly `name` (a component the library does not have) means `candidate`, 0 to 1: the

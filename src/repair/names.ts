@@ -80,16 +80,17 @@ function usedAt(round: Round, id: string): Slot | null {
 export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
   const comps = round.library.components;
   if (comps.size > MAX_SHAPE_CANDIDATES) return null;
-  // A name that means nothing and is spelt like no component has no candidate, wherever it stands.
+  // A name that means nothing and is spelt like no component has no candidate, wherever it
+  // stands, unless its arguments alone may name one (choose).
   const named = `\u0000${call.name}`;
-  if (!round.shapeNames.has(named))
+  if (call.args.length === 0 && !round.shapeNames.has(named))
     round.shapeNames.set(
       named,
       [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0 || distance(call.name, c.name, closeEnough(call.name) + 1) <= closeEnough(call.name))
         ? ""
         : null,
     );
-  if (round.shapeNames.get(named) === null) return null;
+  if (call.args.length === 0 && round.shapeNames.get(named) === null) return null;
   const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
   const parent = slot ? comps.get(slot.call.name) : undefined;
   // `root` must be the library's root component, when it names one.
@@ -114,8 +115,9 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     if (only !== undefined && c.name !== only) continue;
     const meaning = nameMeaning(call.name, c.name);
     const d = distance(call.name, c.name);
-    // A confident choice means something or is spelt close; the fit alone names nothing.
-    if (meaning === 0 && d > closeEnough(call.name)) continue;
+    // A confident choice means something or is spelt close, or (the fit alone) takes every
+    // argument as it stands with one that tells (a listed value, the component a list holds).
+    const byFitAlone = meaning === 0 && d > closeEnough(call.name);
     if (parent && slot) {
       let value: Expr = { ...call, name: c.name };
       for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
@@ -126,6 +128,7 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     const fit = round.fit.score(args, c);
     // Most arguments must fit: the others may hold mistakes of their own, mended next round.
     if (args.length > 0 && (fit.score < 0 || (fit.score === 0 && meaning === 0))) continue;
+    if (byFitAlone && !(args.length > 0 && fit.perfect && fit.strength > args.length)) continue;
     const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
     const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
     if (score > bestScore) {

@@ -159,6 +159,22 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([c])", 'c = Alert("warning", "Careful", "This cannot be undone")'),
       lines("root = Stack([c])", 'c = Callout("warning", "Careful", "This cannot be undone")'),
     );
+    // A name that means nothing known: its arguments alone name the component when every one
+    // fits and one tells (a listed value, the component a list holds); a plural shares its word.
+    becomes(lines("root = Stack([t])", 't = Subtitle("Hello", "small-heavy")'), lines("root = Stack([t])", 't = TextContent("Hello", "small-heavy")'));
+    becomes(
+      lines("root = Stack([s])", 's = Stepper([StepsItem("Sign up", "Make an account"), StepsItem("Pay", "Choose a plan")])'),
+      lines("root = Stack([s])", 's = Steps([StepsItem("Sign up", "Make an account"), StepsItem("Pay", "Choose a plan")])'),
+    );
+    becomes(
+      lines("root = Stack([b])", 'b = ButtonGroup([Button("Save", "save")], "row")'),
+      lines("root = Stack([b])", 'b = Buttons([Button("Save", "save")], "row")'),
+    );
+    // Plain text that no listed value tells about is still kept as text, not given a component.
+    becomes(
+      lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", "Yearly numbers")'),
+      lines("root = Stack([g])", 'g = TextContent("Quarterly numbers Yearly numbers")'),
+    );
   });
   test("several mistakes at once converge", () => {
     becomes(

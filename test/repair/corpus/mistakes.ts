@@ -148,9 +148,9 @@ function swappedArgs(ctx: Ctx): Mistake | null {
 
 // Names models borrow from HTML and other UI libraries, by the component they meant.
 export const FOREIGN: Record<string, string[]> = {
-  Stack: ["Div", "Row", "Column", "VStack", "HStack", "Flex", "Container", "Box", "Section"],
+  Stack: ["Div", "Row", "Column", "VStack", "HStack", "Flex", "Container", "Box", "Section", "Group"],
   Card: ["Panel", "Box", "Container", "Section", "Paper"],
-  TextContent: ["Text", "Paragraph", "P", "Typography", "Heading", "Span"],
+  TextContent: ["Text", "Paragraph", "P", "Typography", "Heading", "Span", "Subtitle", "Caption"],
   CardHeader: ["Header", "CardTitle", "Title"],
   Callout: ["Alert", "Banner", "Notice"],
   TextCallout: ["Alert", "Notice", "Message"],
@@ -168,7 +168,10 @@ export const FOREIGN: Record<string, string[]> = {
   Select: ["Dropdown", "Picker"],
   SelectItem: ["Option", "MenuItem"],
   ImageBlock: ["Img", "Picture"],
-  Separator: ["Divider", "Hr"],
+  Separator: ["Divider", "Hr", "Line"],
+  Buttons: ["ButtonGroup", "Toolbar", "Actions"],
+  FormControl: ["Field", "FormField"],
+  Steps: ["Stepper", "Timeline"],
   MarkDownRenderer: ["Markdown", "MarkdownText"],
   Tabs: ["TabList", "TabGroup"],
   Accordion: ["Collapse", "Collapsible"],
