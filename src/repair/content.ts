@@ -69,7 +69,10 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
   const visit = (e: Expr, schema: PropSchema | null): void => {
     switch (e.k) {
       case "str":
-        if (every || freeText(schema)) add(into.strings, e.v);
+        // Where no schema says (an unknown component's arguments), one word may be a listed value
+        // a repair rewrites (`"16px"` → `"m"`, `"true"` → true): text has a space, as in a line
+        // that could not be read.
+        if ((every || freeText(schema)) && (schema !== null || /\s/.test(e.v.trim()))) add(into.strings, e.v);
         return;
       case "arr":
         for (const item of e.items) visit(item, itemsOf(schema));

@@ -1,7 +1,8 @@
 // Passes over broken lines (what the parser could not read as statements): a cut-off end is
 // closed or dropped, named arguments become positional, a missing closer is added (at the end,
 // or where another closer shows it was left out), prose goes.
-import { inspect, type BrokenLine } from "../lang/index.ts";
+import { inspect, type BrokenLine, type Expr, type PlacedError } from "../lang/index.ts";
+import { innermostAt } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
 import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
@@ -45,7 +46,7 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], 
     const alone = inspect(text, round.library);
     const stmt = parsesAsStatement(alone, 0, text.length);
     if (!stmt) continue;
-    const blocked = alone.errors.some((e) => BLOCKING.has(e.code) && e.at >= stmt.start && e.at <= stmt.end);
+    const blocked = alone.errors.some((e) => BLOCKING.has(e.code) && e.at >= stmt.start && e.at <= stmt.end && !byObject(stmt.expr, e));
     if (!blocked) return { start: line.start, end, text };
   }
   return null;
@@ -54,19 +55,22 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], 
 // A line that stops after `=` or an operator: its statement goes on in the next line.
 const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
 
-/** The readings of a line to try, best first: mended in place, named arguments made positional, closed, commas put back. */
-function readings(body: string, library: Round["library"]): Reading[] {
+/**
+ * The readings of a line to try, best first: mended in place (`base`), named arguments made
+ * positional (`named`), closed.
+ */
+function readings(body: string, library: Round["library"]): { base: string; named: string | null; list: Reading[] } {
   const mended = mendLine(body);
   const m = mended ?? body;
   // A call written in lower case (`text("Hello")`) is renamed first: the rest reads the renamed line.
   const renamed = renameLowerCaseCalls(m, library);
   const base = renamed ?? m;
   const named = positional(base, library);
-  const out: Reading[] = [base];
-  if (named !== null) out.push(named, named + balance(named).closers);
+  const list: Reading[] = [base];
+  if (named !== null) list.push(named, named + balance(named).closers);
   const closers = balance(base).closers;
-  if (closers) out.push(base + closers);
-  return out;
+  if (closers) list.push(base + closers);
+  return { base, named, list };
 }
 
 /** Repairs for the broken lines of this round; a line none of them fits is left for `dropBroken`. */
@@ -84,7 +88,7 @@ export function brokenLines(round: Round): Edit[] {
       body = `${body.replace(/[ \t]+$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;
       end = nextEnd;
       i++;
-      const edit = firstThatParses(round, line, [...readings(body, round.library), () => missingCommas(body)], end);
+      const edit = readLine(round, line, body, end);
       if (edit) edits.push(edit);
       else i--; // the second line is read on its own
       continue;
@@ -93,7 +97,7 @@ export function brokenLines(round: Round): Edit[] {
       // Not `name = ...`: prose, a stray fence, a bullet; or a statement another language's habits
       // hide (`const x = ...`, `x: ...`), mended in place.
       const mended = line.incomplete ? null : mendLine(body);
-      const edit = mended === null ? null : firstThatParses(round, line, [...readings(mended, round.library), () => missingCommas(mended)], end);
+      const edit = mended === null ? null : readLine(round, line, mended, end);
       edits.push(edit ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
@@ -102,16 +106,43 @@ export function brokenLines(round: Round): Edit[] {
       edits.push(firstThatParses(round, line, closings(body)) ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
-    const candidates = readings(body, round.library);
-    const base = candidates[0] as string;
-    const named = () => {
-      const p = positional(base, round.library);
-      return p && missingCommas(p);
-    };
-    const edit = firstThatParses(round, line, [...candidates, () => missingCommas(base), named], end) ?? fewestErrors(round, line, leftOutBracket(base), end);
+    const edit = readLine(round, line, body, end);
     if (edit) edits.push(edit);
   }
   return edits;
+}
+
+/**
+ * The first reading of a broken line (`body`, up to `end`) that reads as a clean statement: the
+ * line mended in place, its named arguments made positional, closed; then commas put back; then
+ * a bracket left out (or one too many) put right, alone or with a comma or another bracket, the reading
+ * the library finds the fewest errors in. Mistakes meet in one line: each later step also reads
+ * what the earlier ones made.
+ */
+function readLine(round: Round, line: BrokenLine, body: string, end: number): Edit | null {
+  const { base, named, list } = readings(body, round.library);
+  const commas = () => missingCommas(base);
+  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named)], end);
+  if (first) return first;
+  const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
+  const comma = commas();
+  // Two mistakes: a bracket and a comma, or two brackets.
+  const twice = () => [
+    ...brackets.flatMap((t) => missingCommas(t) ?? []),
+    ...(comma ? leftOutBracket(comma) : []),
+    ...brackets.flatMap((t) => leftOutBracket(t)),
+  ];
+  return fewestErrors(round, line, brackets, end) ?? fewestErrors(round, line, twice(), end);
+}
+
+/**
+ * Whether `error` is a required argument missing from a call that has its props as one object
+ * (`Button({label: "Go", action: "go"})`): reshape.ts reads those by name next round.
+ */
+function byObject(expr: Expr, error: PlacedError): boolean {
+  if (error.code !== "missing-required") return false;
+  const hit = innermostAt(expr, error.at - 1, (e) => e.k === "call" && e.end === error.at);
+  return hit !== null && hit.e.k === "call" && hit.e.args.length === 1 && hit.e.args[0].k === "obj";
 }
 
 /** Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in. */

@@ -172,7 +172,7 @@ function valueGaps(line: string): number[] {
         const i = at + m.index!;
         const left = line[i - 1] ?? "";
         const right = line[i + m[0].length] ?? "";
-        if (/["'\])A-Za-z0-9_]/.test(left) && /["'[{A-Za-z0-9_$@]/.test(right)) out.push(i);
+        if (/["'\])}A-Za-z0-9_]/.test(left) && /["'[{A-Za-z0-9_$@-]/.test(right)) out.push(i);
       }
     }
     at += p.text.length;

@@ -3,30 +3,17 @@
 // the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
 // by spelling. A generic name (`Chart`) so picks the component its data fits.
 import type { Component, Expr } from "../lang/index.ts";
-import { closeEnough, distance, nearest } from "./nearest.ts";
+import { closeEnough, distance } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
 import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
 import { wordSites } from "./word-sites.ts";
+import { argReadings, mendedValues } from "./reshape.ts";
 
 const self = (e: Expr) => e;
 
 // Past this many components a library is scored by spelling alone (shape costs a fit per component).
 const MAX_SHAPE_CANDIDATES = 400;
-
-/** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
-export function byName(call: CallExpr, c: Component): Expr[] | null {
-  const obj = call.args[0];
-  if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
-  const names = c.props.map((p) => p.name);
-  const slots: Expr[] = [];
-  for (const { key, value } of obj.entries) {
-    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
-    if (i === -1 || slots[i] !== undefined) return null;
-    slots[i] = value;
-  }
-  return Array.from(slots, (v) => v ?? ({ k: "null", start: -1, end: -1 } as Expr));
-}
 
 /** The component argument a value stands in, and how many lists deep inside it. */
 interface Slot {
@@ -123,9 +110,16 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
       for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
       if (!round.fit.fits(value, parent, slot.index)) continue;
     }
-    // Props written as one object are read by property name, as reshape.ts will write them.
-    const args = byName(call, c) ?? call.args;
-    const fit = round.fit.score(args, c);
+    // The arguments as reshape.ts may write them (props by name, children or values wrapped;
+    // unless the fit alone names the component, two swapped), each value as the value passes
+    // would mend it: the reading that fits best.
+    let args = call.args;
+    let fit = round.fit.score(mendedValues(round, args, c), c);
+    for (const reading of argReadings(round, call, c)) {
+      if (byFitAlone && reading.swapped) continue;
+      const f = round.fit.score(mendedValues(round, reading.args, c), c);
+      if (f.score > fit.score || (f.perfect && !fit.perfect)) [args, fit] = [reading.args, f];
+    }
     // Most arguments must fit: the others may hold mistakes of their own, mended next round.
     if (args.length > 0 && (fit.score < 0 || (fit.score === 0 && meaning === 0))) continue;
     if (byFitAlone && !(args.length > 0 && fit.perfect && fit.strength > args.length)) continue;

@@ -7,10 +7,14 @@
 import type { Component, Expr } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
-import { byName } from "./names.ts";
+import { nearest } from "./nearest.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
+import { coerce } from "./values.ts";
 
 type Candidate = { args: Expr[]; edit: () => Edit[] };
+
+// Past this many arguments no signature was meant: a call is not reshaped.
+const MAX_RESHAPED_ARGS = 64;
 
 const isElement = (round: Round, e: Expr): boolean => {
   if (e.k === "call") return !["Query", "Mutation"].includes(e.name);
@@ -23,6 +27,20 @@ const wantsArray = (component: Component, at = 0) => {
   const t = component.props[at]?.schema.type;
   return t === "array" || (Array.isArray(t) && t.includes("array"));
 };
+
+/** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
+function byName(call: CallExpr, c: Component): Expr[] | null {
+  const obj = call.args[0];
+  if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
+  const names = c.props.map((p) => p.name);
+  const slots: Expr[] = [];
+  for (const { key, value } of obj.entries) {
+    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
+    if (i === -1 || slots[i] !== undefined) return null;
+    slots[i] = value;
+  }
+  return Array.from(slots, (v) => v ?? ({ k: "null", start: -1, end: -1 } as Expr));
+}
 
 /** `{children: [...], variant: "card"}` as positional arguments, by property name. */
 function fromObject(round: Round, call: CallExpr, component: Component): Candidate | null {
@@ -104,6 +122,40 @@ function swaps(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
+/**
+ * The readings of an unknown call's arguments were it `component` (names.ts scores each), as
+ * reshapeCalls would write them: by property name, wrapped, or `swapped`.
+ */
+export function argReadings(round: Round, call: CallExpr, component: Component): { args: Expr[]; swapped: boolean }[] {
+  const object = fromObject(round, call, component);
+  const out = object ? [{ args: object.args, swapped: false }] : [];
+  if (call.args.length > MAX_RESHAPED_ARGS) return out;
+  for (const c of [...wrapped(round, call, component), ...wrappedRun(call, component)]) out.push({ args: c.args, swapped: false });
+  for (const c of swaps(round, call)) out.push({ args: c.args, swapped: true });
+  return out;
+}
+
+/** `args` with each value that does not fit `c` but that values.ts would mend (`"Card"` for "card", `"6"` for 6) as mended. */
+export function mendedValues(round: Round, args: Expr[], c: Component): Expr[] {
+  let out: Expr[] | null = null;
+  args.forEach((a, i) => {
+    if (i >= c.props.length || a.k === "null" || round.fit.fits(a, c, i)) return;
+    const text = coerce(a, round.text.slice(a.start, a.end), c.props[i].schema);
+    const value = text === null ? undefined : literalOf(text, a);
+    if (value !== undefined) (out ??= args.slice())[i] = value;
+  });
+  return out ?? args;
+}
+
+/** The literal a coercion wrote, as an expression standing where `at` stands. */
+function literalOf(text: string, at: Expr): Expr | undefined {
+  const { start, end } = at;
+  if (text === "true" || text === "false") return { k: "bool", v: text === "true", start, end };
+  if (text.startsWith('"')) return { k: "str", v: JSON.parse(text) as string, start, end };
+  const n = Number(text);
+  return Number.isFinite(n) ? { k: "num", v: n, start, end } : undefined;
+}
+
 /** Calls reshaped so that their arguments fit. */
 export function reshapeCalls(round: Round): Edit[] {
   const edits: Edit[] = [];
@@ -117,8 +169,9 @@ export function reshapeCalls(round: Round): Edit[] {
     if (!hit || hit.e.k !== "call" || done.has(hit.e.start)) continue;
     const call = hit.e;
     done.add(call.start);
-    if (call.args.length > 64) continue; // past this, no signature was meant
-    const now = round.fit.score(call.args, component);
+    if (call.args.length > MAX_RESHAPED_ARGS) continue;
+    // Scored with each value as the value passes will mend it (a listed value by meaning, a number in quotes).
+    const now = round.fit.score(mendedValues(round, call.args, component), component);
     if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
     const object = fromObject(round, call, component);
     const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...wrappedRun(call, component), ...swaps(round, call)];
@@ -128,12 +181,12 @@ export function reshapeCalls(round: Round): Edit[] {
     let chosen: Candidate | null = null;
     let close: { c: Candidate; score: number } | null = null;
     for (const c of candidates) {
-      const fit = round.fit.score(c.args, component);
+      const fit = round.fit.score(mendedValues(round, c.args, component), component);
       if (fit.perfect) {
         chosen = c;
         break;
       }
-      const misfits = c.args.filter((a, i) => a.k !== "null" && !round.fit.fits(a, component, i)).length;
+      const misfits = mendedValues(round, c.args, component).filter((a, i) => a.k !== "null" && !round.fit.fits(a, component, i)).length;
       // Props written as one object are read by name whenever that reads better; a wrap or a
       // swap only when it reads much better.
       const better = c === object ? fit.score > now.score : fit.score >= now.score + 2;

@@ -185,6 +185,15 @@ describe("repairs that keep what the model wrote", () => {
       ),
       lines('root = Stack([header, body], "column")', 'header = CardHeader("Orders", "Today")', 'body = Card([TextContent("None yet", "small")], "sunk")'),
     );
+    // Several in one statement: a name misspelt or foreign with its children bare, its arguments
+    // swapped or a listed value off; a bracket with a comma or another bracket.
+    restores('root = Staack(a, b, "column", "m")', ROOT);
+    restores('root = Stakc("column", [a, b], "m")', ROOT);
+    restores('root = Group(a, b, "COLUMN", "16px")', ROOT);
+    restores('root = HStack([a, b], "column", "m", "start", "start", "true")', 'root = Stack([a, b], "column", "m", "start", "start", true)');
+    restores('root = Stack([a, b, "column", "m"))', ROOT);
+    restores('root = Stack([a, b, "column" "m")', ROOT);
+    restores('root =\n  Stack(a, b], "column", "m")', ROOT);
   });
   test("names that every object has are no synonyms", () => {
     const out = repair(lines("root = Stack([c])", 'c = constructor([TextContent("x")], "toString")', 'd = Constructor("hasOwnProperty")'), lib);
