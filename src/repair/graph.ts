@@ -206,14 +206,18 @@ function firstUsers(round: Round): Map<string, Statement> {
 }
 
 /**
- * The statements an orphan (number `i` in source order) stands beside: the one right after it,
- * and the one right before it with every statement that uses it, up to the top. A list holding
- * one of them is a list it was written next to.
+ * The statements an orphan (number `i` in source order) stands beside: the one right after it
+ * and what it uses (a model writes a card's parts after the card), and the one right before it
+ * with every statement that uses it, up to the top. A list holding one of them is a list it was
+ * written next to.
  */
 function besides(order: Statement[], i: number, users: Map<string, Statement>): Set<Statement> {
   const out = new Set<Statement>();
   if (i < 0) return out;
-  if (order[i + 1]) out.add(order[i + 1]);
+  const own = new Set([order[i].id]);
+  let next = i + 1;
+  for (; order[next] && own.has(users.get(order[next].id)?.id ?? ""); next++) own.add(order[next].id);
+  if (order[next]) out.add(order[next]);
   for (let s: Statement | undefined = order[i - 1], hops = 0; s && !out.has(s) && hops < 64; s = users.get(s.id), hops++) out.add(s);
   return out;
 }

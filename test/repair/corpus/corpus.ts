@@ -82,13 +82,20 @@ export function makeCase(seed: number, programs: Record<string, Program>): Case 
   const statements = inspect(original, library).statements;
   const ctx: Ctx = { text: original, statements, library, rand, used: new Set() };
   const want = 1 + Math.floor(rand() * 4);
+  // One case in four crowds its mistakes into the statement of the first (a broken line hides a
+  // misspelt name in it): drawn apart, so that the other cases stay as they were drawn before.
+  const crowded = seeded(seed * 104_723 + 7)() < 1 / 4;
+  let home: string | null = null;
   const mistakes: Mistake[] = [];
   for (let tries = 0; mistakes.length < want && tries < 20; tries++) {
     const family = FAMILY_NAMES[Math.floor(rand() * FAMILY_NAMES.length)];
     if (family === "prose-line" && mistakes.some((m) => m.family === "prose-line")) continue;
-    const m = FAMILIES[family](ctx);
+    if (home !== null && (family === "prose-line" || family === "orphan-unlisted")) continue;
+    const m = FAMILIES[family](home === null ? ctx : { ...ctx, used: new Set(statements.filter((s) => s.id !== home).map((s) => s.id)) });
     if (!m) continue;
+    if (home !== null && mistakes.some((o) => m.start <= o.end && o.start <= m.end)) continue; // edits that touch would not both stand
     if (m.statement !== null) ctx.used.add(m.statement);
+    if (crowded && home === null && m.statement !== null) home = m.statement;
     mistakes.push(m);
   }
   // Later families: from a generator of their own, in one case of four that has room.
