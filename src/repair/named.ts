@@ -2,8 +2,9 @@
 // property order; positional ones may come first (`Stack([a, b], direction: "row")`). The
 // argument list is read by the parser itself: the named part as an object literal, the
 // positional part as an array's items.
-import { inspect, type Library } from "../lang/index.ts";
+import { inspect, type Expr, type Library } from "../lang/index.ts";
 import { nearest } from "./nearest.ts";
+import { placesByName } from "./by-name.ts";
 
 // A call; its arguments are read only when one of them looks named (below).
 const CALL = /([A-Z][A-Za-z0-9_]*)\(/g;
@@ -38,36 +39,24 @@ function callExtent(line: string, open: number): { close: number; namedFrom: num
   return null;
 }
 
+/** A value read from a line: its key (named) or "", its text, and what it reads as. */
+type Read = { key: string; value: string; expr: Expr };
+
 /** Reads `seg` as `open` + seg + `close` (an object's entries or an array's items), or null. */
-function readLiteral(seg: string, library: Library, open: "{" | "["): { key: string; value: string }[] | null {
+function readLiteral(seg: string, library: Library, open: "{" | "["): Read[] | null {
   if (seg.includes("```")) return null;
   const probe = `x = ${open}${seg}${open === "{" ? "}" : "]"}`;
   const ins = inspect(probe, library);
   const stmt = ins.statements[0];
   if (ins.broken.length || ins.statements.length !== 1 || stmt.expr.end !== probe.length) return null;
   const e = stmt.expr;
-  if (open === "{") return e.k === "obj" ? e.entries.map((x) => ({ key: x.key, value: probe.slice(x.value.start, x.value.end) })) : null;
-  return e.k === "arr" ? e.items.map((x) => ({ key: "", value: probe.slice(x.start, x.end) })) : null;
-}
-
-/** The string a double-quoted literal's text stands for, or undefined. */
-function stringValue(text: string): string | undefined {
-  if (!text.startsWith('"')) return undefined;
-  try {
-    return JSON.parse(text) as string;
-  } catch {
-    return undefined;
-  }
+  const read = (key: string, x: Expr) => ({ key, value: probe.slice(x.start, x.end), expr: x });
+  if (open === "{") return e.k === "obj" ? e.entries.map((x) => read(x.key, x.value)) : null;
+  return e.k === "arr" ? e.items.map((x) => read("", x)) : null;
 }
 
 /** The arguments of the call at `open`…`close`: positional ones, then the named ones from `namedFrom` (callExtent), or null unless both read. */
-function readArgs(
-  line: string,
-  open: number,
-  close: number,
-  namedFrom: number,
-  library: Library,
-): { positional: string[]; named: { key: string; value: string }[] } | null {
+function readArgs(line: string, open: number, close: number, namedFrom: number, library: Library): { positional: string[]; named: Read[] } | null {
   const named = readLiteral(line.slice(namedFrom + 1, close), library, "{");
   if (named === null) return null;
   if (namedFrom === open) return { positional: [], named };
@@ -92,23 +81,18 @@ function rewriteLast(line: string, library: Library): string | null {
       const component = library.components.get(name) ?? library.components.get(nearest(name, library.components.keys()) ?? "");
       const { positional, named } = args;
       if (!component) return line.slice(0, match.index!) + `${name}(${[...positional, ...named.map((e) => e.value)].join(", ")})` + line.slice(close + 1);
-      const names = component.props.map((p) => p.name);
+      // Each in the place its key names (by-name.ts: `variant: "small"` goes where "small" is
+      // listed); one with no place is dropped.
+      const places = placesByName(
+        component,
+        named.map((e) => ({ key: e.key, value: e.expr })),
+        positional.length,
+      );
+      if (places === null) return null;
       const slots: (string | undefined)[] = positional.slice();
-      const unnamed: string[] = [];
-      for (const { key, value } of named) {
-        const exact = names.indexOf(key);
-        const loose = exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
-        // A property given by position too: which was meant cannot be told.
-        if (loose !== -1 && loose < positional.length) return null;
-        if (loose === -1) unnamed.push(value);
-        else slots[loose] = value;
-      }
-      // A key that names no property (`variant: "small"` where the property is `size`): the one
-      // free property whose listed values hold it; otherwise it is dropped.
-      for (const value of unnamed) {
-        const listed = component.props.flatMap((p, i) => (slots[i] === undefined && p.shape.enumValues?.has(stringValue(value)) ? [i] : []));
-        if (listed.length === 1) slots[listed[0]] = value;
-      }
+      named.forEach((e, k) => {
+        if (places[k] !== -1) slots[places[k]] = e.value;
+      });
       // Gaps before a given argument hold `null`: fine for optional properties.
       const out = Array.from(slots, (v) => v ?? "null");
       return line.slice(0, match.index!) + `${name}(${out.join(", ")})` + line.slice(close + 1);

@@ -7,7 +7,7 @@
 import type { Component, Expr } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
-import { nearest } from "./nearest.ts";
+import { propertyIndex } from "./by-name.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { coerce } from "./values.ts";
 
@@ -35,7 +35,7 @@ function byName(call: CallExpr, c: Component): Expr[] | null {
   const names = c.props.map((p) => p.name);
   const slots: Expr[] = [];
   for (const { key, value } of obj.entries) {
-    const i = names.indexOf(key) !== -1 ? names.indexOf(key) : names.indexOf(nearest(key, names) ?? "");
+    const i = propertyIndex(names, key);
     if (i === -1 || slots[i] !== undefined) return null;
     slots[i] = value;
   }

@@ -5,6 +5,7 @@ import type { Component, Expr, Library, PropSchema, Statement } from "../lang/in
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
+import { placesByName } from "./by-name.ts";
 import { listedByMeaning } from "./meaning.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
@@ -54,41 +55,19 @@ function componentOf(all: PropSchema[], library: Library): Component | null {
   return named.length === 1 ? (library.components.get(named[0]) ?? null) : null;
 }
 
-/** What a kind of value may fill: the property types it fits. */
-const FITS: Partial<Record<Expr["k"], string[]>> = { str: ["string"], num: ["number", "integer"], bool: ["boolean"], arr: ["array"], obj: ["object"] };
-
 /**
  * An object written where a component goes (`{label: "Name", type: "string"}` for `Col`): the
- * component called with its entries as arguments, by property name; a key that names none fills
- * the first free property its value fits (a listed value's own property first). Null unless every
- * entry finds a place.
+ * component called with its entries as arguments, each in the place its key names (by-name.ts).
+ * Null unless every entry finds a place.
  */
 function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, component: Component): string | null {
-  const names = component.props.map((p) => p.name);
-  const slots: (string | undefined)[] = new Array(names.length);
-  const text = (e: Expr) => source.slice(e.start - value.start, e.end - value.start);
-  const unnamed: Expr[] = [];
-  for (const { key, value: v } of value.entries) {
-    const exact = names.indexOf(key);
-    const i = exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
-    if (i === -1) unnamed.push(v);
-    else if (slots[i] !== undefined) return null;
-    else slots[i] = text(v);
-  }
-  for (const v of unnamed) {
-    const free = [...slots.keys()].filter((i) => slots[i] === undefined);
-    const listed = free.find((i) => v.k === "str" && component.props[i].shape.enumValues?.has(v.v));
-    const typed = free.find((i) => {
-      const t = component.props[i].schema.type;
-      return !component.props[i].shape.enumValues && (FITS[v.k] ?? []).some((k) => (Array.isArray(t) ? t.includes(k) : t === k));
-    });
-    const at = listed ?? typed;
-    if (at === undefined) return null;
-    slots[at] = text(v);
-  }
-  let last = slots.length;
-  while (last > 0 && slots[last - 1] === undefined) last--;
-  return `${component.name}(${Array.from(slots.slice(0, last), (t) => t ?? "null").join(", ")})`;
+  const places = placesByName(component, value.entries);
+  if (places === null || places.includes(-1)) return null;
+  const slots: string[] = [];
+  value.entries.forEach(({ value: v }, k) => {
+    slots[places[k]] = source.slice(v.start - value.start, v.end - value.start);
+  });
+  return `${component.name}(${Array.from(slots, (t) => t ?? "null").join(", ")})`;
 }
 
 /** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
