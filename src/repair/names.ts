@@ -114,8 +114,9 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     // unless the fit alone names the component, two swapped), each value as the value passes
     // would mend it: the reading that fits best.
     let args = call.args;
-    let fit = round.fit.score(mendedValues(round, args, c), c);
-    for (const reading of argReadings(round, call, c)) {
+    let fit = round.fit.score(args, c);
+    if (!fit.perfect) fit = round.fit.score(mendedValues(round, args, c), c);
+    for (const reading of fit.perfect ? [] : argReadings(round, call, c)) {
       if (byFitAlone && reading.swapped) continue;
       const f = round.fit.score(mendedValues(round, reading.args, c), c);
       if (f.score > fit.score || (f.perfect && !fit.perfect)) [args, fit] = [reading.args, f];
