@@ -13,6 +13,7 @@
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
+import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
 
 export interface Content {
@@ -197,12 +198,12 @@ export function keepsContent(generation: string, first: Inspection, result: stri
 function keeps(before: Content, after: Content): boolean {
   if (after.calls < before.calls) return false;
   const loose = new Map<string, number>();
-  for (const [s, n] of after.strings) loose.set(s.toLowerCase(), (loose.get(s.toLowerCase()) ?? 0) + n);
+  for (const [s, n] of after.strings) loose.set(normal(s), (loose.get(normal(s)) ?? 0) + n);
   for (const [s, n] of before.strings) {
     if ((after.strings.get(s) ?? 0) >= n) continue;
     // A string of a line that could not be read is counted as written; the result may hold it
-    // in another case (a listed value mended) or, being free text, as it was.
-    if ((loose.get(s.toLowerCase()) ?? 0) >= n) continue;
+    // in another form (a listed value mended: case, separators) or, being free text, as it was.
+    if ((loose.get(normal(s)) ?? 0) >= n) continue;
     // Text kept inside another string (an unknown call's strings joined in a text component).
     let inside = false;
     for (const t of after.strings.keys()) if (t.length > s.length && t.includes(s)) inside = true;

@@ -2,7 +2,7 @@
 // closed or dropped, named arguments become positional, a missing closer is added (at the end,
 // or where another closer shows it was left out), prose goes.
 import { inspect, type BrokenLine, type Expr, type PlacedError } from "../lang/index.ts";
-import { innermostAt } from "./exprs.ts";
+import { eachNode, innermostAt } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
 import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
@@ -145,18 +145,27 @@ function byObject(expr: Expr, error: PlacedError): boolean {
   return hit !== null && hit.e.k === "call" && hit.e.args.length === 1 && hit.e.args[0].k === "obj";
 }
 
-/** Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in. */
+/**
+ * Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in;
+ * a list that mixes components with plain values counts as one (an unknown call's arguments
+ * have no schema to say which reading is right: `Div([a, b, "column", "l")`).
+ */
 function fewestErrors(round: Round, line: BrokenLine, texts: string[], end: number): Edit | null {
   let best: Edit | null = null;
   let least = Infinity;
   for (const text of texts) {
     const edit = firstThatParses(round, line, [text], end);
     if (edit === null) continue;
-    const errors = inspect(text, round.library).errors.length;
+    const ins = inspect(text, round.library);
+    let errors = ins.errors.length;
+    for (const stmt of ins.statements) eachNode(stmt.expr, (e) => e.k === "arr" && mixed(e.items) && errors++);
     if (errors < least) [best, least] = [edit, errors];
   }
   return best;
 }
+
+/** Whether a list holds both references or calls and plain values. */
+const mixed = (items: Expr[]) => items.some((e) => e.k === "ref" || e.k === "call") && items.some((e) => e.k === "str" || e.k === "num" || e.k === "bool");
 
 /** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */
 export function dropBroken(round: Round): Edit[] {

@@ -75,26 +75,31 @@ function wrapped(round: Round, call: CallExpr, component: Component): Candidate[
 }
 
 /**
- * A list property's values written one by one (`Series("MAU", 1, 2, 3)`, more arguments than
- * properties): the run of literal values at that property wrapped in its array, leaving one
- * argument for each property after it.
+ * A list property's values written one by one (`Series("MAU", 1, 2, 3)`, `BarChart("Q1", "Q2",
+ * series)`): a run of literal values of one kind at that property wrapped in its array, the whole
+ * run or, with more arguments than properties, enough to leave one argument for each property
+ * after it.
  */
 function wrappedRun(call: CallExpr, component: Component): Candidate[] {
-  const extra = call.args.length - component.props.length;
-  if (extra <= 0) return [];
+  const args = call.args;
   const out: Candidate[] = [];
-  for (let k = 0; k < component.props.length; k++) {
-    if (!wantsArray(component, k) || call.args[k].k === "arr") continue;
-    const items = call.args.slice(k, k + extra + 1);
-    if (!items.every((e) => e.k === "str" || e.k === "num" || e.k === "bool")) continue; // values, not what a repair added
-    const arr: Expr = { k: "arr", items, start: items[0].start, end: items[items.length - 1].end };
-    out.push({
-      args: [...call.args.slice(0, k), arr, ...call.args.slice(k + extra + 1)],
-      edit: () => [
-        { start: arr.start, end: arr.start, text: "[" },
-        { start: arr.end, end: arr.end, text: "]" },
-      ],
-    });
+  for (let k = 0; k < component.props.length && k < args.length; k++) {
+    const kind = args[k].k;
+    if (!wantsArray(component, k) || (kind !== "str" && kind !== "num" && kind !== "bool")) continue;
+    let run = 1;
+    while (k + run < args.length && args[k + run].k === kind) run++;
+    for (const m of new Set([run, args.length - component.props.length + 1])) {
+      if (m < 2 || m > run) continue;
+      const items = args.slice(k, k + m);
+      const arr: Expr = { k: "arr", items, start: items[0].start, end: items[m - 1].end };
+      out.push({
+        args: [...args.slice(0, k), arr, ...args.slice(k + m)],
+        edit: () => [
+          { start: arr.start, end: arr.start, text: "[" },
+          { start: arr.end, end: arr.end, text: "]" },
+        ],
+      });
+    }
   }
   return out;
 }

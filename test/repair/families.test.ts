@@ -170,6 +170,11 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([b])", 'b = ButtonGroup([Button("Save", "save")], "row")'),
       lines("root = Stack([b])", 'b = Buttons([Button("Save", "save")], "row")'),
     );
+    becomes(
+      lines("root = Stack([b])", 'b = Toolbar([Button("Save", "save")], "row")'),
+      lines("root = Stack([b])", 'b = Buttons([Button("Save", "save")], "row")'),
+    );
+    becomes(lines("root = Stack([s])", 's = Separator("x")'), lines("root = Stack([s])", 's = Separator("horizontal")'));
     // Plain text that no listed value tells about is still kept as text, not given a component.
     becomes(
       lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", "Yearly numbers")'),
@@ -194,6 +199,17 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack([a, b, "column", "m"))', ROOT);
     restores('root = Stack([a, b, "column" "m")', ROOT);
     restores('root =\n  Stack(a, b], "column", "m")', ROOT);
+    // Where the closer goes in an unknown call's list: not among the plain values after it.
+    restores('root = Div([a, b, "column", "m")', ROOT);
+    // A run of labels without its brackets; a listed value written with a space for its dash.
+    becomes(
+      lines("root = Stack([c])", 'c = BarChart("Jan", "Feb", [Series("Revenue", [1, 2])])'),
+      lines("root = Stack([c])", 'c = BarChart(["Jan", "Feb"], [Series("Revenue", [1, 2])])'),
+    );
+    becomes(
+      lines("root = Stack([t])", 't: TextContent("Hello there", "small heavy")'),
+      lines("root = Stack([t])", 't = TextContent("Hello there", "small-heavy")'),
+    );
   });
   test("names that every object has are no synonyms", () => {
     const out = repair(lines("root = Stack([c])", 'c = constructor([TextContent("x")], "toString")', 'd = Constructor("hasOwnProperty")'), lib);
