@@ -1,4 +1,5 @@
-// Passes over calls: a misspelt component or builtin, excess arguments, a required argument
+// Passes over calls: a misspelt component or builtin, a component where its parent takes
+// another, excess arguments, a required argument
 // that can safely be filled, an inline Query/Mutation hoisted into its own statement, and a
 // root of the wrong component wrapped in the library's root component.
 import { BUILTINS, ACTION_STEPS } from "../lang/check.ts";
@@ -44,6 +45,29 @@ export function unknownComponents(round: Round): Edit[] {
     // No component takes it: its text is kept in a text component rather than lost with it.
     const demotion = hit?.e.k === "call" ? demoted(round, hit.e, stmt.expr, stmt.id) : null;
     if (demotion) edits.push(demotion);
+  }
+  return edits;
+}
+
+/**
+ * A component of the library where its parent does not take it (the chat library's `Text` in a
+ * Card, which takes `TextContent`): renamed to the component allowed there that its arguments fit
+ * and its name means (names.ts), when one is.
+ */
+export function misplacedComponents(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const error of errorsOf(round, "type-mismatch")) {
+    let stmt = statementAt(round, error.at);
+    if (!stmt) continue;
+    let hit = innermostAt(stmt.expr, error.at, (e) => (e.k === "call" || e.k === "ref") && e.start === error.at)?.e;
+    // Reached through a reference: the statement it names, when that is the call.
+    if (hit?.k === "ref") {
+      stmt = round.defs.get(hit.name);
+      hit = stmt?.expr;
+    }
+    if (!stmt || hit?.k !== "call" || !round.library.components.has(hit.name)) continue;
+    const name = nameByShape(round, hit, stmt.expr, stmt.id);
+    if (name !== null && name !== hit.name) edits.push({ start: hit.start, end: hit.nameEnd, text: name });
   }
   return edits;
 }

@@ -3,7 +3,7 @@
 import { inspect, type FixError, type Inspection, type Library, type PlacedError } from "../lang/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
-import { excessArgs, hoistInline, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
+import { excessArgs, hoistInline, misplacedComponents, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
 import { mismatchedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, missingRoot, orphans } from "./graph.ts";
@@ -17,7 +17,7 @@ type Pass = (round: Round) => Edit[];
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
   [brokenLines],
-  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  [unknownComponents, misplacedComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
   // Dropping arguments loses what they said: only once no other reading of the call is left.
   [excessArgs],
   [danglingRefs],

@@ -1,7 +1,8 @@
 // The repairs that edit rather than delete, each family on its own against the real library
 // (copied into test/repair/corpus): the exact text that comes back.
 import { beforeAll, describe, expect, test } from "bun:test";
-import type { Library } from "../../src/lang/index.ts";
+import { compileLibrary, type Library } from "../../src/lang/index.ts";
+import { getBuiltinLibrary } from "../../src/library/index.ts";
 import { repair } from "../../src/repair/index.ts";
 import { listedByMeaning } from "../../src/repair/meaning.ts";
 import { corpusLibrary } from "./corpus/corpus.ts";
@@ -175,6 +176,11 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([b])", 'b = Buttons([Button("Save", "save")], "row")'),
     );
     becomes(lines("root = Stack([s])", 's = Separator("x")'), lines("root = Stack([s])", 's = Separator("horizontal")'));
+    // A component of the library where its parent takes another: the chat library's Text in a Card.
+    const chat = compileLibrary(getBuiltinLibrary("thesys/chat")!.chatLibrary);
+    expect(repair(lines("root = Card([t])", 't = Text("Pay as you go", "default")'), chat).content).toBe(
+      lines("root = Card([t])", 't = TextContent("Pay as you go", "default")'),
+    );
     // Plain text that no listed value tells about is still kept as text, not given a component.
     becomes(
       lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", "Yearly numbers")'),
