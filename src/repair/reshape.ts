@@ -1,7 +1,7 @@
 // Calls whose arguments are all there but not in the shape the signature wants: props written as
 // one object (`Card({children: [...], variant: "card"})`), children or a list's values not wrapped
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
-// (`Slice(34, "Organic")`). Each call
+// (`Slice(34, "Organic")`), two lists with no comma between (read as an index). Each call
 // with a type mismatch or excess arguments is rewritten to the reading whose arguments all fit,
 // by the checker's rules; when none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
@@ -104,6 +104,20 @@ function wrappedRun(call: CallExpr, component: Component): Candidate[] {
   return out;
 }
 
+/**
+ * Two lists side by side with no comma between (`BarChart(["Q1", "Q2"] [series])`): the parser
+ * reads the second as an index into the first. Read again as two arguments.
+ */
+function splitIndex(round: Round, call: CallExpr): Candidate[] {
+  const out: Candidate[] = [];
+  call.args.forEach((a, i) => {
+    if (a.k !== "index" || a.obj.k !== "arr" || !/^\s+\[$/.test(round.text.slice(a.obj.end, a.index.start))) return;
+    const second: Expr = { k: "arr", items: [a.index], start: a.index.start - 1, end: a.end };
+    out.push({ args: [...call.args.slice(0, i), a.obj, second, ...call.args.slice(i + 1)], edit: () => [{ start: a.obj.end, end: a.obj.end, text: "," }] });
+  });
+  return out;
+}
+
 /** Two arguments swapped back (either pair, nearest first). */
 function swaps(round: Round, call: CallExpr): Candidate[] {
   const out: Candidate[] = [];
@@ -179,7 +193,13 @@ export function reshapeCalls(round: Round): Edit[] {
     const now = round.fit.score(mendedValues(round, call.args, component), component);
     if (now.perfect) continue; // the mismatch is inside an argument, not in their shape
     const object = fromObject(round, call, component);
-    const candidates = [...(object ? [object] : []), ...wrapped(round, call, component), ...wrappedRun(call, component), ...swaps(round, call)];
+    const candidates = [
+      ...(object ? [object] : []),
+      ...wrapped(round, call, component),
+      ...wrappedRun(call, component),
+      ...splitIndex(round, call),
+      ...swaps(round, call),
+    ];
     // The first reading where every argument fits; else one that leaves a single argument that
     // does not (a value with a mistake of its own, mended next round), far better than the call
     // as written and with nothing in excess.

@@ -205,6 +205,11 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack([a, b, "column", "m"))', ROOT);
     restores('root = Stack([a, b, "column" "m")', ROOT);
     restores('root =\n  Stack(a, b], "column", "m")', ROOT);
+    // Two lists with no comma between read as an index into the first: two arguments again.
+    becomes(
+      lines("root = Stack([c])", 'c = BarChart(["Jan", "Feb"] [Series("Revenue", [1, 2])], "grouped")'),
+      lines("root = Stack([c])", 'c = BarChart(["Jan", "Feb"], [Series("Revenue", [1, 2])], "grouped")'),
+    );
     // Where the closer goes in an unknown call's list: not among the plain values after it.
     restores('root = Div([a, b, "column", "m")', ROOT);
     // A run of labels without its brackets; a listed value written with a space for its dash.
