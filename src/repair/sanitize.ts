@@ -17,7 +17,10 @@ type Pass = (round: Round) => Edit[];
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
   [brokenLines],
-  [unknownComponents, misplacedComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  // A component renamed where its parent takes another: once its arguments and values are mended
+  // (a list its parent wants is wrapped, not renamed), since naming one scores every component.
+  [misplacedComponents],
   // Dropping arguments loses what they said: only once no other reading of the call is left.
   [excessArgs],
   [danglingRefs],
