@@ -110,14 +110,6 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
   visit(expr, null);
 }
 
-/**
- * Whether the repaired program (`result`, inspected as `last`) keeps the content of the
- * generation (inspected as `first`). Statements the repair left as they were (same name, same
- * text) keep theirs: only the others are read, so a long program with one mended line costs
- * that line (and a comparison of statement texts), not a walk of every tree. Statements the
- * generation had orphaned (never displayed, unless named in a line that could not be read) and
- * state, queries and mutations are not content.
- */
 const WORDS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const STRINGS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
 const CALLS = /(?<![A-Za-z0-9_$.])([A-Z][A-Za-z0-9_]*)[ \t]*\(/g;
@@ -129,6 +121,14 @@ function libraryCalls(text: string, library: Library): number {
   return n;
 }
 
+/**
+ * Whether the repaired program (`result`, inspected as `last`) keeps the content of the
+ * generation (inspected as `first`). Statements the repair left as they were (same name, same
+ * text) keep theirs: only the others are read, so a long program with one mended line costs
+ * that line (and a comparison of statement texts), not a walk of every tree. Statements the
+ * generation had orphaned (never displayed, unless named in a line that could not be read) and
+ * state, queries and mutations are not content.
+ */
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
   // The two lists of statements, walked side by side: most statements are the same in both, in
   // the same order; a few statements on either side are looked ahead for a mended one.

@@ -115,23 +115,22 @@ export function brokenLines(round: Round): Edit[] {
 /**
  * The first reading of a broken line (`body`, up to `end`) that reads as a clean statement: the
  * line mended in place, its named arguments made positional, closed; then commas put back; then
- * a bracket left out (or one too many) put right, alone or with a comma or another bracket, the reading
- * the library finds the fewest errors in. Mistakes meet in one line: each later step also reads
- * what the earlier ones made.
+ * a bracket left out (or one too many) put right, alone or with a comma or another bracket, the
+ * reading the library finds the fewest errors in. Mistakes meet in one line: each later step also
+ * reads what the earlier ones made.
  */
 function readLine(round: Round, line: BrokenLine, body: string, end: number): Edit | null {
   const { base, named, list } = readings(body, round.library);
-  const commas = () => missingCommas(base);
+  let comma: string | null | undefined;
+  const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
   const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named)], end);
   if (first) return first;
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
-  const comma = commas();
   // Two mistakes: a bracket and a comma, or two brackets.
-  const twice = () => [
-    ...brackets.flatMap((t) => missingCommas(t) ?? []),
-    ...(comma ? leftOutBracket(comma) : []),
-    ...brackets.flatMap((t) => leftOutBracket(t)),
-  ];
+  const twice = () => {
+    const withComma = commas();
+    return [...brackets.flatMap((t) => missingCommas(t) ?? []), ...(withComma ? leftOutBracket(withComma) : []), ...brackets.flatMap((t) => leftOutBracket(t))];
+  };
   return fewestErrors(round, line, brackets, end) ?? fewestErrors(round, line, twice(), end);
 }
 
