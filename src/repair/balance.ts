@@ -19,6 +19,8 @@ export function closings(text: string, tries = 6): string[] {
 }
 
 const OPENER: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+// Places tried for a left-out closer, and for a left-out opener.
+const BRACKET_TRIES = 8;
 
 /**
  * A bracket the line left out, shown by a closer that met the wrong opener. Either the closer due
@@ -33,6 +35,10 @@ export function leftOutBracket(text: string): string[] {
   if (m === null) return [];
   const inside: number[] = [];
   for (let k = commas.length - 1; k >= 0; k--) if (commas[k] > m.from && commas[k] < m.at && commaDepths[k] === m.depth) inside.push(commas[k]);
+  // A closer is left out near the closer that shows it, an opener near the bracket still open:
+  // the places tried are the few nearest each (a list of thousands would cost a reading each).
+  const closerAt = inside.slice(0, BRACKET_TRIES);
+  const openerAt = inside.slice(-BRACKET_TRIES).reverse();
   const put = (at: number, s: string) => text.slice(0, at) + s + text.slice(at);
   // An opener goes where the next argument starts, after the space that follows a comma.
   const argAt = (at: number) => {
@@ -40,5 +46,5 @@ export function leftOutBracket(text: string): string[] {
     return at;
   };
   const opener = OPENER[text[m.at]];
-  return [...inside.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(argAt(m.from + 1), opener), ...inside.map((at) => put(argAt(at + 1), opener))];
+  return [...closerAt.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(argAt(m.from + 1), opener), ...openerAt.map((at) => put(argAt(at + 1), opener))];
 }

@@ -52,6 +52,9 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], 
   return null;
 }
 
+// Lines longer than this are not read for two mistakes at once (a bracket with a comma or another bracket).
+const MAX_TWICE_CHARS = 2_000;
+
 // A line that stops after `=` or an operator: its statement goes on in the next line.
 const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
 
@@ -126,12 +129,15 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named)], end);
   if (first) return first;
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
-  // Two mistakes: a bracket and a comma, or two brackets.
+  const once = fewestErrors(round, line, brackets, end);
+  // Two mistakes: a bracket and a comma, or two brackets; tried on lines of ordinary length only
+  // (each pair is a reading of the whole line).
+  if (once !== null || base.length > MAX_TWICE_CHARS) return once;
   const twice = () => {
     const withComma = commas();
     return [...brackets.flatMap((t) => missingCommas(t) ?? []), ...(withComma ? leftOutBracket(withComma) : []), ...brackets.flatMap((t) => leftOutBracket(t))];
   };
-  return fewestErrors(round, line, brackets, end) ?? fewestErrors(round, line, twice(), end);
+  return fewestErrors(round, line, twice(), end);
 }
 
 /**

@@ -9,7 +9,7 @@ import { PARALLEL_CALLS } from "../support/costly-inputs.ts";
 import { MAX_MISMATCHES } from "../../src/lang/check.ts";
 
 test(
-  "nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines, of errors in one array, of calls in a broken line and of parallel tool calls, long names, references that share their parts and a library of 200,000 required props are read in proportion to their size",
+  "nested action calls, unclosed strings, deep unknown components, thousands of cut-off lines, of errors in one array, of calls in a broken line, a bracket left out of a long list and of parallel tool calls, long names, references that share their parts and a library of 200,000 required props are read in proportion to their size",
   () => {
     const script = new URL("../support/costly-inputs.ts", import.meta.url).pathname;
     const child = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 60_000 });
@@ -38,6 +38,7 @@ test(
     assert.deepEqual(out["references that share their parts, all fitting"], { parse: [], inspect: 0, repair: "already_valid", left: 0 });
     assert.deepEqual(out["a mismatch reached in 2^30 ways"], { parse: ["type-mismatch"], inspect: MAX_MISMATCHES, repair: "fix_failed", left: MAX_MISMATCHES });
     assert.deepEqual(out["unknown components in one array"], { parse: ["unknown-component"], inspect: 100_000, repair: "fixed", left: 0 });
+    assert.deepEqual(out["a bracket left out of a long list"], { parse: ["syntax", "missing-root"], inspect: 2, repair: "fixed", left: 0 });
     // Nothing reads the line (` ~`): it goes, and with it the texts, so no fix.
     assert.deepEqual(out["colons in the strings of a broken line's calls"], { parse: ["syntax"], inspect: 1, repair: "fix_failed", left: 1 });
     // The calls are one assistant turn on the chat wire, each result a tool message after it.

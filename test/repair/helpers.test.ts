@@ -66,17 +66,20 @@ describe("balance", () => {
   test("a bracket left out, shown by a closer that met another opener: each place it may go; a closer too many, taken out", () => {
     expect(balance('x = A([1, B(2, 3), "s")').mismatch).toEqual({ at: 22, wanted: "]", from: 6, depth: 2 });
     // The `]` due: before each comma of its bracket, last first, then before the `)`; or the `(`
-    // of that `)` left out: after the `[`, then after each comma.
+    // of that `)` left out: after the `[`, then after each comma, first first.
     expect(leftOutBracket('x = A([1, B(2, 3), "s")')).toEqual([
       'x = A([1, B(2, 3)], "s")',
       'x = A([1], B(2, 3), "s")',
       'x = A([1, B(2, 3), "s"])',
       'x = A([(1, B(2, 3), "s")',
-      'x = A([1, B(2, 3), ("s")',
       'x = A([1, (B(2, 3), "s")',
+      'x = A([1, B(2, 3), ("s")',
     ]);
     expect(leftOutBracket('x = A(1, 2], "s")')).toContain('x = A([1, 2], "s")');
     expect(leftOutBracket('x = A([1], "s"))')).toEqual(['x = A([1], "s")']);
+    // In a long list only the few places nearest each end are tried.
+    const long = `x = A([${Array.from({ length: 100 }, (_, i) => i).join(", ")}, "s")`;
+    expect(leftOutBracket(long).length).toBe(2 * 8 + 2);
     // Brackets inside strings are text; a closer that meets its own opener is no mismatch.
     expect(balance('x = A(["a)", 1], "b]")').mismatch).toBeNull();
     expect(leftOutBracket('x = A([1, 2], "s")')).toEqual([]);

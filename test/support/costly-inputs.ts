@@ -40,6 +40,9 @@ export const COSTLY_INPUTS: Record<string, string> = {
   // A named argument was looked for in every call of a broken line, its inside tried up to every
   // `)` after it, each with a `:` in a string read by the parser.
   "colons in the strings of a broken line's calls": head + "Stack([" + Array.from({ length: 3_000 }, (_, i) => `Text("a: ${i}")`).join(", ") + "] ~)",
+  // A bracket left out was looked for before every comma of the list, each place a reading of the
+  // whole line, and two at once for every pair.
+  "a bracket left out of a long list": "root = Stack([" + Array.from({ length: 5_000 }, () => 'Text("x")').join(", ") + ', "column")',
 };
 
 // A Responses history of many parallel tool calls: each call was appended to a copy of the turn's
