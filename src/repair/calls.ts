@@ -56,6 +56,9 @@ export function unknownComponents(round: Round): Edit[] {
  */
 export function misplacedComponents(round: Round): Edit[] {
   const edits: Edit[] = [];
+  // Like calls where one parent's list takes them get one answer: a list of a thousand misplaced
+  // texts is named once, not a thousand times (naming scores every component).
+  const named = new Map<string, string | null>();
   for (const error of errorsOf(round, "type-mismatch")) {
     let stmt = statementAt(round, error.at);
     if (!stmt) continue;
@@ -66,8 +69,11 @@ export function misplacedComponents(round: Round): Edit[] {
       hit = stmt?.expr;
     }
     if (!stmt || hit?.k !== "call" || !round.library.components.has(hit.name)) continue;
-    const name = nameByShape(round, hit, stmt.expr, stmt.id);
-    if (name !== null && name !== hit.name) edits.push({ start: hit.start, end: hit.nameEnd, text: name });
+    const call = hit;
+    const key = `${error.component}${error.path?.replace(/\/\d+/g, "/#")}|${call.name}(${call.args.map((a) => (a.k === "str" && !/\s/.test(a.v) && a.v.length <= 24 ? JSON.stringify(a.v) : a.k)).join()})`;
+    let name = named.get(key);
+    if (name === undefined) named.set(key, (name = nameByShape(round, call, stmt.expr, stmt.id)));
+    if (name !== null && name !== call.name) edits.push({ start: call.start, end: call.nameEnd, text: name });
   }
   return edits;
 }
