@@ -9,16 +9,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeConfigBlock } from "../src/client/config-block.ts";
 import { createApiKey, createOrganization, MAX_CREDITS, openDatabase } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
-import { STACK_TEXT_LIBRARY } from "../test/support/stack-text-library.ts";
+import { autofixBody } from "../test/server/harness.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
 import { cpuBetween, cpuUs } from "./processes.ts";
 import { median, pct, throughput } from "./stats.ts";
-
-const LIBRARY = STACK_TEXT_LIBRARY;
 
 /** A valid program just under 100,000 characters: one root, many Text statements. */
 export function bigGeneration(limit = 100_000): string {
@@ -43,16 +40,6 @@ export function bigBroken(): string {
   const valid = bigGeneration();
   const at = valid.indexOf("= Text(", valid.length >> 1);
   return valid.slice(0, at) + "= Txt(" + valid.slice(at + 7);
-}
-
-/** An Autofix request's body: the bench's library and `program`. */
-function autofixBody(program: string): string {
-  return JSON.stringify({
-    messages: [
-      { role: "system", content: writeConfigBlock({ chatLibrary: LIBRARY }) },
-      { role: "assistant", content: program },
-    ],
-  });
 }
 
 /** One Autofix call; throws unless it answers 200 with `status`. */
@@ -94,7 +81,7 @@ async function fixRatios(dir: string, concurrency: number) {
     const ratios = [];
     for (const w of WORKLOADS) {
       const program = w.program();
-      const body = autofixBody(program);
+      const body = JSON.stringify(autofixBody(program));
       const fix = async () => {
         await callAutofix(tessera.base, key, body, "fixed");
       };
@@ -153,7 +140,7 @@ export async function main(opts: { sequential?: number; concurrent?: number; con
     const org = await createOrganization(server.db, "bench", 1);
     const { key } = await createApiKey(server.db, org.id);
     const generation = bigGeneration();
-    const body = autofixBody(generation);
+    const body = JSON.stringify(autofixBody(generation));
     const call = async () => {
       const res = await callAutofix(server.url, key, body, "already_valid");
       // The server reports its own parse time: `server-timing: parse;dur=<ms>`.

@@ -72,7 +72,7 @@ function gatedProvider() {
   return { url: `http://127.0.0.1:${server.port}/v1`, arm, stop: () => server.stop(true) };
 }
 
-/** CPU time a process has used, user and system, in ms (Linux; clock ticks of 10 ms). */
+/** CPU time a process has used, user and system, in ms (Linux; processes.ts). */
 function cpuMs(pid: number): number {
   return (cpuUs([pid])?.get(pid) ?? Number.NaN) / 1000;
 }

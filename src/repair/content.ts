@@ -198,7 +198,10 @@ export function keepsContent(generation: string, first: Inspection, result: stri
 function keeps(before: Content, after: Content): boolean {
   if (after.calls < before.calls) return false;
   const loose = new Map<string, number>();
-  for (const [s, n] of after.strings) loose.set(normal(s), (loose.get(normal(s)) ?? 0) + n);
+  for (const [s, n] of after.strings) {
+    const form = normal(s);
+    loose.set(form, (loose.get(form) ?? 0) + n);
+  }
   for (const [s, n] of before.strings) {
     if ((after.strings.get(s) ?? 0) >= n) continue;
     // A string of a line that could not be read is counted as written; the result may hold it

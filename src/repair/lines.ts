@@ -1,7 +1,7 @@
 // Passes over broken lines (what the parser could not read as statements): a cut-off end is
 // closed or dropped, named arguments become positional, a missing closer is added (at the end,
 // or where another closer shows it was left out), prose goes.
-import { inspect, type BrokenLine, type Expr, type PlacedError } from "../lang/index.ts";
+import { inspect, type BrokenLine, type Expr, type Inspection, type PlacedError } from "../lang/index.ts";
 import { eachNode, innermostAt } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
 import { closings, leftOutBracket } from "./balance.ts";
@@ -39,17 +39,22 @@ function firstThatParses(round: Round, line: BrokenLine, candidates: Reading[], 
     const text = typeof c === "function" ? c() : c;
     if (text === null || seen.has(text)) continue;
     seen.add(text);
-    if (text === round.text.slice(line.start, end)) continue;
-    // Most readings do not read as a statement at all: the syntax alone says so, unchecked.
-    const syntax = readAlone(text);
-    if (syntax.broken.length || syntax.statements === 0) continue;
-    const alone = inspect(text, round.library);
-    const stmt = parsesAsStatement(alone, 0, text.length);
-    if (!stmt) continue;
-    const blocked = alone.errors.some((e) => BLOCKING.has(e.code) && e.at >= stmt.start && e.at <= stmt.end && !byObject(stmt.expr, e));
-    if (!blocked) return { start: line.start, end, text };
+    if (cleanReading(round, line, text, end)) return { start: line.start, end, text };
   }
   return null;
+}
+
+/** `text`'s inspection when it reads as one clean statement in place of the line, else null. */
+function cleanReading(round: Round, line: BrokenLine, text: string, end: number): Inspection | null {
+  if (text === round.text.slice(line.start, end)) return null;
+  // Most readings do not read as a statement at all: the syntax alone says so, unchecked.
+  const syntax = readAlone(text);
+  if (syntax.broken.length || syntax.statements === 0) return null;
+  const alone = inspect(text, round.library);
+  const stmt = parsesAsStatement(alone, 0, text.length);
+  if (!stmt) return null;
+  const blocked = alone.errors.some((e) => BLOCKING.has(e.code) && e.at >= stmt.start && e.at <= stmt.end && !byObject(stmt.expr, e));
+  return blocked ? null : alone;
 }
 
 // Lines longer than this are not read for two mistakes at once (a bracket with a comma or another bracket).
@@ -158,13 +163,12 @@ function byObject(expr: Expr, error: PlacedError): boolean {
 function fewestErrors(round: Round, line: BrokenLine, texts: string[], end: number): Edit | null {
   let best: Edit | null = null;
   let least = Infinity;
-  for (const text of texts) {
-    const edit = firstThatParses(round, line, [text], end);
-    if (edit === null) continue;
-    const ins = inspect(text, round.library);
+  for (const text of new Set(texts)) {
+    const ins = cleanReading(round, line, text, end);
+    if (ins === null) continue;
     let errors = ins.errors.length;
     for (const stmt of ins.statements) eachNode(stmt.expr, (e) => e.k === "arr" && mixed(e.items) && errors++);
-    if (errors < least) [best, least] = [edit, errors];
+    if (errors < least) [best, least] = [{ start: line.start, end, text }, errors];
   }
   return best;
 }

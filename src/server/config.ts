@@ -10,6 +10,7 @@ import { DEFAULT_CALL_LIMITS } from "../providers/call.ts";
 import { offeredModelsProblem } from "../providers/offered.ts";
 import { PROVIDER_VARIABLES, route, target } from "../providers/registry.ts";
 import { hostedToolsFromEnv, type HostedToolsConfig } from "./hosted/config.ts";
+import { MAX_FETCH_LIMIT } from "./bun-start-env.ts";
 
 export interface FixingModelConfig {
   /** The provider id of `TESSERA_AUTOFIX_MODEL` (before the slash). */
@@ -105,7 +106,7 @@ export const SETTINGS = {
     "TESSERA_MAX_PROVIDER_CALLS",
     v.pipe(
       atLeastOne,
-      v.transform((n) => Math.min(65_535, n)),
+      v.transform((n) => Math.min(MAX_FETCH_LIMIT, n)),
     ),
     4096,
   ),
