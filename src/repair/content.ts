@@ -13,6 +13,7 @@
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
+import { innerQuotes, mendLine } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
 
@@ -46,8 +47,10 @@ function propertyOf(schema: PropSchema | null, key: string): PropSchema | null {
   return null;
 }
 
-/** The text strings of `text` outside comments: quoted literals with a space inside. */
-function literalStrings(text: string, out: Map<string, number>): void {
+/** The quoted literals of `text` outside comments, and whether one runs open to a line's end. */
+function quoted(text: string): { strings: string[]; open: boolean } {
+  const strings: string[] = [];
+  let open = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "#" || (c === "/" && text[i + 1] === "/")) {
@@ -57,12 +60,26 @@ function literalStrings(text: string, out: Map<string, number>): void {
     if (c !== '"' && c !== "'" && c !== "`") continue;
     let j = i + 1;
     for (; j < text.length && text[j] !== c && text[j] !== "\n"; j++) if (text[j] === "\\" && j + 1 < text.length) j++;
+    if (j >= text.length || text[j] === "\n") open = true;
     // Its value as the parser reads it (escapes decoded), as the result's strings are.
-    const s = c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j) + c);
-    // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
-    if (/\s/.test(s.trim())) add(out, s);
+    strings.push(c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j) + c));
     i = j;
   }
+  return { strings, open };
+}
+
+/**
+ * The text strings of a line the parser could not read: its quoted literals with a space inside,
+ * read as the repair reads the line (mend.ts): a string typed over lines is one; where a string
+ * runs open to a line's end, quotes inside strings may have been left unescaped.
+ */
+function literalStrings(written: string, out: Map<string, number>): void {
+  const text = mendLine(written) ?? written;
+  let read = quoted(text);
+  const unescaped = read.open ? innerQuotes(text) : null;
+  if (unescaped !== null) read = quoted(unescaped);
+  // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
+  for (const s of read.strings) if (/\s/.test(s.trim())) add(out, s);
 }
 
 /** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */

@@ -1,6 +1,7 @@
 // Passes over broken lines (what the parser could not read as statements): a cut-off end is
 // closed or dropped, named arguments become positional, a missing closer is added (at the end,
-// or where another closer shows it was left out), prose goes.
+// or where another closer shows it was left out), a string typed over lines is joined, the
+// root written without its name is named, prose goes.
 import { inspect, type BrokenLine, type Expr, type Inspection, type PlacedError } from "../lang/index.ts";
 import { eachNode, innermostAt } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
@@ -8,7 +9,7 @@ import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
-import { mendLine, missingCommas } from "./mend.ts";
+import { innerQuotes, mendLine, missingCommas } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -81,14 +82,56 @@ function readings(body: string, library: Round["library"]): { base: string; name
   return { base, named, list };
 }
 
+// The most lines a string typed over lines is followed through.
+const MAX_STRING_LINES = 200;
+/** The quote of the string `text` ends inside, or null. */
+const openQuote = (text: string): string | null => {
+  const closer = balance(text).closers[0];
+  return closer === '"' || closer === "'" ? closer : null;
+};
+
+/**
+ * A string typed over lines (Markdown with its line breaks as typed) that the parser reads as
+ * lines of their own (a blank line between, or a value statement's string): lines[i] and the
+ * lines that carry its string on, each break written `\n`, up to the line that closes it. Null
+ * unless the line ends inside a string and following lines, none a statement, close it.
+ */
+function stringOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
+  let end = bodyEnd(round, lines[i]);
+  let body = round.text.slice(lines[i].start, end);
+  let quote = openQuote(body);
+  for (let j = i + 1; quote !== null && j < lines.length && j <= i + MAX_STRING_LINES; j++) {
+    const between = round.text.slice(end, lines[j].start);
+    if (lines[j].id !== undefined || !/^\s*$/.test(between)) return null;
+    end = bodyEnd(round, lines[j]);
+    const piece = round.text.slice(lines[j].start, end);
+    body += "\\n".repeat(between.split("\n").length - 1) + piece;
+    // Each line read once: it starts inside the string (what is open before it is not a string's).
+    quote = openQuote(quote + piece);
+    if (quote === null) return { body, end, last: j };
+  }
+  return null;
+}
+
+const CALL_START = /^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
+
 /** Repairs for the broken lines of this round; a line none of them fits is left for `dropBroken`. */
 export function brokenLines(round: Round): Edit[] {
   const edits: Edit[] = [];
   const lines = round.ins.broken;
+  // Whether a line without a name has been read as the missing root.
+  let rootNamed = round.defs.has("root");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     let end = bodyEnd(round, line);
     let body = round.text.slice(line.start, end);
+    const over = line.id !== undefined ? stringOverLines(round, lines, i) : null;
+    const joined = over && readLine(round, line, over.body, over.end);
+    if (over && joined) {
+      edits.push(joined);
+      i = over.last;
+      continue;
+    }
     const next = lines[i + 1];
     if (!line.incomplete && next !== undefined && next.id === undefined && /^[ \t]*$/.test(round.text.slice(line.end, next.start)) && GOES_ON.test(body)) {
       // A statement broken over two lines: the second is the rest of the first, joined in the line.
@@ -105,7 +148,12 @@ export function brokenLines(round: Round): Edit[] {
       // Not `name = ...`: prose, a stray fence, a bullet; or a statement another language's habits
       // hide (`const x = ...`, `x: ...`), mended in place.
       const mended = line.incomplete ? null : mendLine(body);
-      const edit = mended === null ? null : readLine(round, line, mended, end);
+      let edit = mended === null ? null : readLine(round, line, mended, end);
+      // A call standing alone where the program has no root: the root, its name left out.
+      if (!edit && !rootNamed && !line.incomplete && CALL_START.test(body)) {
+        edit = readLine(round, line, `root = ${(mended ?? body).trimStart()}`, end);
+        rootNamed = edit !== null;
+      }
       edits.push(edit ?? removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
@@ -131,7 +179,7 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
-  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named)], end);
+  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named), () => innerQuotes(base)], end);
   if (first) return first;
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);

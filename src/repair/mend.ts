@@ -2,8 +2,8 @@
 // `const`/`let`/`var`; a trailing semicolon; `name: value`, `name := value`, `name == value`,
 // `name => value` and `name Card(...)` for `name = value`; Python's True/False/None and tuples,
 // JavaScript's undefined and template literals; strings in typographic quotes; `34%` for 34;
-// named arguments written `label="Go"`. Pure text edits outside strings and comments; the parser
-// then judges the result.
+// named arguments written `label="Go"`; line breaks typed inside a string (`\n`); quotes left
+// unescaped inside a string. Pure text edits; the parser then judges the result.
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
@@ -148,7 +148,7 @@ export function mendLine(line: string): string | null {
           ? untemplate(p.text)
           : isSmart(p.text[0])
             ? unsmart(p.text)
-            : p.text,
+            : p.text.replace(/\r?\n/g, "\\n"),
     )
     .join("");
   text = tuplesAsArrays(text);
@@ -160,6 +160,38 @@ export function mendLine(line: string): string | null {
   while (cut > 0 && text[cut - 1] === ";") cut--;
   if (cut < end) text = text.slice(0, cut) + text.slice(end);
   return text === line ? null : text;
+}
+
+/**
+ * Quotes inside a string written as they are (`"the "best" plan"`): a quote followed by a word
+ * (not a comma, a closer or another value) is part of the string, escaped. Null when there is none.
+ */
+export function innerQuotes(line: string): string | null {
+  const out: string[] = [];
+  let at = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "#" || (c === "/" && line[i + 1] === "/")) {
+      while (i + 1 < line.length && line[i + 1] !== "\n") i++; // a comment runs to the line's end
+      continue;
+    }
+    if (c !== '"' && c !== "'") continue;
+    let j = i + 1;
+    for (; j < line.length && line[j] !== "\n"; j++) {
+      if (line[j] === "\\") j++;
+      else if (line[j] === c) {
+        let k = j + 1;
+        while (line[k] === " " || line[k] === "\t") k++;
+        if (!/[A-Za-z0-9]/.test(line[k] ?? "")) break;
+        out.push(line.slice(at, j), "\\");
+        at = j;
+      }
+    }
+    i = j;
+  }
+  if (at === 0) return null;
+  out.push(line.slice(at));
+  return out.join("");
 }
 
 /** Runs of spaces outside strings between the end of one value and the start of another. */

@@ -76,11 +76,12 @@ function wrapped(round: Round, call: CallExpr, component: Component): Candidate[
 
 /**
  * A list property's values written one by one (`Series("MAU", 1, 2, 3)`, `BarChart("Q1", "Q2",
- * series)`): a run of literal values of one kind at that property wrapped in its array, the whole
- * run or, with more arguments than properties, enough to leave one argument for each property
- * after it.
+ * series)`, `Input("name", "Name", "text", "required")`): a run of literal values of one kind at
+ * that property wrapped in its array, the whole run or, with more arguments than properties,
+ * enough to leave one argument for each property after it; a value alone only where it does not
+ * fit unwrapped.
  */
-function wrappedRun(call: CallExpr, component: Component): Candidate[] {
+function wrappedRun(round: Round, call: CallExpr, component: Component): Candidate[] {
   const args = call.args;
   const out: Candidate[] = [];
   for (let k = 0; k < component.props.length && k < args.length; k++) {
@@ -89,7 +90,7 @@ function wrappedRun(call: CallExpr, component: Component): Candidate[] {
     let run = 1;
     while (k + run < args.length && args[k + run].k === kind) run++;
     for (const m of new Set([run, args.length - component.props.length + 1])) {
-      if (m < 2 || m > run) continue;
+      if (m < 1 || m > run || (m === 1 && round.fit.fits(args[k], component, k))) continue;
       const items = args.slice(k, k + m);
       const arr: Expr = { k: "arr", items, start: items[0].start, end: items[m - 1].end };
       out.push({
@@ -149,7 +150,7 @@ export function argReadings(round: Round, call: CallExpr, component: Component):
   const object = fromObject(round, call, component);
   const out = object ? [{ args: object.args, swapped: false }] : [];
   if (call.args.length > MAX_RESHAPED_ARGS) return out;
-  for (const c of [...wrapped(round, call, component), ...wrappedRun(call, component)]) out.push({ args: c.args, swapped: false });
+  for (const c of [...wrapped(round, call, component), ...wrappedRun(round, call, component)]) out.push({ args: c.args, swapped: false });
   for (const c of swaps(round, call)) out.push({ args: c.args, swapped: true });
   return out;
 }
@@ -196,7 +197,7 @@ export function reshapeCalls(round: Round): Edit[] {
     const candidates = [
       ...(object ? [object] : []),
       ...wrapped(round, call, component),
-      ...wrappedRun(call, component),
+      ...wrappedRun(round, call, component),
       ...splitIndex(round, call),
       ...swaps(round, call),
     ];

@@ -1,6 +1,6 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
 // becomes the listed value; a number or boolean in a string (or the reverse) takes the wanted type;
-// an object where a component goes becomes that component's call.
+// an object or a text where a component goes becomes that component's call.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
@@ -70,13 +70,25 @@ function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, compon
   return `${component.name}(${Array.from(slots, (t) => t ?? "null").join(", ")})`;
 }
 
+/**
+ * A text where a component goes whose required properties are its first one or two, all free
+ * text (`"Billing"` for `SelectItem(value, label)`): the component with the text in each, as an
+ * HTML option without a value takes its text for one. Null for any other component.
+ */
+function textAsCall(source: string, component: Component): string | null {
+  const required = component.props.filter((p) => p.required).length;
+  const leading = component.props.slice(0, required);
+  const freeText = (p: PropSchema) => p.type === "string" && p.enum === undefined;
+  if (required === 0 || required > 2 || !leading.every((p) => p.required && freeText(p.schema))) return null;
+  return `${component.name}(${Array(required).fill(source).join(", ")})`;
+}
+
 /** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
 export function coerce(value: Expr, source: string, schema: PropSchema, library?: Library): string | null {
   const all = branches(schema);
-  if (value.k === "obj" && library) {
-    const component = componentOf(all, library);
-    return component && objectAsCall(value, source, component);
-  }
+  const component = library && (value.k === "obj" || value.k === "str") ? componentOf(all, library) : null;
+  if (component) return value.k === "obj" ? objectAsCall(value, source, component) : textAsCall(source, component);
+  if (value.k === "obj") return null;
   const listed = all.flatMap((b) => b.enum ?? []);
   const types = new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
   if (listed.length) {

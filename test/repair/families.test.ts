@@ -120,6 +120,36 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([n])", 'n = TextContent(\u201cDon\u2019t panic\u201d, "small")'),
       lines("root = Stack([n])", 'n = TextContent("Don\u2019t panic", "small")'),
     );
+    // Line breaks typed inside a string (Markdown as written), and quotes inside one left unescaped.
+    becomes(
+      lines("root = Stack([m])", 'm = MarkDownRenderer("- one', "- two", "", '- three", "clear")'),
+      lines("root = Stack([m])", 'm = MarkDownRenderer("- one\\n- two\\n\\n- three", "clear")'),
+    );
+    becomes(
+      lines("root = Stack([m])", "m = MarkDownRenderer(notes)", 'notes = "## Notes', "", "- one", '- two"'),
+      lines("root = Stack([m])", "m = MarkDownRenderer(notes)", 'notes = "## Notes\\n\\n- one\\n- two"'),
+    );
+    becomes(
+      lines("root = Stack([n])", 'n = TextContent("Our "best" plan", "small")'),
+      lines("root = Stack([n])", 'n = TextContent("Our \\"best\\" plan", "small")'),
+    );
+    becomes(lines("root = Stack([n])", "n = TextContent('Don't panic', \"small\")"), lines("root = Stack([n])", "n = TextContent('Don\\'t panic', \"small\")"));
+    // The root written without its name: named, not dropped as prose with an invented root.
+    restores('Stack([a, b], "column", "m")', ROOT);
+  });
+  test("one value where a list goes is wrapped; a text where a component goes becomes its call", () => {
+    becomes(
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", "required"))])'),
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", ["required"]))])'),
+    );
+    becomes(
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Topic", Select("topic", ["Sales", "General inquiry"]))])'),
+      lines(
+        "root = Stack([f])",
+        'f = Form("f", [FormControl("Topic", Select("topic", [SelectItem("Sales", "Sales"), SelectItem("General inquiry", "General inquiry")]))])',
+      ),
+    );
+    becomes(lines("root = Stack([t])", 't = Table(["Name", "Age"], [])'), lines("root = Stack([t])", 't = Table([Col("Name"), Col("Age")], [])'));
   });
   test("listed values matched by meaning before spelling", () => {
     const align = ["start", "center", "end", "stretch", "baseline"];
