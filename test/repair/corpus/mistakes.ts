@@ -32,7 +32,8 @@ export type Family =
   | "orphan-unlisted"
   | "number-as-string"
   | "prose-line"
-  | "missing-statement";
+  | "missing-statement"
+  | "value-shape";
 
 export interface Ctx {
   text: string;
@@ -461,7 +462,7 @@ function proseLine(ctx: Ctx): Mistake | null {
   return { family: "prose-line", statement: null, start: 0, end: 0, text: `${pick(ctx.rand, lines)}\n` };
 }
 
-export const FAMILIES: Record<Exclude<Family, "missing-statement">, (ctx: Ctx) => Mistake | null> = {
+export const FAMILIES: Record<Exclude<Family, "missing-statement" | "value-shape">, (ctx: Ctx) => Mistake | null> = {
   "object-props": objectProps,
   "named-args": namedArgs,
   "bare-children": bareChildren,
@@ -481,9 +482,65 @@ export const FAMILIES: Record<Exclude<Family, "missing-statement">, (ctx: Ctx) =
 };
 
 /**
+ * A value written in the shape of what it holds rather than of its property: a string's `\n`
+ * typed as line breaks (Markdown as a model writes it), a list of one value as the value alone
+ * (`"required"` for `["required"]`), a call of a component that holds one text written as the
+ * text, in a list that takes that component only (`"Name"` for `Col("Name")`).
+ */
+function valueShape(ctx: Ctx): Mistake | null {
+  const free = (st: Statement) => !ctx.used.has(st.id);
+  const ways: (() => Mistake | null)[] = [
+    () => {
+      const hit = pick(
+        ctx.rand,
+        nodes(ctx, (e, _p, st) => free(st) && e.k === "str" && ctx.text[e.start] === '"' && /\\n/.test(src(ctx, e)) && !/\\\\/.test(src(ctx, e))),
+      );
+      return hit ? { family: "value-shape", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: src(ctx, hit.e).replaceAll("\\n", "\n") } : null;
+    },
+    () => {
+      const hit = pick(
+        ctx.rand,
+        nodes(ctx, (e, p, st) => {
+          if (!free(st) || e.k !== "arr" || e.items.length !== 1 || (e.items[0].k !== "str" && e.items[0].k !== "num")) return false;
+          // Only where the value alone does not fit: else it is no mistake.
+          const prop = p?.k === "call" ? ctx.library.components.get(p.name)?.props[p.args.indexOf(e)] : undefined;
+          return prop?.schema.type === "array" && prop.schema.anyOf === undefined;
+        }),
+      );
+      return hit && hit.e.k === "arr"
+        ? { family: "value-shape", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: src(ctx, hit.e.items[0]) }
+        : null;
+    },
+    () => {
+      const hits: { s: Statement; call: Call }[] = [];
+      for (const n of nodes(ctx, (e, _p, st) => free(st) && isComponent(ctx, e))) {
+        const holder = n.e as Call;
+        holder.args.forEach((a, i) => {
+          const ref = ctx.library.components.get(holder.name)!.props[i]?.schema.items?.$ref;
+          if (a.k !== "arr" || typeof ref !== "string") return;
+          for (const item of a.items) {
+            if (item.k !== "call" || !ref.endsWith(`/${item.name}`) || item.args.length !== 1 || item.args[0].k !== "str") continue;
+            const props = ctx.library.components.get(item.name)!.props;
+            if (props.filter((p) => p.required).length === 1 && props[0].required) hits.push({ s: n.s, call: item });
+          }
+        });
+      }
+      const hit = pick(ctx.rand, hits);
+      return hit ? { family: "value-shape", statement: hit.s.id, start: hit.call.start, end: hit.call.end, text: src(ctx, hit.call.args[0]) } : null;
+    },
+  ];
+  for (let tries = 0; tries < 6; tries++) {
+    const m = pick(ctx.rand, ways)!();
+    if (m) return m;
+  }
+  return null;
+}
+
+/**
  * Families drawn from a generator of their own (see makeCase), so that adding one leaves every
  * case drawn before as it was.
  */
 export const LATER_FAMILIES: Record<string, (ctx: Ctx) => Mistake | null> = {
   "missing-statement": missingStatement,
+  "value-shape": valueShape,
 };
