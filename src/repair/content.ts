@@ -13,7 +13,7 @@
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
-import { innerQuotes, mendLine } from "./mend.ts";
+import { mendLine } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
 
@@ -47,10 +47,14 @@ function propertyOf(schema: PropSchema | null, key: string): PropSchema | null {
   return null;
 }
 
-/** The quoted literals of `text` outside comments, and whether one runs open to a line's end. */
-function quoted(text: string): { strings: string[]; open: boolean } {
-  const strings: string[] = [];
-  let open = false;
+/**
+ * The text strings of a line the parser could not read, read as the repair reads the line
+ * (mend.ts: a string typed over lines is one): its quoted literals outside comments with a space
+ * inside. A quote that runs open to the line's end is no string: a quote inside a string left
+ * unescaped, or one left out, misled the count there.
+ */
+function literalStrings(written: string, out: Map<string, number>): void {
+  const text = mendLine(written) ?? written;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "#" || (c === "/" && text[i + 1] === "/")) {
@@ -60,26 +64,16 @@ function quoted(text: string): { strings: string[]; open: boolean } {
     if (c !== '"' && c !== "'" && c !== "`") continue;
     let j = i + 1;
     for (; j < text.length && text[j] !== c && text[j] !== "\n"; j++) if (text[j] === "\\" && j + 1 < text.length) j++;
-    if (j >= text.length || text[j] === "\n") open = true;
+    if (j >= text.length || text[j] === "\n") {
+      i = j;
+      continue;
+    }
     // Its value as the parser reads it (escapes decoded), as the result's strings are.
-    strings.push(c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j) + c));
+    const s = c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j + 1));
+    // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
+    if (/\s/.test(s.trim())) add(out, s);
     i = j;
   }
-  return { strings, open };
-}
-
-/**
- * The text strings of a line the parser could not read: its quoted literals with a space inside,
- * read as the repair reads the line (mend.ts): a string typed over lines is one; where a string
- * runs open to a line's end, quotes inside strings may have been left unescaped.
- */
-function literalStrings(written: string, out: Map<string, number>): void {
-  const text = mendLine(written) ?? written;
-  let read = quoted(text);
-  const unescaped = read.open ? innerQuotes(text) : null;
-  if (unescaped !== null) read = quoted(unescaped);
-  // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
-  for (const s of read.strings) if (/\s/.test(s.trim())) add(out, s);
 }
 
 /** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */
@@ -222,8 +216,9 @@ function keeps(before: Content, after: Content): boolean {
   for (const [s, n] of before.strings) {
     if ((after.strings.get(s) ?? 0) >= n) continue;
     // A string of a line that could not be read is counted as written; the result may hold it
-    // in another form (a listed value mended: case, separators) or, being free text, as it was.
-    if ((loose.get(normal(s)) ?? 0) >= n) continue;
+    // in another form (a listed value mended: case, separators), without the `, ` a closing
+    // quote left out let in (mend.ts closedQuote), or, being free text, as it was.
+    if ((loose.get(normal(s)) ?? 0) >= n || (loose.get(normal(s.replace(/,\s*$/, ""))) ?? 0) >= n) continue;
     // Text kept inside another string (an unknown call's strings joined in a text component).
     let inside = false;
     for (const t of after.strings.keys()) if (t.length > s.length && t.includes(s)) inside = true;

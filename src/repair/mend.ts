@@ -1,4 +1,5 @@
 // Habits from other languages, mended in the line where they stand rather than the line dropped:
+// a statement written as a Markdown list item or inline code; `UI.Card(` for `Card(`;
 // `const`/`let`/`var`; a trailing semicolon; `name: value`, `name := value`, `name == value`,
 // `name => value` and `name Card(...)` for `name = value`; Python's True/False/None and tuples,
 // JavaScript's undefined and template literals; strings in typographic quotes; `34%` for 34;
@@ -7,6 +8,11 @@
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
+// A statement written as a Markdown list item (`- `, `* `, `1. `) or as inline code (`` `…` ``).
+const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=)/;
+const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^`]*)`[ \t]*$/;
+// `UI.Card(`: a namespace before a component call.
+const NAMESPACE = /(?<![A-Za-z0-9_$.])[A-Za-z_][A-Za-z0-9_]*\.(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/g;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=?|==|=>)[ \t]*(?=\S)/;
 // `name Card(...)`: the `=` left out before a component call.
 const NO_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/;
@@ -138,12 +144,12 @@ function tuplesAsArrays(line: string): string {
 
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  let text = line.replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
+  let text = line.replace(INLINE_CODE, "$1$2").replace(LIST_ITEM, "$1").replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
     .map((p) =>
       p.code
-        ? namedEquals(literals(p.text).replace(PERCENT, "$1"), depth)
+        ? namedEquals(literals(p.text).replace(PERCENT, "$1").replace(NAMESPACE, ""), depth)
         : p.text.startsWith("`")
           ? untemplate(p.text)
           : isSmart(p.text[0])
@@ -192,6 +198,22 @@ export function innerQuotes(line: string): string | null {
   if (at === 0) return null;
   out.push(line.slice(at));
   return out.join("");
+}
+
+/**
+ * A string's closing quote left out before the next argument (`"Contact Us, "large-heavy"`): where
+ * a quote inside a string is followed by a word (as innerQuotes reads it) and the string holds a
+ * `, ` before it, the quote put back before that comma. Null when there is no such place.
+ */
+export function closedQuote(line: string): string | null {
+  const escaped = innerQuotes(line);
+  if (escaped === null) return null;
+  // The first quote innerQuotes escaped: where the two texts first differ.
+  let at = 0;
+  while (line[at] === escaped[at]) at++;
+  const open = line.lastIndexOf(line[at], at - 1);
+  const comma = line.lastIndexOf(", ", at);
+  return open >= 0 && comma > open ? `${line.slice(0, comma)}${line[at]}${line.slice(comma)}` : null;
 }
 
 /** Runs of spaces outside strings between the end of one value and the start of another. */

@@ -1,9 +1,10 @@
 // Calls whose arguments are all there but not in the shape the signature wants: props written as
 // one object (`Card({children: [...], variant: "card"})`), children or a list's values not wrapped
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
-// (`Slice(34, "Organic")`), two lists with no comma between (read as an index). Each call
-// with a type mismatch or excess arguments is rewritten to the reading whose arguments all fit,
-// by the checker's rules; when none fits it is left for the other passes.
+// (`Slice(34, "Organic")`), two lists with no comma between (read as an index), a number written
+// with thousands separators (`3,400`, read as two). Each call with a type mismatch or excess
+// arguments is rewritten to the reading whose arguments all fit, by the checker's rules; when
+// none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
@@ -119,6 +120,32 @@ function splitIndex(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
+/**
+ * A number written with thousands separators (`Slice("Organic", 3,400)`): the parser reads a
+ * number per group. Read again as one number where each later group is three digits joined by
+ * a bare comma.
+ */
+function thousands(round: Round, call: CallExpr): Candidate[] {
+  const out: Candidate[] = [];
+  const args = call.args;
+  const text = (e: Expr) => round.text.slice(e.start, e.end);
+  for (let i = 0; i + 1 < args.length; i++) {
+    if (args[i].k !== "num" || !/^-?\d{1,3}$/.test(text(args[i]))) continue;
+    let j = i + 1;
+    while (j < args.length && args[j].k === "num" && round.text.slice(args[j - 1].end, args[j].start) === "," && /^\d{3}$|^\d{3}\.\d+$/.test(text(args[j]))) {
+      j++;
+      if (text(args[j - 1]).includes(".")) break;
+    }
+    if (j === i + 1) continue;
+    const [first, last] = [args[i], args[j - 1]];
+    const digits = args.slice(i, j).map(text).join("");
+    const merged: Expr = { k: "num", v: Number(digits), start: first.start, end: last.end };
+    out.push({ args: [...args.slice(0, i), merged, ...args.slice(j)], edit: () => [{ start: first.start, end: last.end, text: digits }] });
+    i = j - 1;
+  }
+  return out;
+}
+
 /** Two arguments swapped back (either pair, nearest first). */
 function swaps(round: Round, call: CallExpr): Candidate[] {
   const out: Candidate[] = [];
@@ -199,6 +226,7 @@ export function reshapeCalls(round: Round): Edit[] {
       ...wrapped(round, call, component),
       ...wrappedRun(round, call, component),
       ...splitIndex(round, call),
+      ...thousands(round, call),
       ...swaps(round, call),
     ];
     // The first reading where every argument fits; else one that leaves a single argument that

@@ -1,5 +1,6 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
-// becomes the listed value; a number or boolean in a string (or the reverse) takes the wanted type;
+// becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true)
+// takes the wanted type;
 // an object or a text where a component goes becomes that component's call.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
@@ -107,6 +108,7 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
     const text = value.v.trim();
     if ((types.has("number") || (types.has("integer") && Number.isInteger(Number(text)))) && NUMBER.test(text)) return text;
     if (types.has("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase();
+    if (types.has("boolean") && /^(yes|no)$/i.test(text)) return String(/^yes$/i.test(text));
   }
   if ((value.k === "num" || value.k === "bool") && types.has("string")) return JSON.stringify(source);
   return null;

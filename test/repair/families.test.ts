@@ -136,8 +136,18 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack([n])", "n = TextContent('Don't panic', \"small\")"), lines("root = Stack([n])", "n = TextContent('Don\\'t panic', \"small\")"));
     // The root written without its name: named, not dropped as prose with an invented root.
     restores('Stack([a, b], "column", "m")', ROOT);
+    // A closing quote left out before the next argument: put back, not the two strings joined.
+    becomes(
+      lines("root = Stack([n])", 'n = TextContent("Contact us, "large-heavy")'),
+      lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
+    );
+    // Statements written as Markdown list items or inline code; a namespace before a call.
+    restores('- root = Stack([a, b], "column", "m")', ROOT);
+    restores('1. root = Stack([a, b], "column", "m")', ROOT);
+    restores('`root = Stack([a, b], "column", "m")`', ROOT);
+    restores('root = UI.Stack([a, b], "column", "m")', ROOT);
   });
-  test("one value where a list goes is wrapped; a text where a component goes becomes its call", () => {
+  test("one value where a list goes is wrapped; a text where a component goes becomes its call; a number in groups is one", () => {
     becomes(
       lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", "required"))])'),
       lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", ["required"]))])'),
@@ -150,6 +160,12 @@ describe("repairs that keep what the model wrote", () => {
       ),
     );
     becomes(lines("root = Stack([t])", 't = Table(["Name", "Age"], [])'), lines("root = Stack([t])", 't = Table([Col("Name"), Col("Age")], [])'));
+    // A number written with thousands separators is one number, not a number and one in excess.
+    becomes(
+      lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 3,400), Slice("Paid", 1,250,000.5)])'),
+      lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 3400), Slice("Paid", 1250000.5)])'),
+    );
+    restores('root = Stack([a, b], "row", "m", "start", "start", "yes")', 'root = Stack([a, b], "row", "m", "start", "start", true)');
   });
   test("listed values matched by meaning before spelling", () => {
     const align = ["start", "center", "end", "stretch", "baseline"];
