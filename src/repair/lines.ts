@@ -115,6 +115,11 @@ function stringOverLines(round: Round, lines: BrokenLine[], i: number): { body: 
 
 const CALL_START = /^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
 
+/** A line standing alone as a component call (`mended`: the line as mendLine wrote it), named `root`; null when it is no call. */
+export function asRoot(body: string, mended: string | null): string | null {
+  return CALL_START.test(body) ? `root = ${(mended ?? body).trimStart()}` : null;
+}
+
 /** Repairs for the broken lines of this round; a line none of them fits is left for `dropBroken`. */
 export function brokenLines(round: Round): Edit[] {
   const edits: Edit[] = [];
@@ -150,8 +155,9 @@ export function brokenLines(round: Round): Edit[] {
       const mended = line.incomplete ? null : mendLine(body);
       let edit = mended === null ? null : readLine(round, line, mended, end);
       // A call standing alone where the program has no root: the root, its name left out.
-      if (!edit && !rootNamed && !line.incomplete && CALL_START.test(body)) {
-        edit = readLine(round, line, `root = ${(mended ?? body).trimStart()}`, end);
+      const root = edit || rootNamed || line.incomplete ? null : asRoot(body, mended);
+      if (root !== null) {
+        edit = readLine(round, line, root, end);
         rootNamed = edit !== null;
       }
       edits.push(edit ?? removeLines(round.text, line.start, line.end, round.from, round.to));

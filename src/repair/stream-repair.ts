@@ -16,6 +16,8 @@ import { inspect, isValid, parse, type FixError, type Inspection, type Library, 
 import { FENCE, isEnvelopeHeader, isMarkerAt } from "../lang/frame.ts";
 import { balance } from "../lang/balance.ts";
 import { eachNode } from "./exprs.ts";
+import { asRoot } from "./lines.ts";
+import { mendLine } from "./mend.ts";
 import { sanitize } from "./sanitize.ts";
 
 /** Errors only the whole program can have: left to the end. */
@@ -182,16 +184,31 @@ export function createStreamRepair(library: Library): StreamRepair {
   // `checked`: the unit's own inspection, when settle() has just made it.
   const finishUnit = (checked?: Inspection) => {
     if (!unit) return;
-    const raw = unit.text;
+    let raw = unit.text;
     unit = null;
-    const own = checked ?? inspect(raw, library);
+    let own = checked ?? inspect(raw, library);
     if (own.statements.length === 0 && own.broken.length === 0) {
       // Blank lines and comments.
       if (mode === "bare" && sent.size === 0) maybeProse.push(raw);
       else sendProgram(raw);
       return;
     }
-    const ids = [...new Set([...own.statements.map((s) => s.id), ...own.broken.flatMap((b) => (b.id === undefined ? [] : [b.id]))])];
+    const idsOf = (ins: Inspection) => [...new Set([...ins.statements.map((s) => s.id), ...ins.broken.flatMap((b) => (b.id === undefined ? [] : [b.id]))])];
+    let ids = idsOf(own);
+    if (ids.length === 0) {
+      // A statement another language's habits hide (`- name = …`, `const name = …`), or the root
+      // written without its name, read as the whole program's repair reads it (lines.ts): taken
+      // only when that reads cleanly, so that prose before a plain-text answer stays prose.
+      const body = raw.replace(/\r?\n$/, "");
+      const mended = mendLine(body);
+      const reading = mended !== null && STARTS_STATEMENT.test(mended) ? mended : sent.has("root") || held.has("root") ? null : asRoot(body, mended);
+      const again = reading === null ? null : inspect(reading, library);
+      if (reading !== null && again !== null && again.broken.length === 0 && again.statements.length === 1) {
+        raw = reading + raw.slice(body.length);
+        own = inspect(raw, library);
+        ids = idsOf(own);
+      }
+    }
     if (ids.length === 0) {
       // Not a statement at all: prose before a fence, or a line the repair drops.
       if (mode === "bare" && sent.size === 0) maybeProse.push(raw);
@@ -264,6 +281,9 @@ export function createStreamRepair(library: Library): StreamRepair {
   // needs more lines (a bracket or string still open, or an operator at the end).
   const settle = (u: { text: string; peek: boolean }) => {
     if (balance(u.text).closers !== "") return;
+    // A string typed over lines (its breaks read as `\n`, as the repair reads them) goes on.
+    const opened = balance(u.text.replace(/\r?\n$/, "").replace(/\r?\n/g, "\\n")).closers[0];
+    if (opened === '"' || opened === "'") return;
     // A ternary's `? then` line waits for its `: else` line.
     if (/(?:^|\n)[ \t]*\?[^\n]*\n?$/.test(u.text)) return;
     const own = inspect(u.text, library);

@@ -41,6 +41,9 @@ const MISTAKES: ((line: string) => string)[] = [
   (l) => `${l}\nstray = TextContent("nobody refers to me")`, // an orphan
   (l) => l.replace(/\[(\w+), /, "[$1, ghost, "), // a reference to nothing
   () => "", // a statement lost
+  (l) => `- ${l}`, // a Markdown list item
+  (l) => `\`${l}\``, // inline code
+  (l) => l.replace(/"([^"\n]*) ([^"\n]*)"/, '"$1\n$2"'), // a string typed over lines
 ];
 
 const mistaken = fc
@@ -159,6 +162,25 @@ test("framing: fences and envelope lines pass through; end statements go inside 
   expect(env.content).toBe(']]>service:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>service:context\n{"x":1}\n');
   const openui = stream(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\n]]>openui:end\n', [5]);
   expect(openui.content).toBe(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>openui:end\n');
+});
+
+test("lines the whole repair reads as statements stream as it reads them: list items, inline code, the root without its name, a string over lines", () => {
+  const cases = [
+    '- root = Card([t])\n- t = TextContent("Hello there")\n',
+    '`root = Card([t])`\n`t = TextContent("Hello there")`\n',
+    'Card([t], "sunk")\nt = TextContent("Hello there")\n',
+    'root = Card([m])\nm = MarkDownRenderer(notes)\nnotes = "## Notes\n\n- one\n- two"\n',
+  ];
+  for (const text of cases) {
+    for (const sizes of [[3], [1000]]) {
+      const s = stream(text, sizes);
+      expect(s.outcome).toBe("fixed");
+      expect(s.content).toBe(repair(text, lib).content!);
+    }
+  }
+  // Prose whose mended reading is no clean statement stays prose.
+  const prose = "Note: this is not a program.\n- first = the plan\n";
+  expect(stream(prose, [4]).content).toBe(prose);
 });
 
 test("a plain-text answer stays as the model wrote it", () => {
