@@ -7,7 +7,7 @@ import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
-import { demoted, nameByShape } from "./names.ts";
+import { demoted, heldBy, nameByShape } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const RESERVED = ["Query", "Mutation"];
@@ -50,32 +50,61 @@ export function unknownComponents(round: Round): Edit[] {
 }
 
 /**
- * A component of the library where its parent does not take it (the chat library's `Text` in a
- * Card, which takes `TextContent`): renamed to the component allowed there that its arguments fit
- * and its name means (names.ts), when one is.
+ * A component of the library where its parent does not take it: held in the component that holds
+ * a list of it, when the parent takes that one (a Button in a Card: `Buttons([…])`, like
+ * neighbours in one); else (the chat library's `Text` in a Card, which takes `TextContent`)
+ * renamed to the component allowed there that its arguments fit and its name means (names.ts),
+ * when one is.
  */
 export function misplacedComponents(round: Round): Edit[] {
   const edits: Edit[] = [];
   // Like calls where one parent's list takes them get one answer: a list of a thousand misplaced
   // texts is named once, not a thousand times (naming scores every component).
   const named = new Map<string, string | null>();
+  // Values to hold, as written (a call, or a reference to one), in source order.
+  const held: { start: number; end: number; holder: string; list: Expr | null }[] = [];
   for (const error of errorsOf(round, "type-mismatch")) {
-    let stmt = statementAt(round, error.at);
+    const outer = statementAt(round, error.at);
+    let stmt = outer;
     if (!stmt) continue;
-    let hit = innermostAt(stmt.expr, error.at, (e) => (e.k === "call" || e.k === "ref") && e.start === error.at)?.e;
+    const site = innermostAt(stmt.expr, error.at, (e) => (e.k === "call" || e.k === "ref") && e.start === error.at);
+    let hit = site?.e;
     // Reached through a reference: the statement it names, when that is the call.
     if (hit?.k === "ref") {
       stmt = round.defs.get(hit.name);
       hit = stmt?.expr;
     }
-    if (!stmt || hit?.k !== "call" || !round.library.components.has(hit.name)) continue;
+    if (!stmt || !site || hit?.k !== "call" || !round.library.components.has(hit.name)) continue;
     const call = hit;
     const key = `${error.component}${error.path?.replace(/\/\d+/g, "/#")}|${call.name}(${call.args.map((a) => (a.k === "str" && !/\s/.test(a.v) && a.v.length <= 24 ? JSON.stringify(a.v) : a.k)).join()})`;
+    const holder = heldBy(round, call, stmt.expr, stmt.id);
+    if (holder !== null) {
+      const list = innermostAt(outer!.expr, site.e.start, (e) => e.k === "arr" && e.items.includes(site.e))?.e ?? null;
+      held.push({ start: site.e.start, end: site.e.end, holder, list });
+      continue;
+    }
     let name = named.get(key);
     if (name === undefined) named.set(key, (name = nameByShape(round, call, stmt.expr, stmt.id)));
     if (name !== null && name !== call.name) edits.push({ start: call.start, end: call.nameEnd, text: name });
   }
+  // Neighbours in one list with the same holder share it.
+  held.sort((a, b) => a.start - b.start);
+  for (let i = 0; i < held.length; ) {
+    let j = i + 1;
+    const { list, holder } = held[i];
+    while (j < held.length && list !== null && held[j].list === list && held[j].holder === holder && adjacent(list, held[j - 1].start, held[j].start)) j++;
+    const [start, end] = [held[i].start, held[j - 1].end];
+    edits.push({ start, end, text: `${holder}([${round.text.slice(start, end)}])` });
+    i = j;
+  }
   return edits;
+}
+
+/** Whether the items of `list` starting at `a` and `b` stand side by side. */
+function adjacent(list: Expr, a: number, b: number): boolean {
+  if (list.k !== "arr") return false;
+  const i = list.items.findIndex((e) => e.start === a);
+  return i !== -1 && list.items[i + 1]?.start === b;
 }
 
 /** Arguments past the component's last property are dropped. */

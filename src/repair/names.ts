@@ -9,6 +9,7 @@ import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
 import { wordSites } from "./word-sites.ts";
 import { argReadings, mendedValues } from "./reshape.ts";
+import { namedComponent } from "./values.ts";
 
 const self = (e: Expr) => e;
 
@@ -165,4 +166,31 @@ export function demoted(round: Round, call: CallExpr, root: Expr, stmtId: string
     if (!best || compare(rank(c), rank(best)) < 0) best = c;
   }
   return best ? { start: call.start, end: call.end, text: `${best.name}(${JSON.stringify(text)})` } : null;
+}
+
+/**
+ * The component that holds a list of `call`'s component, where `call` stands and its parent does
+ * not take it (a Button in a Card's children, which take the Buttons that hold buttons): one
+ * whose first property is a list of that component alone and that requires nothing else (not a
+ * container of anything, which would make any misplaced call fit). Null when none does, or more
+ * than one.
+ */
+export function heldBy(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
+  const comps = round.library.components;
+  if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  const parent = slot ? comps.get(slot.call.name) : undefined;
+  if (!slot || !parent) return null;
+  const list: Expr = { k: "arr", items: [call], start: call.start, end: call.end };
+  let found: string | null = null;
+  for (const c of comps.values()) {
+    if (c.props.length === 0 || c.props.some((p, i) => i > 0 && p.required)) continue;
+    if (namedComponent(c.props[0].schema.items, round.library)?.name !== call.name || !round.fit.fits(list, c, 0)) continue;
+    let value: Expr = { ...call, name: c.name, args: [list] };
+    for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
+    if (!round.fit.fits(value, parent, slot.index)) continue;
+    if (found !== null) return null;
+    found = c.name;
+  }
+  return found;
 }

@@ -50,7 +50,11 @@ function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string):
   return value && schema ? { value, schema } : null;
 }
 
-/** The component a schema (or one of its branches) names by `$ref`, when exactly one. */
+/** The component `schema` (or one of its branches) names by `$ref`, when exactly one. */
+export function namedComponent(schema: PropSchema | undefined, library: Library): Component | null {
+  return componentOf(branches(schema), library);
+}
+
 function componentOf(all: PropSchema[], library: Library): Component | null {
   const named = [...new Set(all.flatMap((b) => (typeof b.$ref === "string" ? [b.$ref.slice(b.$ref.lastIndexOf("/") + 1)] : [])))];
   return named.length === 1 ? (library.components.get(named[0]) ?? null) : null;

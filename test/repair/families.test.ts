@@ -272,6 +272,24 @@ describe("repairs that keep what the model wrote", () => {
     const out = repair(lines("root = Stack([c])", 'c = constructor([TextContent("x")], "toString")', 'd = Constructor("hasOwnProperty")'), lib);
     expect(["fixed", "fix_failed"]).toContain(out.status);
   });
+  test("a component where its parent takes the group that holds it is held in one; neighbours share it", () => {
+    const buttons = ['b1 = Button("Export", "action:export", "primary")', 'b2 = Button("Share", "action:share")', 'b3 = Button("Close", "action:close")'];
+    becomes(
+      lines("root = Stack([c])", 'c = Card([h, b1, b2, t, b3], "card")', 'h = CardHeader("Report")', 't = TextContent("Hello there")', ...buttons),
+      lines(
+        "root = Stack([c])",
+        'c = Card([h, Buttons([b1, b2]), t, Buttons([b3])], "card")',
+        'h = CardHeader("Report")',
+        't = TextContent("Hello there")',
+        ...buttons,
+      ),
+    );
+    // Written in place, and misspelt as well: named, then held.
+    becomes(
+      lines("root = Stack([c])", 'c = Card([Btn("Export", "action:export")], "card")'),
+      lines("root = Stack([c])", 'c = Card([Buttons([Button("Export", "action:export")])], "card")'),
+    );
+  });
   test("an unknown call no component takes keeps its text in the text component its place allows", () => {
     becomes(lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", 42)'), lines("root = Stack([g])", 'g = TextContent("Quarterly numbers 42")'));
     // In a form's field list only a FormControl stands: no text component may, so it is not a fix.
