@@ -13,7 +13,7 @@
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
-import { mendLine } from "./mend.ts";
+import { closedQuote, innerQuotes, mendLine } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
 
@@ -47,14 +47,9 @@ function propertyOf(schema: PropSchema | null, key: string): PropSchema | null {
   return null;
 }
 
-/**
- * The text strings of a line the parser could not read, read as the repair reads the line
- * (mend.ts: a string typed over lines is one): its quoted literals outside comments with a space
- * inside. A quote that runs open to the line's end is no string: a quote inside a string left
- * unescaped, or one left out, misled the count there.
- */
-function literalStrings(written: string, out: Map<string, number>): void {
-  const text = mendLine(written) ?? written;
+/** The quoted literals of `text` outside comments, each as the parser reads it; a quote open at a line's end is none. */
+function quoted(text: string): Map<string, number> {
+  const out = new Map<string, number>();
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "#" || (c === "/" && text[i + 1] === "/")) {
@@ -64,16 +59,28 @@ function literalStrings(written: string, out: Map<string, number>): void {
     if (c !== '"' && c !== "'" && c !== "`") continue;
     let j = i + 1;
     for (; j < text.length && text[j] !== c && text[j] !== "\n"; j++) if (text[j] === "\\" && j + 1 < text.length) j++;
-    if (j >= text.length || text[j] === "\n") {
-      i = j;
-      continue;
-    }
-    // Its value as the parser reads it (escapes decoded), as the result's strings are.
-    const s = c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j + 1));
-    // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
-    if (/\s/.test(s.trim())) add(out, s);
+    if (j < text.length && text[j] !== "\n") add(out, c === "`" ? text.slice(i + 1, j) : decodeString(text.slice(i, j + 1)));
     i = j;
   }
+  return out;
+}
+
+/**
+ * The text strings of a line the parser could not read: the quoted literals with a space inside
+ * that every reading of its quotes finds (mend.ts: as written, a closing quote put back, quotes
+ * inside a string escaped), the line first read as the repair reads it (a string typed over lines
+ * is one). Where a quote slipped, the strings after it are not certain, and not counted.
+ */
+function literalStrings(written: string, out: Map<string, number>): void {
+  const text = mendLine(written) ?? written;
+  const agreed = quoted(text);
+  for (const reading of [closedQuote(text), innerQuotes(text)]) {
+    if (reading === null) continue;
+    const found = quoted(reading);
+    for (const [s, n] of agreed) agreed.set(s, Math.min(n, found.get(s) ?? 0));
+  }
+  // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
+  for (const [s, n] of agreed) for (let k = 0; k < n; k++) if (/\s/.test(s.trim())) add(out, s);
 }
 
 /** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */
@@ -216,9 +223,8 @@ function keeps(before: Content, after: Content): boolean {
   for (const [s, n] of before.strings) {
     if ((after.strings.get(s) ?? 0) >= n) continue;
     // A string of a line that could not be read is counted as written; the result may hold it
-    // in another form (a listed value mended: case, separators), without the `, ` a closing
-    // quote left out let in (mend.ts closedQuote), or, being free text, as it was.
-    if ((loose.get(normal(s)) ?? 0) >= n || (loose.get(normal(s.replace(/,\s*$/, ""))) ?? 0) >= n) continue;
+    // in another form (a listed value mended: case, separators) or, being free text, as it was.
+    if ((loose.get(normal(s)) ?? 0) >= n) continue;
     // Text kept inside another string (an unknown call's strings joined in a text component).
     let inside = false;
     for (const t of after.strings.keys()) if (t.length > s.length && t.includes(s)) inside = true;
