@@ -109,7 +109,10 @@ export function makeCase(seed: number, programs: Record<string, Program>): Case 
   }
   if (!mistakes.length) return null;
   let broken = original;
-  for (const m of [...mistakes].sort((a, b) => b.start - a.start)) broken = broken.slice(0, m.start) + m.text + broken.slice(m.end);
+  // From the end, so that each edit's offsets still hold; at one offset, the wider edit first and a
+  // line of prose last (it goes before whatever else starts the program).
+  const order = (a: Mistake, b: Mistake) => b.start - a.start || b.end - a.end || Number(a.family === "prose-line") - Number(b.family === "prose-line");
+  for (const m of [...mistakes].sort(order)) broken = broken.slice(0, m.start) + m.text + broken.slice(m.end);
   if (isValid(parse(broken, library))) return null;
   const restorable = mistakes.every((m) => restorableAlone(m, original, library));
   return { seed, program, library, original, broken, mistakes, restorable };

@@ -33,7 +33,8 @@ export type Family =
   | "number-as-string"
   | "prose-line"
   | "missing-statement"
-  | "value-shape";
+  | "value-shape"
+  | "formatting";
 
 export interface Ctx {
   text: string;
@@ -462,7 +463,7 @@ function proseLine(ctx: Ctx): Mistake | null {
   return { family: "prose-line", statement: null, start: 0, end: 0, text: `${pick(ctx.rand, lines)}\n` };
 }
 
-export const FAMILIES: Record<Exclude<Family, "missing-statement" | "value-shape">, (ctx: Ctx) => Mistake | null> = {
+export const FAMILIES: Record<Exclude<Family, "missing-statement" | "value-shape" | "formatting">, (ctx: Ctx) => Mistake | null> = {
   "object-props": objectProps,
   "named-args": namedArgs,
   "bare-children": bareChildren,
@@ -537,10 +538,47 @@ function valueShape(ctx: Ctx): Mistake | null {
 }
 
 /**
+ * Markup and slips around a statement's text: the statement written as a Markdown list item or in
+ * backticks, a namespace before its call (`UI.Card(`), the root's `root =` left out, a string's
+ * closing quote left out before the next argument (`"Contact us, "large-heavy"`).
+ */
+function formatting(ctx: Ctx): Mistake | null {
+  const s = pick(
+    ctx.rand,
+    ctx.statements.filter((st) => !ctx.used.has(st.id) && !st.id.startsWith("$")),
+  );
+  if (!s) return null;
+  const at = (start: number, end: number, text: string): Mistake => ({ family: "formatting", statement: s.id, start, end, text });
+  const ways: (() => Mistake | null)[] = [
+    () => at(s.start, s.start, pick(ctx.rand, ["- ", "* ", "1. "])!),
+    () => at(s.start, s.end, `\`${ctx.text.slice(s.start, s.end)}\``),
+    () => (isComponent(ctx, s.expr) ? at(s.expr.start, s.expr.start, "UI.") : null),
+    () => (s.id === "root" && isComponent(ctx, s.expr) ? at(s.start, s.expr.start, "") : null),
+    () => {
+      const hit = pick(
+        ctx.rand,
+        nodes(ctx, (e, p, st) => {
+          if (st !== s || e.k !== "str" || p?.k !== "call" || /["'\\]/.test(e.v) || ctx.text[e.start] !== '"') return false;
+          const next = p.args[p.args.indexOf(e) + 1];
+          return next?.k === "str" && /^, "[A-Za-z]/.test(ctx.text.slice(e.end, next.start + 2));
+        }),
+      );
+      return hit ? at(hit.e.end - 1, hit.e.end, "") : null;
+    },
+  ];
+  for (let tries = 0; tries < 6; tries++) {
+    const m = pick(ctx.rand, ways)!();
+    if (m) return m;
+  }
+  return null;
+}
+
+/**
  * Families drawn from a generator of their own (see makeCase), so that adding one leaves every
  * case drawn before as it was.
  */
 export const LATER_FAMILIES: Record<string, (ctx: Ctx) => Mistake | null> = {
   "missing-statement": missingStatement,
   "value-shape": valueShape,
+  formatting,
 };
