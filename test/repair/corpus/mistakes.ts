@@ -49,6 +49,15 @@ type Call = Extract<Expr, { k: "call" }>;
 
 const pick = <T>(rand: () => number, list: readonly T[]): T | undefined => (list.length ? list[Math.floor(rand() * list.length)] : undefined);
 
+/** The mistake of the first of `ways`, drawn at random (six draws at most), that finds a place for one. */
+function drawn(ctx: Ctx, ways: (() => Mistake | null)[]): Mistake | null {
+  for (let tries = 0; tries < 6; tries++) {
+    const m = pick(ctx.rand, ways)!();
+    if (m) return m;
+  }
+  return null;
+}
+
 function kids(e: Expr): Expr[] {
   switch (e.k) {
     case "arr":
@@ -330,11 +339,7 @@ function jsIsm(ctx: Ctx): Mistake | null {
       return { family: "js-ism", statement: s.id, start: str.e.start, end: str.e.end, text: `\u201c${(str.e as { v: string }).v}\u201d` };
     },
   ];
-  for (let tries = 0; tries < 6; tries++) {
-    const m = pick(ctx.rand, ways)!();
-    if (m) return m;
-  }
-  return null;
+  return drawn(ctx, ways);
 }
 
 /** `title: TextContent(...)` for `title = TextContent(...)`, or `==`, `=>`, or no `=` before a call. */
@@ -530,11 +535,7 @@ function valueShape(ctx: Ctx): Mistake | null {
       return hit ? { family: "value-shape", statement: hit.s.id, start: hit.call.start, end: hit.call.end, text: src(ctx, hit.call.args[0]) } : null;
     },
   ];
-  for (let tries = 0; tries < 6; tries++) {
-    const m = pick(ctx.rand, ways)!();
-    if (m) return m;
-  }
-  return null;
+  return drawn(ctx, ways);
 }
 
 /**
@@ -566,11 +567,7 @@ function formatting(ctx: Ctx): Mistake | null {
       return hit ? at(hit.e.end - 1, hit.e.end, "") : null;
     },
   ];
-  for (let tries = 0; tries < 6; tries++) {
-    const m = pick(ctx.rand, ways)!();
-    if (m) return m;
-  }
-  return null;
+  return drawn(ctx, ways);
 }
 
 /**
