@@ -5,7 +5,7 @@
 import { BUILTINS, ACTION_STEPS } from "../lang/check.ts";
 import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
-import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
+import { eachNode, innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { demoted, heldBy, nameByShape } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
@@ -61,28 +61,24 @@ export function misplacedComponents(round: Round): Edit[] {
   // Like calls where one parent's list takes them get one answer: a list of a thousand misplaced
   // texts is named once, not a thousand times (naming scores every component).
   const named = new Map<string, string | null>();
-  // Values to hold, as written (a call, or a reference to one), in source order.
-  const held: { start: number; end: number; holder: string; list: Expr | null }[] = [];
+  // Values to hold, as written (a call, or a reference to one): where, in which list and place.
+  const held: { start: number; end: number; holder: string; list: Expr | null; index: number }[] = [];
   for (const error of errorsOf(round, "type-mismatch")) {
     const outer = statementAt(round, error.at);
-    let stmt = outer;
-    if (!stmt) continue;
-    const site = innermostAt(stmt.expr, error.at, (e) => (e.k === "call" || e.k === "ref") && e.start === error.at);
-    let hit = site?.e;
+    if (!outer) continue;
+    const site = innermostAt(outer.expr, error.at, (e) => (e.k === "call" || e.k === "ref") && e.start === error.at)?.e;
     // Reached through a reference: the statement it names, when that is the call.
-    if (hit?.k === "ref") {
-      stmt = round.defs.get(hit.name);
-      hit = stmt?.expr;
-    }
-    if (!stmt || !site || hit?.k !== "call" || !round.library.components.has(hit.name)) continue;
-    const call = hit;
-    const key = `${error.component}${error.path?.replace(/\/\d+/g, "/#")}|${call.name}(${call.args.map((a) => (a.k === "str" && !/\s/.test(a.v) && a.v.length <= 24 ? JSON.stringify(a.v) : a.k)).join()})`;
+    const stmt = site?.k === "ref" ? round.defs.get(site.name) : outer;
+    const call = site?.k === "ref" ? stmt?.expr : site;
+    if (!site || !stmt || call?.k !== "call" || !round.library.components.has(call.name)) continue;
     const holder = heldBy(round, call, stmt.expr, stmt.id);
     if (holder !== null) {
-      const list = innermostAt(outer!.expr, site.e.start, (e) => e.k === "arr" && e.items.includes(site.e))?.e ?? null;
-      held.push({ start: site.e.start, end: site.e.end, holder, list });
+      const at = (e: Expr) => (e.k === "arr" ? lastHolding(e.items, (x) => x, site.start) : -1);
+      const list = innermostAt(outer.expr, site.start, (e) => e.k === "arr" && e.items[at(e)] === site)?.e ?? null;
+      held.push({ start: site.start, end: site.end, holder, list, index: list ? at(list) : -1 });
       continue;
     }
+    const key = `${error.component}${error.path?.replace(/\/\d+/g, "/#")}|${call.name}(${call.args.map((a) => (a.k === "str" && !/\s/.test(a.v) && a.v.length <= 24 ? JSON.stringify(a.v) : a.k)).join()})`;
     let name = named.get(key);
     if (name === undefined) named.set(key, (name = nameByShape(round, call, stmt.expr, stmt.id)));
     if (name !== null && name !== call.name) edits.push({ start: call.start, end: call.nameEnd, text: name });
@@ -92,19 +88,12 @@ export function misplacedComponents(round: Round): Edit[] {
   for (let i = 0; i < held.length; ) {
     let j = i + 1;
     const { list, holder } = held[i];
-    while (j < held.length && list !== null && held[j].list === list && held[j].holder === holder && adjacent(list, held[j - 1].start, held[j].start)) j++;
+    while (j < held.length && list !== null && held[j].list === list && held[j].holder === holder && held[j].index === held[j - 1].index + 1) j++;
     const [start, end] = [held[i].start, held[j - 1].end];
     edits.push({ start, end, text: `${holder}([${round.text.slice(start, end)}])` });
     i = j;
   }
   return edits;
-}
-
-/** Whether the items of `list` starting at `a` and `b` stand side by side. */
-function adjacent(list: Expr, a: number, b: number): boolean {
-  if (list.k !== "arr") return false;
-  const i = list.items.findIndex((e) => e.start === a);
-  return i !== -1 && list.items[i + 1]?.start === b;
 }
 
 /** Arguments past the component's last property are dropped. */

@@ -178,14 +178,17 @@ export function demoted(round: Round, call: CallExpr, root: Expr, stmtId: string
 export function heldBy(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
   const comps = round.library.components;
   if (comps.size > MAX_SHAPE_CANDIDATES) return null;
-  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  const groups = [...comps.values()].filter(
+    (c) => c.props.length > 0 && !c.props.some((p, i) => i > 0 && p.required) && namedComponent(c.props[0].schema.items, round.library)?.name === call.name,
+  );
+  // Where it stands is looked up only for a component some group holds.
+  const slot = groups.length === 0 ? null : call === root ? usedAt(round, stmtId) : slotOf(root, call);
   const parent = slot ? comps.get(slot.call.name) : undefined;
   if (!slot || !parent) return null;
   const list: Expr = { k: "arr", items: [call], start: call.start, end: call.end };
   let found: string | null = null;
-  for (const c of comps.values()) {
-    if (c.props.length === 0 || c.props.some((p, i) => i > 0 && p.required)) continue;
-    if (namedComponent(c.props[0].schema.items, round.library)?.name !== call.name || !round.fit.fits(list, c, 0)) continue;
+  for (const c of groups) {
+    if (!round.fit.fits(list, c, 0)) continue;
     let value: Expr = { ...call, name: c.name, args: [list] };
     for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
     if (!round.fit.fits(value, parent, slot.index)) continue;
