@@ -9,7 +9,7 @@ import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { statementAt, type Round } from "./round.ts";
 import { wordSites } from "./word-sites.ts";
 import { argReadings, mendedValues } from "./reshape.ts";
-import { namedComponent } from "./values.ts";
+import { freeText, namedComponent } from "./values.ts";
 
 const self = (e: Expr) => e;
 
@@ -134,8 +134,6 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
   }
   return best;
 }
-
-const freeText = (schema: Component["props"][number]["schema"]) => schema.type === "string" && schema.enum === undefined;
 
 /**
  * When no component takes an unknown call, its text survives: a call whose arguments are all

@@ -132,7 +132,7 @@ function thousands(round: Round, call: CallExpr): Candidate[] {
   for (let i = 0; i + 1 < args.length; i++) {
     if (args[i].k !== "num" || !/^-?\d{1,3}$/.test(text(args[i]))) continue;
     let j = i + 1;
-    while (j < args.length && args[j].k === "num" && round.text.slice(args[j - 1].end, args[j].start) === "," && /^\d{3}$|^\d{3}\.\d+$/.test(text(args[j]))) {
+    while (j < args.length && args[j].k === "num" && round.text.slice(args[j - 1].end, args[j].start) === "," && /^\d{3}(\.\d+)?$/.test(text(args[j]))) {
       j++;
       if (text(args[j - 1]).includes(".")) break;
     }

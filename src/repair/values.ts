@@ -1,7 +1,6 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
 // becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true)
-// takes the wanted type;
-// an object or a text where a component goes becomes that component's call.
+// takes the wanted type; an object or a text where a component goes becomes that component's call.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
@@ -75,6 +74,9 @@ function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, compon
   return `${component.name}(${Array.from(slots, (t) => t ?? "null").join(", ")})`;
 }
 
+/** Whether a property takes free text (a string, not one of listed values). */
+export const freeText = (schema: PropSchema) => schema.type === "string" && schema.enum === undefined;
+
 /**
  * A text where a component goes whose required properties are its first one or two, all free
  * text (`"Billing"` for `SelectItem(value, label)`): the component with the text in each, as an
@@ -83,7 +85,6 @@ function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, compon
 function textAsCall(source: string, component: Component): string | null {
   const required = component.props.filter((p) => p.required).length;
   const leading = component.props.slice(0, required);
-  const freeText = (p: PropSchema) => p.type === "string" && p.enum === undefined;
   if (required === 0 || required > 2 || !leading.every((p) => p.required && freeText(p.schema))) return null;
   return `${component.name}(${Array(required).fill(source).join(", ")})`;
 }
