@@ -9,7 +9,7 @@ import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { renameLowerCaseCalls } from "./rename.ts";
-import { closedQuote, innerQuotes, mendLine, missingCommas } from "./mend.ts";
+import { closedQuote, innerQuotes, mendLine, missingCommas, openedQuote } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -185,7 +185,12 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
-  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named), () => closedQuote(base), () => innerQuotes(base)], end);
+  const first = firstThatParses(
+    round,
+    line,
+    [...list, commas, () => named && missingCommas(named), () => closedQuote(base), () => innerQuotes(base), () => openedQuote(base)],
+    end,
+  );
   if (first) return first;
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);

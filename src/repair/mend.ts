@@ -3,8 +3,9 @@
 // `const`/`let`/`var`; a trailing semicolon; `name: value`, `name := value`, `name == value`,
 // `name => value` and `name Card(...)` for `name = value`; Python's True/False/None and tuples,
 // JavaScript's undefined and template literals; strings in typographic quotes; `34%` for 34;
-// named arguments written `label="Go"`; line breaks typed inside a string (`\n`); quotes left
-// unescaped inside a string. Pure text edits; the parser then judges the result.
+// named arguments written `label="Go"`; `...` for items left out; line breaks typed inside a
+// string (`\n`); quotes left unescaped inside a string, a string's closing or opening quote left
+// out. Pure text edits; the parser then judges the result.
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
@@ -119,6 +120,8 @@ function namedEquals(code: string, depth: { paren: number }): string {
 
 // `34%` where a value ends: the number (a percentage is written as its number).
 const PERCENT = /(\d+(?:\.\d+)?)%(?=[ \t]*(?:[,)\]}]|$))/g;
+// `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
+const ELLIPSIS = /,[ \t]*(?:\.\.\.|…)(?=[ \t]*[\])])|(?<=[[(])[ \t]*(?:\.\.\.|…)[ \t]*(?=[\])])/g;
 
 /** `("Apr", "May")` where a value goes (Python's tuple, not a call nor a grouping): an array. */
 function tuplesAsArrays(line: string): string {
@@ -149,7 +152,7 @@ export function mendLine(line: string): string | null {
   text = parts(text)
     .map((p) =>
       p.code
-        ? namedEquals(literals(p.text).replace(PERCENT, "$1").replace(NAMESPACE, ""), depth)
+        ? namedEquals(literals(p.text).replace(PERCENT, "$1").replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
         : p.text.startsWith("`")
           ? untemplate(p.text)
           : isSmart(p.text[0])
@@ -214,6 +217,16 @@ export function closedQuote(line: string): string | null {
   const open = line.lastIndexOf(line[at], at - 1);
   const comma = line.lastIndexOf(", ", at);
   return open >= 0 && comma > open ? `${line.slice(0, comma)}${line[at]}${line.slice(comma)}` : null;
+}
+
+// Words after an opener or a comma that end in a quote before the next delimiter: a string
+// whose opening quote was left out (`TextContent(Contact us", "small")`).
+const UNOPENED = /([([,][ \t]*)([A-Za-z][^"'()[\]{},\n]*?)(["'])(?=[ \t]*[,)\]])/;
+
+/** The line with the first string whose opening quote was left out given it back; null when there is none. */
+export function openedQuote(line: string): string | null {
+  const m = UNOPENED.exec(line);
+  return m ? `${line.slice(0, m.index)}${m[1]}${m[3]}${m[2]}${m[3]}${line.slice(m.index + m[0].length)}` : null;
 }
 
 /** Runs of spaces outside strings between the end of one value and the start of another. */

@@ -141,6 +141,12 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([n])", 'n = TextContent("Contact us, "large-heavy")'),
       lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
     );
+    // An opening quote left out; `...` for items left out.
+    becomes(
+      lines("root = Stack([n])", 'n = TextContent(Contact us", "large-heavy")'),
+      lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
+    );
+    restores('root = Stack([a, b, ...], "column", "m")', ROOT);
     // Statements written as Markdown list items or inline code; a namespace before a call.
     restores('- root = Stack([a, b], "column", "m")', ROOT);
     restores('1. root = Stack([a, b], "column", "m")', ROOT);
