@@ -6,7 +6,8 @@
 //   - in this process: Tessera, the stand-in and the client share one event loop and one heap;
 //   - own process: Tessera (bun src/server/main.ts) and, when it is installed, Portkey's gateway from
 //     npm (`npm install --no-save @portkey-ai/gateway@1.15.2`, run on Bun as Tessera is; or
-//     PORTKEY_GATEWAY=<path to its build/start-server.js>), each a server process of its own, as deployed.
+//     PORTKEY_GATEWAY=<path to its build/start-server.js>), each a server process of its own, as
+//     deployed, and the stand-in in one of its own (test/support/stand-in-openai.ts), as a provider is.
 // Prints p50/p99 of each, the added latency per pair (p50, p99) and p99 minus the direct call's p99,
 // and requests per second at a fixed concurrency. Loopback only; every loop is bounded.
 // Run: bun bench/gateway.ts [samples]
@@ -65,6 +66,20 @@ function freePort(): number {
   const port = probe.port!;
   probe.stop(true);
   return port;
+}
+
+/** The first line a process prints (bounded by the process: it ends when the output does). */
+async function firstLine(out: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = out.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the stand-in exited before printing its URL");
+    text += decoder.decode(value, { stream: true });
+  }
+  reader.releaseLock();
+  return text.slice(0, text.indexOf("\n")).trim();
 }
 
 /** Waits (bounded) until `url` answers at all. */
@@ -181,12 +196,19 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
     server = null;
 
     // Each gateway in a process of its own; its request log goes to /dev/null, as a log line is written per request.
+    // The stand-in too, as a provider is apart from both its callers: the direct call then crosses
+    // processes as a gateway's call to the stand-in does (with the stand-in in this process, each
+    // gateway call crossed processes twice more than the direct call, a wake-up each).
+    const standIn = Bun.spawn([process.execPath, "test/support/stand-in-openai.ts"], { cwd: ROOT, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    spawned.push(standIn);
+    const standInUrl = await firstLine(standIn.stdout);
+    const ownDirect = { ...direct, url: `${standInUrl}/chat/completions` };
     const ownDb = join(dir, "own-process.db");
     const ownKey = await keyed(ownDb);
     const tPort = freePort();
     const tessera = Bun.spawn([process.execPath, "src/server/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(tPort), HOST: "127.0.0.1", TESSERA_DB: ownDb, TESSERA_EMBED_PRICE: String(PRICE), ...providers },
+      env: { ...process.env, PORT: String(tPort), HOST: "127.0.0.1", TESSERA_DB: ownDb, TESSERA_EMBED_PRICE: String(PRICE), ...providers, OPENAI_BASE_URL: standInUrl },
       stdin: "ignore",
       stdout: "ignore",
       stderr: "inherit",
@@ -203,12 +225,12 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
       gateways.push({
         name: "portkey",
         url: `http://127.0.0.1:${pPort}/v1/chat/completions`,
-        headers: { "content-type": "application/json", authorization: "Bearer sk-bench", "x-portkey-provider": "openai", "x-portkey-custom-host": fake.url },
+        headers: { "content-type": "application/json", authorization: "Bearer sk-bench", "x-portkey-provider": "openai", "x-portkey-custom-host": standInUrl },
         model: "gpt-bench",
       });
     }
     for (const [label, fn, body] of paths) {
-      const r = await latency(fn, direct, gateways, body, samples, warmup);
+      const r = await latency(fn, ownDirect, gateways, body, samples, warmup);
       for (const [j, g] of gateways.entries()) {
         // Each gateway's samples against the direct calls made just before them.
         row(
