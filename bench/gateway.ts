@@ -208,7 +208,15 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
     const tPort = freePort();
     const tessera = Bun.spawn([process.execPath, "src/server/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(tPort), HOST: "127.0.0.1", TESSERA_DB: ownDb, TESSERA_EMBED_PRICE: String(PRICE), ...providers, OPENAI_BASE_URL: standInUrl },
+      env: {
+        ...process.env,
+        PORT: String(tPort),
+        HOST: "127.0.0.1",
+        TESSERA_DB: ownDb,
+        TESSERA_EMBED_PRICE: String(PRICE),
+        ...providers,
+        OPENAI_BASE_URL: standInUrl,
+      },
       stdin: "ignore",
       stdout: "ignore",
       stderr: "inherit",
