@@ -1,10 +1,10 @@
 // Calls whose arguments are all there but not in the shape the signature wants: props written as
 // one object (`Card({children: [...], variant: "card"})`), children or a list's values not wrapped
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
-// (`Slice(34, "Organic")`), two lists with no comma between (read as an index), a number written
-// with thousands separators (`3,400`, read as two). Each call with a type mismatch or excess
-// arguments is rewritten to the reading whose arguments all fit, by the checker's rules; when
-// none fits it is left for the other passes.
+// (`Slice(34, "Organic")`), a list after a list or a text with no comma between (read as an
+// index), a number written with thousands separators (`3,400`, read as two). Each call with a
+// type mismatch or excess arguments is rewritten to the reading whose arguments all fit, by the
+// checker's rules; when none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
@@ -107,13 +107,14 @@ function wrappedRun(round: Round, call: CallExpr, component: Component): Candida
 }
 
 /**
- * Two lists side by side with no comma between (`BarChart(["Q1", "Q2"] [series])`): the parser
- * reads the second as an index into the first. Read again as two arguments.
+ * A list after a list or a text with no comma between (`BarChart(["Q1", "Q2"] [series])`,
+ * `Form("search" [field])`): the parser reads the list as an index into the value before it.
+ * Read again as two arguments.
  */
 function splitIndex(round: Round, call: CallExpr): Candidate[] {
   const out: Candidate[] = [];
   call.args.forEach((a, i) => {
-    if (a.k !== "index" || a.obj.k !== "arr" || !/^\s+\[$/.test(round.text.slice(a.obj.end, a.index.start))) return;
+    if (a.k !== "index" || (a.obj.k !== "arr" && a.obj.k !== "str") || !/^\s+\[$/.test(round.text.slice(a.obj.end, a.index.start))) return;
     const second: Expr = { k: "arr", items: [a.index], start: a.index.start - 1, end: a.end };
     out.push({ args: [...call.args.slice(0, i), a.obj, second, ...call.args.slice(i + 1)], edit: () => [{ start: a.obj.end, end: a.obj.end, text: "," }] });
   });

@@ -17,7 +17,9 @@ type Pass = (round: Round) => Edit[];
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
   [brokenLines],
-  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, requiredArgs, wrapRoot],
+  [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, wrapRoot],
+  // A required argument filled only once no reshape reads it from what is there (`Form("a" [f])`).
+  [requiredArgs],
   // A component renamed where its parent takes another: once its arguments and values are mended
   // (a list its parent wants is wrapped, not renamed), since naming one scores every component.
   [misplacedComponents],

@@ -166,6 +166,11 @@ describe("repairs that keep what the model wrote", () => {
       ),
     );
     becomes(lines("root = Stack([t])", 't = Table(["Name", "Age"], [])'), lines("root = Stack([t])", 't = Table([Col("Name"), Col("Age")], [])'));
+    // A list after a text with no comma between is read as an index: split into two arguments.
+    becomes(
+      lines("root = Stack([f])", 'f = Form("search" [q])', 'q = FormControl("Query", Input("q"))'),
+      lines("root = Stack([f])", 'f = Form("search", [q])', 'q = FormControl("Query", Input("q"))'),
+    );
     // A number written with thousands separators is one number, not a number and one in excess.
     becomes(
       lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 3,400), Slice("Paid", 1,250,000.5)])'),
