@@ -85,7 +85,7 @@ function readings(body: string, library: Round["library"]): { base: string; name
 // The most lines a string typed over lines is followed through.
 const MAX_STRING_LINES = 200;
 /** The quote of the string `text` ends inside, or null. */
-const openQuote = (text: string): string | null => {
+export const openQuote = (text: string): string | null => {
   const closer = balance(text).closers[0];
   return closer === '"' || closer === "'" ? closer : null;
 };

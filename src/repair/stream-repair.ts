@@ -16,7 +16,7 @@ import { inspect, isValid, parse, type FixError, type Inspection, type Library, 
 import { FENCE, isEnvelopeHeader, isMarkerAt } from "../lang/frame.ts";
 import { balance } from "../lang/balance.ts";
 import { eachNode } from "./exprs.ts";
-import { asRoot } from "./lines.ts";
+import { asRoot, openQuote } from "./lines.ts";
 import { mendLine } from "./mend.ts";
 import { sanitize } from "./sanitize.ts";
 
@@ -282,8 +282,7 @@ export function createStreamRepair(library: Library): StreamRepair {
   const settle = (u: { text: string; peek: boolean }) => {
     if (balance(u.text).closers !== "") return;
     // A string typed over lines (its breaks read as `\n`, as the repair reads them) goes on.
-    const opened = balance(u.text.replace(/\r?\n$/, "").replace(/\r?\n/g, "\\n")).closers[0];
-    if (opened === '"' || opened === "'") return;
+    if (openQuote(u.text.replace(/\r?\n$/, "").replace(/\r?\n/g, "\\n")) !== null) return;
     // A ternary's `? then` line waits for its `: else` line.
     if (/(?:^|\n)[ \t]*\?[^\n]*\n?$/.test(u.text)) return;
     const own = inspect(u.text, library);

@@ -89,6 +89,9 @@ function nodes(ctx: Ctx, want: (e: Expr, parent: Expr | null, s: Statement) => b
   return out;
 }
 
+/** The statements no mistake holds yet, state left out. */
+const freeStatements = (ctx: Ctx) => ctx.statements.filter((s) => !ctx.used.has(s.id) && !s.id.startsWith("$"));
+
 const src = (ctx: Ctx, e: Expr) => ctx.text.slice(e.start, e.end);
 const isComponent = (ctx: Ctx, e: Expr): e is Call => e.k === "call" && ctx.library.components.has(e.name);
 
@@ -299,8 +302,7 @@ function enumSynonym(ctx: Ctx): Mistake | null {
 
 /** JavaScript and Python habits: `const`/`let`, a semicolon, True/False/None, undefined, a template literal, a tuple, a percent sign, typographic quotes. */
 function jsIsm(ctx: Ctx): Mistake | null {
-  const free = ctx.statements.filter((s) => !ctx.used.has(s.id) && !s.id.startsWith("$"));
-  const s = pick(ctx.rand, free);
+  const s = pick(ctx.rand, freeStatements(ctx));
   if (!s) return null;
   const ways: (() => Mistake | null)[] = [
     () => ({ family: "js-ism", statement: s.id, start: s.start, end: s.start, text: ctx.rand() < 0.6 ? "const " : "let " }),
@@ -346,7 +348,7 @@ function jsIsm(ctx: Ctx): Mistake | null {
 function colonAssignment(ctx: Ctx): Mistake | null {
   const s = pick(
     ctx.rand,
-    ctx.statements.filter((x) => !ctx.used.has(x.id) && x.id !== "root" && !x.id.startsWith("$")),
+    freeStatements(ctx).filter((x) => x.id !== "root"),
   );
   if (!s) return null;
   const eq = ctx.text.indexOf("=", s.start);
@@ -494,20 +496,19 @@ export const FAMILIES: Record<Exclude<Family, "missing-statement" | "value-shape
  * text, in a list that takes that component only (`"Name"` for `Col("Name")`).
  */
 function valueShape(ctx: Ctx): Mistake | null {
-  const free = (st: Statement) => !ctx.used.has(st.id);
   const ways: (() => Mistake | null)[] = [
     () => {
       const hit = pick(
         ctx.rand,
-        nodes(ctx, (e, _p, st) => free(st) && e.k === "str" && ctx.text[e.start] === '"' && /\\n/.test(src(ctx, e)) && !/\\\\/.test(src(ctx, e))),
+        nodes(ctx, (e) => e.k === "str" && ctx.text[e.start] === '"' && /\\n/.test(src(ctx, e)) && !/\\\\/.test(src(ctx, e))),
       );
       return hit ? { family: "value-shape", statement: hit.s.id, start: hit.e.start, end: hit.e.end, text: src(ctx, hit.e).replaceAll("\\n", "\n") } : null;
     },
     () => {
       const hit = pick(
         ctx.rand,
-        nodes(ctx, (e, p, st) => {
-          if (!free(st) || e.k !== "arr" || e.items.length !== 1 || (e.items[0].k !== "str" && e.items[0].k !== "num")) return false;
+        nodes(ctx, (e, p) => {
+          if (e.k !== "arr" || e.items.length !== 1 || (e.items[0].k !== "str" && e.items[0].k !== "num")) return false;
           // Only where the value alone does not fit: else it is no mistake.
           const prop = p?.k === "call" ? ctx.library.components.get(p.name)?.props[p.args.indexOf(e)] : undefined;
           return prop?.schema.type === "array" && prop.schema.anyOf === undefined;
@@ -519,7 +520,7 @@ function valueShape(ctx: Ctx): Mistake | null {
     },
     () => {
       const hits: { s: Statement; call: Call }[] = [];
-      for (const n of nodes(ctx, (e, _p, st) => free(st) && isComponent(ctx, e))) {
+      for (const n of nodes(ctx, (e) => isComponent(ctx, e))) {
         const holder = n.e as Call;
         holder.args.forEach((a, i) => {
           const ref = ctx.library.components.get(holder.name)!.props[i]?.schema.items?.$ref;
@@ -544,10 +545,7 @@ function valueShape(ctx: Ctx): Mistake | null {
  * closing quote left out before the next argument (`"Contact us, "large-heavy"`).
  */
 function formatting(ctx: Ctx): Mistake | null {
-  const s = pick(
-    ctx.rand,
-    ctx.statements.filter((st) => !ctx.used.has(st.id) && !st.id.startsWith("$")),
-  );
+  const s = pick(ctx.rand, freeStatements(ctx));
   if (!s) return null;
   const at = (start: number, end: number, text: string): Mistake => ({ family: "formatting", statement: s.id, start, end, text });
   const ways: (() => Mistake | null)[] = [
