@@ -4,7 +4,7 @@
 // statements take part in run again. Null when the edits do more than mend statements in place
 // (a line added or removed, a name defined anew, a reference added or dropped): the caller then
 // inspects the whole text.
-import type { Expr, Inspection, Library, PlacedError, Statement, StatementKind } from "../lang/index.ts";
+import type { BrokenLine, Expr, Inspection, Library, PlacedError, Statement, StatementKind } from "../lang/index.ts";
 import { Checker, type Defs } from "../lang/check.ts";
 import { parseTree, setScratch } from "../lang/engine.ts";
 import { splitProgram } from "../lang/program.ts";
@@ -126,43 +126,95 @@ const sortedNames = (e: Expr) => refNames(e).sort();
 // Referrers looked for at most this many (a name many statements use is checked in full).
 const MAX_AFFECTED = 64;
 
+/** Where the edits move an old offset: by what the edits before it added. */
+interface Shift {
+  /** What each edit adds (its text's length less what it replaces), in position order. */
+  deltas: number[];
+  movedBy(at: number): number;
+}
+
+function shiftOf(edits: Edit[]): Shift {
+  const deltas = edits.map((e) => e.text.length - (e.end - e.start));
+  const sums = [0];
+  for (const d of deltas) sums.push(sums[sums.length - 1] + d);
+  return {
+    deltas,
+    movedBy(at) {
+      // Edits are in position order and do not overlap: those before `at` are a prefix.
+      let lo = 0;
+      let hi = edits.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (edits[mid].end <= at && edits[mid].start < at) lo = mid + 1;
+        else hi = mid;
+      }
+      return sums[lo];
+    },
+  };
+}
+
+// reinspect is a sequence of small functions rather than one: as one, JSC's optimizing compiler
+// took 0.4 s to compile it, and compiled it again every thousand or so calls.
+
 /**
  * The inspection of `text`, the round's text with `edits` (the ones applied, in position order)
  * made, or null (see the top of this file).
  */
 export function reinspect(round: Round, edits: Edit[], text: string, library: Library): Inspection | null {
-  const { ins, defs } = round;
+  const { ins } = round;
   if (ins.blocks.length !== 1 || edits.length === 0) return null;
-  // The statements the edits fall in, each edit inside one (its ends included: text added at a
-  // statement's end mends it). Broken lines lie between statements: no edit touches one.
+  const touched = touchedBy(round, edits);
+  if (touched === null) return null;
+  const shift = shiftOf(edits);
+  const renewed = readAgain(round, touched, edits, shift.deltas, text);
+  if (renewed === null) return null;
+  const statements = movedStatements(ins.statements, edits, shift.deltas, renewed);
+  const broken = ins.broken.map((b) => movedLine(b, shift.movedBy(b.start)));
+  const affected = affectedBy(round, touched, statements, text);
+  if (affected === null) return null;
+  const kept = keptErrors(round, touched, renewed, affected, shift);
+  if (kept === null) return null;
+  const to = ins.blocks[0].end + shift.movedBy(ins.blocks[0].end + 1);
+  const found = checkedAgain(round, touched, renewed, affected, broken, shift, to, library);
+  const all = kept.concat(found);
+  all.sort((a, b) => a.at - b.at);
+  const block = { start: ins.blocks[0].start, end: to };
+  return {
+    head: ins.head,
+    program: text.slice(block.start, block.end),
+    tail: ins.tail,
+    blocks: [block],
+    between: ins.between,
+    statements,
+    broken,
+    errors: all,
+  };
+}
+
+/**
+ * The statements the edits fall in, each edit inside one (its ends included: text added at a
+ * statement's end mends it), or null. Broken lines lie between statements: no edit touches one.
+ */
+function touchedBy(round: Round, edits: Edit[]): Statement[] | null {
   const touched: Statement[] = [];
   for (const edit of edits) {
     const s = statementAt(round, edit.start);
     if (!s || edit.start < s.start || edit.end > s.end) return null;
     if (touched[touched.length - 1] !== s) touched.push(s);
   }
-  // Where old offsets go: edits before a point move it by what they added.
-  const deltas = edits.map((e) => e.text.length - (e.end - e.start));
-  const sums = [0];
-  for (const d of deltas) sums.push(sums[sums.length - 1] + d);
-  const movedBy = (at: number) => {
-    // Edits are in position order and do not overlap: those before `at` are a prefix.
-    let lo = 0;
-    let hi = edits.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (edits[mid].end <= at && edits[mid].start < at) lo = mid + 1;
-      else hi = mid;
-    }
-    return sums[lo];
-  };
-  // Each touched statement read again from its new text; it must still be one statement of the
-  // same name, a component call, with the same references (so the graph is as it was).
+  return touched;
+}
+
+/**
+ * Each touched statement read again from its new text, or null unless each is still one statement
+ * of the same name, a component call, with the same references (so the graph is as it was).
+ */
+function readAgain(round: Round, touched: Statement[], edits: Edit[], deltas: number[], text: string): Map<Statement, Statement> | null {
   const renewed = new Map<Statement, Statement>();
   let e = 0;
   let by = 0; // what the edits before the statement added
   for (const s of touched) {
-    if (defs.get(s.id) !== s || s.kind !== "component" || s.expr.k !== "call") return null;
+    if (round.defs.get(s.id) !== s || s.kind !== "component" || s.expr.k !== "call") return null;
     while (e < edits.length && edits[e].start < s.start) by += deltas[e++];
     const start = s.start + by;
     const first = e;
@@ -174,31 +226,30 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     if (!sameList(sortedNames(s.expr), sortedNames(next.expr))) return null;
     renewed.set(s, next);
   }
-  // Statements and edits are both in position order: one pass moves each by the edits before it.
-  const statements: Statement[] = new Array(ins.statements.length);
+  return renewed;
+}
+
+/** Every statement where it now stands: statements and edits are both in position order, so one pass moves each by the edits before it. */
+function movedStatements(old: Statement[], edits: Edit[], deltas: number[], renewed: Map<Statement, Statement>): Statement[] {
+  const statements: Statement[] = new Array(old.length);
   for (let i = 0, k = 0, shift = 0; i < statements.length; i++) {
-    const s = ins.statements[i];
+    const s = old[i];
     while (k < edits.length && edits[k].end <= s.start && edits[k].start < s.start) shift += deltas[k++];
     statements[i] = renewed.get(s) ?? moved(s, shift);
   }
-  const broken = ins.broken.map((b) => {
-    const by = movedBy(b.start);
-    if (by === 0) return b;
-    const line = { ...b, start: b.start + by, end: b.end + by };
-    if (b.stoppedAt !== undefined) line.stoppedAt = b.stoppedAt + by;
-    return line;
-  });
-  // The names are those of the round: its map of them, each statement read through the edits.
-  const newDefs: Defs = {
-    get: (id) => {
-      const old = defs.get(id);
-      return old === undefined ? undefined : (renewed.get(old) ?? moved(old, movedBy(old.start)));
-    },
-    has: (id) => defs.has(id),
-  };
-  const byId = (id: string) => newDefs.get(id)!;
+  return statements;
+}
 
-  // The statements whose checks may see a touched one: those that refer to it, at any remove.
+function movedLine(b: BrokenLine, by: number): BrokenLine {
+  if (by === 0) return b;
+  const line = { ...b, start: b.start + by, end: b.end + by };
+  if (b.stoppedAt !== undefined) line.stoppedAt = b.stoppedAt + by;
+  return line;
+}
+
+/** The names of the statements whose checks may see a touched one: those that refer to it, at any remove; null when too many, or a state. */
+function affectedBy(round: Round, touched: Statement[], statements: Statement[], text: string): Set<string> | null {
+  const { ins, defs } = round;
   const affected = new Set(touched.map((s) => s.id));
   const queue = [...affected];
   const programFrom = ins.head.length;
@@ -217,9 +268,16 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
       if (affected.size > MAX_AFFECTED) return null;
     }
   }
+  return affected;
+}
 
-  // What the checks of the affected statements found through the rest stays: an error placed in
-  // an unaffected statement, or at a reference to one. Everything else of theirs is found again.
+/**
+ * The errors found before that stay, moved: what the checks of the affected statements found
+ * through the rest (an error placed in an unaffected statement, or at a reference to one), and
+ * every error of the rest. Null when one cannot be placed again.
+ */
+function keptErrors(round: Round, touched: Statement[], renewed: Map<Statement, Statement>, affected: Set<string>, shift: Shift): PlacedError[] | null {
+  const { ins, defs } = round;
   // Asked only about an error of an affected statement that was not touched (rare): a referrer of
   // a long program's mended line (its root) is not walked, nor the program's statements filtered.
   let oldSpans: Statement[] | null = null;
@@ -248,10 +306,33 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
       if (!keptFromRest(err.at)) continue;
     }
     if (rootAffected && err.code === "missing-root" && id === "root") continue;
-    const at = placeAgain(err.at, touched, renewed, movedBy);
+    const at = placeAgain(err.at, touched, renewed, shift.movedBy);
     if (at === null) return null;
     errors.push(at === err.at ? err : { ...err, at });
   }
+  return errors;
+}
+
+/** What the checks of the touched statements, their referrers and (when affected) the root find now. */
+function checkedAgain(
+  round: Round,
+  touched: Statement[],
+  renewed: Map<Statement, Statement>,
+  affected: Set<string>,
+  broken: BrokenLine[],
+  shift: Shift,
+  to: number,
+  library: Library,
+): PlacedError[] {
+  const { defs } = round;
+  // The names are those of the round: its map of them, each statement read through the edits.
+  const newDefs: Defs = {
+    get: (id) => {
+      const old = defs.get(id);
+      return old === undefined ? undefined : (renewed.get(old) ?? moved(old, shift.movedBy(old.start)));
+    },
+    has: (id) => defs.has(id),
+  };
   const brokenNames = new Set<string>();
   for (const line of broken) if (line.id !== undefined && !newDefs.has(line.id)) brokenNames.add(line.id);
   const real = new Checker(library, newDefs, brokenNames);
@@ -266,23 +347,10 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
     has: (id) => newDefs.has(id),
   };
   const referrers = new Checker(library, opaque, brokenNames);
-  for (const id of affected) if (!touchedIds.has(id)) referrers.statement(byId(id));
-  const to = ins.blocks[0].end + movedBy(ins.blocks[0].end + 1);
-  if (rootAffected) real.root(to);
-  const found = [...real.errors, ...referrers.errors];
-  const all = errors.concat(found);
-  all.sort((a, b) => a.at - b.at);
-  const block = { start: ins.blocks[0].start, end: to };
-  return {
-    head: ins.head,
-    program: text.slice(block.start, block.end),
-    tail: ins.tail,
-    blocks: [block],
-    between: ins.between,
-    statements,
-    broken,
-    errors: all,
-  };
+  const touchedIds = new Set(touched.map((s) => s.id));
+  for (const id of affected) if (!touchedIds.has(id)) referrers.statement(newDefs.get(id)!);
+  if (affected.has("root")) real.root(to);
+  return [...real.errors, ...referrers.errors];
 }
 
 /** The number of the statement whose span holds `at` (statements in source order), or -1. */
