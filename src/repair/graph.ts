@@ -3,8 +3,9 @@ import type { Expr, PropSchema, Statement } from "../lang/index.ts";
 import { lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
-import { LITERALS } from "./mend.ts";
+import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
+import { NAME_CHARS, wordSites } from "./word-sites.ts";
 
 /** Names referenced anywhere in the program. */
 function referenced(round: Round): Set<string> {
@@ -36,6 +37,30 @@ export function placeholder(schema: PropSchema): string | null {
   if (types.includes("boolean")) return "false";
   if (types.includes("object")) return "{}";
   return null;
+}
+
+/**
+ * A name a broken line defines with hyphens (`form-buttons = …`, as HTML ids are written), in camel
+ * case wherever it stands: its definition, and its users, where it reads as a subtraction
+ * (`form - buttons`) or in a broken line's code. Before any other pass reads the lines or takes
+ * `buttons` for a reference to nothing.
+ */
+export function hyphenNames(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  const { broken } = round.ins;
+  for (const line of broken) {
+    const name = line.id === undefined ? hyphenDefined(round.text.slice(line.start, line.end)) : null;
+    if (name === null) continue;
+    for (const at of wordSites(round.text, name, round.from, `${NAME_CHARS}-`)) {
+      const stmt = statementAt(round, at);
+      const used =
+        stmt && at >= stmt.start
+          ? innermostAt(stmt.expr, at, (e) => e.k === "binary" && e.start === at && e.end === at + name.length) !== null
+          : broken.some((b) => b.start <= at && at < b.end && inCode(round.text.slice(b.start, b.end), at - b.start));
+      if (used) edits.push({ start: at, end: at + name.length, text: camelName(name) });
+    }
+  }
+  return edits;
 }
 
 /**

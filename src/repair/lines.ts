@@ -8,7 +8,7 @@ import { removeLines, type Edit } from "./edits.ts";
 import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
-import { renameLowerCaseCalls } from "./rename.ts";
+import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
 import { closedQuote, innerQuotes, mendLine, missingCommas, openedQuote } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
@@ -71,9 +71,10 @@ const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
 function readings(body: string, library: Round["library"]): { base: string; named: string | null; list: Reading[] } {
   const mended = mendLine(body);
   const m = mended ?? body;
-  // A call written in lower case (`text("Hello")`) is renamed first: the rest reads the renamed line.
-  const renamed = renameLowerCaseCalls(m, library);
-  const base = renamed ?? m;
+  // A call written in lower case (`text("Hello")`) or as words (`Text Content(`) is renamed
+  // first: the rest reads the renamed line.
+  const joined = joinedCallNames(m, library) ?? m;
+  const base = renameLowerCaseCalls(joined, library) ?? joined;
   const named = positional(base, library);
   const list: Reading[] = [base];
   if (named !== null) list.push(named, named + balance(named).closers);

@@ -10,8 +10,10 @@ import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
 // A statement written as a Markdown list item (`- `, `* `, `1. `) or as inline code (`` `…` ``).
-const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=)/;
-const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=[^`]*)`[ \t]*$/;
+const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=)/;
+const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[^`]*)`[ \t]*$/;
+// `form-buttons = …`: a name written with hyphens, as HTML ids are (graph.ts renames it).
+const HYPHEN_NAME = /^([ \t]*)(\$?[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+)(?=[ \t]*=)/;
 // `UI.Card(`: a namespace before a component call.
 const NAMESPACE = /(?<![A-Za-z0-9_$.])[A-Za-z_][A-Za-z0-9_]*\.(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/g;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=?|==|=>)[ \t]*(?=\S)/;
@@ -145,9 +147,30 @@ function tuplesAsArrays(line: string): string {
   return out.join("");
 }
 
+/** The line without the Markdown or declaration around its statement. */
+const unwrapped = (line: string) => line.replace(INLINE_CODE, "$1$2").replace(LIST_ITEM, "$1").replace(DECLARATION, "$1");
+
+/** `form-buttons` → `formButtons`. */
+export const camelName = (name: string) => name.replace(/-([A-Za-z0-9_])/g, (_, c: string) => c.toUpperCase());
+
+/** The name a line defines with hyphens in it (`form-buttons = …`), or null. */
+export function hyphenDefined(line: string): string | null {
+  return HYPHEN_NAME.exec(unwrapped(line))?.[2] ?? null;
+}
+
+/** Whether offset `at` of `line` is code: not in a string or a comment. */
+export function inCode(line: string, at: number): boolean {
+  let from = 0;
+  for (const p of parts(line)) {
+    if (at < from + p.text.length) return p.code;
+    from += p.text.length;
+  }
+  return false; // in the comment that ends the line
+}
+
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  let text = line.replace(INLINE_CODE, "$1$2").replace(LIST_ITEM, "$1").replace(DECLARATION, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
+  let text = unwrapped(line).replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
     .map((p) =>

@@ -1,6 +1,6 @@
 // Calls the grammar cannot read as calls because of their name's case: `text("Hello")`,
-// `stack([...])`, `count(rows)`. A model meant a component (or a builtin without its `@`); the
-// call is renamed, never dropped. Only names that start with a lower-case letter or `_` are
+// `stack([...])`, `count(rows)`, or because it is written as words (`Text Content(`). A model
+// meant a component (or a builtin without its `@`); the call is renamed, never dropped. Only names that start with a lower-case letter or `_` are
 // looked at: an upper-case name is a component call the checker reports (unknownComponents).
 import { ACTION_STEPS, BUILTINS } from "../lang/check.ts";
 import type { Library } from "../lang/index.ts";
@@ -29,6 +29,49 @@ export interface LowerCall {
 /** Calls in `text` (outside strings and comments) whose name starts with a lower-case letter or `_`. */
 export function lowerCaseCalls(text: string): LowerCall[] {
   const out: LowerCall[] = [];
+  for (const word of codeWords(text)) {
+    if (!/^[a-z_]/.test(word.name)) continue;
+    let k = word.end;
+    while (text[k] === " " || text[k] === "\t") k++;
+    if (text[k] === "(") out.push(word);
+  }
+  return out;
+}
+
+// Words a component name is written as at most (`Text Content`, `Form Control Group`).
+const MAX_NAME_WORDS = 3;
+const CALL_OPENS = /[ \t]*\(/y;
+
+/** `text` with each call whose name is written as words that make a component's name (`Text Content(`) named so, or null when none is. */
+export function joinedCallNames(text: string, library: Library): string | null {
+  const words = codeWords(text);
+  let out = "";
+  let at = 0;
+  for (let w = 0; w < words.length; w++) {
+    let k = w;
+    // Words one space or tab apart, the last one before `(`.
+    while (k + 1 < words.length && k + 1 - w < MAX_NAME_WORDS && /^[ \t]+$/.test(text.slice(words[k].end, words[k + 1].start))) k++;
+    for (let last = k; last > w; last--) {
+      CALL_OPENS.lastIndex = words[last].end;
+      if (!CALL_OPENS.test(text)) continue;
+      const joined = words
+        .slice(w, last + 1)
+        .map((x) => x.name)
+        .join("");
+      const name = [...library.components.keys()].find((c) => c.toLowerCase() === joined.toLowerCase());
+      if (name === undefined) continue;
+      out += text.slice(at, words[w].start) + name;
+      at = words[last].end;
+      w = last;
+      break;
+    }
+  }
+  return at === 0 ? null : out + text.slice(at);
+}
+
+/** The words of `text` outside strings and comments, not part of a member, state or builtin name. */
+function codeWords(text: string): LowerCall[] {
+  const out: LowerCall[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"' || c === "'") {
@@ -45,10 +88,7 @@ export function lowerCaseCalls(text: string): LowerCall[] {
     const name = text.slice(start, i + 1);
     const before = text[start - 1];
     if (before !== undefined && /[A-Za-z0-9_$@.]/.test(before)) continue; // part of a member, state or builtin
-    if (!/^[a-z_]/.test(name)) continue;
-    let k = i + 1;
-    while (text[k] === " " || text[k] === "\t") k++;
-    if (text[k] === "(") out.push({ start, end: start + name.length, name });
+    out.push({ start, end: start + name.length, name });
   }
   return out;
 }

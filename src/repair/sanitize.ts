@@ -6,7 +6,7 @@ import { brokenLines, dropBroken } from "./lines.ts";
 import { excessArgs, hoistInline, misplacedComponents, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
 import { mismatchedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
-import { danglingRefs, missingRoot, orphans } from "./graph.ts";
+import { danglingRefs, hyphenNames, missingRoot, orphans } from "./graph.ts";
 import { makeRound, type Round } from "./round.ts";
 import { reinspect } from "./reinspect.ts";
 
@@ -16,6 +16,7 @@ type Pass = (round: Round) => Edit[];
 // a statement before its calls can be fixed, a misspelt reference must be renamed before the
 // statement it meant looks orphaned, and `root` must exist before orphans are known at all.
 const PHASES: Pass[][] = [
+  [hyphenNames],
   [brokenLines],
   [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, wrapRoot],
   // A required argument filled only once no reshape reads it from what is there (`Form("a" [f])`).

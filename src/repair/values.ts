@@ -1,6 +1,6 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
 // becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true)
-// takes the wanted type; an object or a text where a component goes becomes that component's call.
+// takes the wanted type (`"six"` for 6); an object or a text where a component goes becomes that component's call.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
@@ -10,6 +10,17 @@ import { listedByMeaning } from "./meaning.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+// A count written out in words (`"six"` rows): the numbers models spell most.
+const NUMBER_WORDS = new Map<string, number>([
+  ..."zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+    .split(" ")
+    .map((w, i): [string, number] => [w, i]),
+  ["thirty", 30],
+  ["forty", 40],
+  ["fifty", 50],
+  ["hundred", 100],
+]);
 
 /** The schema and its anyOf/oneOf branches, flattened. */
 function branches(schema: PropSchema | undefined): PropSchema[] {
@@ -112,6 +123,8 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
   if (value.k === "str") {
     const text = value.v.trim();
     if ((types.has("number") || (types.has("integer") && Number.isInteger(Number(text)))) && NUMBER.test(text)) return text;
+    const spelt = NUMBER_WORDS.get(text.toLowerCase());
+    if ((types.has("number") || types.has("integer")) && spelt !== undefined) return String(spelt);
     if (types.has("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase();
     if (types.has("boolean") && /^(yes|no)$/i.test(text)) return String(/^yes$/i.test(text));
   }

@@ -152,6 +152,27 @@ describe("repairs that keep what the model wrote", () => {
     restores('1. root = Stack([a, b], "column", "m")', ROOT);
     restores('`root = Stack([a, b], "column", "m")`', ROOT);
     restores('root = UI.Stack([a, b], "column", "m")', ROOT);
+    // A component's name written as words.
+    becomes(
+      lines("root = Stack([n])", 'n = Text Content("Contact us", "large-heavy")'),
+      lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
+    );
+    // Words inside a string stay as written.
+    becomes(
+      lines("root = Stack([n])", 'n = Text Content("Text Content (draft)", "large-heavy")'),
+      lines("root = Stack([n])", 'n = TextContent("Text Content (draft)", "large-heavy")'),
+    );
+  });
+  test("a name written with hyphens is written in camel case, where it is defined and where it is used", () => {
+    becomes(
+      lines("root = Stack([page-title, main-list-2])", 'page-title = TextContent("Hi", "large-heavy")', 'main-list-2 = Stack([page-title], "column")'),
+      lines("root = Stack([pageTitle, mainList2])", 'pageTitle = TextContent("Hi", "large-heavy")', 'mainList2 = Stack([pageTitle], "column")'),
+    );
+    // A string holding the name, and a subtraction of names defined without hyphens, stay.
+    becomes(
+      lines("root = Stack([page-title, n])", 'page-title = TextContent("page-title", "large-heavy")', "n = TextContent(@Count([1]) - x)", "x = 1"),
+      lines("root = Stack([pageTitle, n])", 'pageTitle = TextContent("page-title", "large-heavy")', "n = TextContent(@Count([1]) - x)", "x = 1"),
+    );
   });
   test("one value where a list goes is wrapped; a text where a component goes becomes its call; a number in groups is one", () => {
     becomes(
@@ -177,6 +198,11 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 3400), Slice("Paid", 1250000.5)])'),
     );
     restores('root = Stack([a, b], "row", "m", "start", "start", "yes")', 'root = Stack([a, b], "row", "m", "start", "start", true)');
+    // A number written as a word.
+    becomes(
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Note", TextArea("note", "Your note", "six"))])'),
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Note", TextArea("note", "Your note", 6))])'),
+    );
   });
   test("listed values matched by meaning before spelling", () => {
     const align = ["start", "center", "end", "stretch", "baseline"];
