@@ -120,6 +120,26 @@ function namedEquals(code: string, depth: { paren: number }): string {
   return out.join("");
 }
 
+/** `;` between values inside brackets (`TextContent("Hi"; "small")`): a comma. One at the line's end ends the statement. */
+function semicolonsInside(line: string): string {
+  if (!line.includes(";")) return line;
+  const out = line.split("");
+  let last = line.length - 1; // the last character that is neither space nor `;`
+  while (last >= 0 && /[\s;]/.test(line[last])) last--;
+  let depth = 0;
+  let at = 0;
+  for (const p of parts(line)) {
+    for (let i = 0; p.code && i < p.text.length; i++) {
+      const c = p.text[i];
+      if (c === "(" || c === "[" || c === "{") depth++;
+      else if (c === ")" || c === "]" || c === "}") depth--;
+      else if (c === ";" && depth > 0 && at + i < last) out[at + i] = ",";
+    }
+    at += p.text.length;
+  }
+  return out.join("");
+}
+
 // `34%` where a value ends: the number (a percentage is written as its number).
 const PERCENT = /(\d+(?:\.\d+)?)%(?=[ \t]*(?:[,)\]}]|$))/g;
 // `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
@@ -183,7 +203,7 @@ export function mendLine(line: string): string | null {
             : p.text.replace(/\r?\n/g, "\\n"),
     )
     .join("");
-  text = tuplesAsArrays(text);
+  text = tuplesAsArrays(semicolonsInside(text));
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
   // pattern for it would try every run of semicolons in the line).
   let end = text.length;

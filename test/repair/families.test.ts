@@ -152,6 +152,8 @@ describe("repairs that keep what the model wrote", () => {
     restores('1. root = Stack([a, b], "column", "m")', ROOT);
     restores('`root = Stack([a, b], "column", "m")`', ROOT);
     restores('root = UI.Stack([a, b], "column", "m")', ROOT);
+    // `;` between values inside brackets; a trailing one stays a statement's end.
+    restores('root = Stack([a; b]; "column"; "m");', ROOT);
     // A component's name written as words.
     becomes(
       lines("root = Stack([n])", 'n = Text Content("Contact us", "large-heavy")'),
