@@ -1,7 +1,8 @@
 // Calls the grammar cannot read as calls because of their name's case: `text("Hello")`,
 // `stack([...])`, `count(rows)`, or because it is written as words (`Text Content(`). A model
-// meant a component (or a builtin without its `@`); the call is renamed, never dropped. Only names that start with a lower-case letter or `_` are
-// looked at: an upper-case name is a component call the checker reports (unknownComponents).
+// meant a component (or a builtin without its `@`); the call is renamed, never dropped. Of single
+// names, only those that start with a lower-case letter or `_` are looked at: an upper-case name
+// is a component call the checker reports (unknownComponents).
 import { ACTION_STEPS, BUILTINS } from "../lang/check.ts";
 import type { Library } from "../lang/index.ts";
 import { nearest } from "./nearest.ts";

@@ -1,6 +1,7 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
-// becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true)
-// takes the wanted type (`"six"` for 6); an object or a text where a component goes becomes that component's call.
+// becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true,
+// `"six"` for 6) takes the wanted type; an object or a text where a component goes becomes that
+// component's call.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
