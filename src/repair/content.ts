@@ -80,7 +80,7 @@ function literalStrings(written: string, out: Map<string, number>): void {
     for (const [s, n] of agreed) agreed.set(s, Math.min(n, found.get(s) ?? 0));
   }
   // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
-  for (const [s, n] of agreed) for (let k = 0; k < n; k++) if (/\s/.test(s.trim())) add(out, s);
+  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim())) out.set(s, (out.get(s) ?? 0) + n);
 }
 
 /** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */

@@ -153,6 +153,16 @@ function shiftOf(edits: Edit[]): Shift {
   };
 }
 
+/** What the later phases share: the round, the statements the edits touched (and read again), the names their checks reach. */
+interface Reread {
+  round: Round;
+  touched: Statement[];
+  touchedIds: Set<string>;
+  renewed: Map<Statement, Statement>;
+  affected: Set<string>;
+  shift: Shift;
+}
+
 // reinspect is a sequence of small functions rather than one: as one, JSC's optimizing compiler
 // took 0.4 s to compile it, and compiled it again every thousand or so calls.
 
@@ -172,10 +182,11 @@ export function reinspect(round: Round, edits: Edit[], text: string, library: Li
   const broken = ins.broken.map((b) => movedLine(b, shift.movedBy(b.start)));
   const affected = affectedBy(round, touched, statements, text);
   if (affected === null) return null;
-  const kept = keptErrors(round, touched, renewed, affected, shift);
+  const done: Reread = { round, touched, touchedIds: new Set(touched.map((s) => s.id)), renewed, affected, shift };
+  const kept = keptErrors(done);
   if (kept === null) return null;
   const to = ins.blocks[0].end + shift.movedBy(ins.blocks[0].end + 1);
-  const found = checkedAgain(round, touched, renewed, affected, broken, shift, to, library);
+  const found = checkedAgain(done, broken, to, library);
   const all = kept.concat(found);
   all.sort((a, b) => a.at - b.at);
   const block = { start: ins.blocks[0].start, end: to };
@@ -276,7 +287,7 @@ function affectedBy(round: Round, touched: Statement[], statements: Statement[],
  * through the rest (an error placed in an unaffected statement, or at a reference to one), and
  * every error of the rest. Null when one cannot be placed again.
  */
-function keptErrors(round: Round, touched: Statement[], renewed: Map<Statement, Statement>, affected: Set<string>, shift: Shift): PlacedError[] | null {
+function keptErrors({ round, touched, touchedIds, renewed, affected, shift }: Reread): PlacedError[] | null {
   const { ins, defs } = round;
   // Asked only about an error of an affected statement that was not touched (rare): a referrer of
   // a long program's mended line (its root) is not walked, nor the program's statements filtered.
@@ -297,7 +308,6 @@ function keptErrors(round: Round, touched: Statement[], renewed: Map<Statement, 
     return refSites.has(at);
   };
   const rootAffected = affected.has("root");
-  const touchedIds = new Set(touched.map((s) => s.id));
   const errors: PlacedError[] = [];
   for (const err of ins.errors) {
     const id = err.statementId;
@@ -314,16 +324,7 @@ function keptErrors(round: Round, touched: Statement[], renewed: Map<Statement, 
 }
 
 /** What the checks of the touched statements, their referrers and (when affected) the root find now. */
-function checkedAgain(
-  round: Round,
-  touched: Statement[],
-  renewed: Map<Statement, Statement>,
-  affected: Set<string>,
-  broken: BrokenLine[],
-  shift: Shift,
-  to: number,
-  library: Library,
-): PlacedError[] {
+function checkedAgain({ round, touched, touchedIds, renewed, affected, shift }: Reread, broken: BrokenLine[], to: number, library: Library): PlacedError[] {
   const { defs } = round;
   // The names are those of the round: its map of them, each statement read through the edits.
   const newDefs: Defs = {
@@ -347,7 +348,6 @@ function checkedAgain(
     has: (id) => newDefs.has(id),
   };
   const referrers = new Checker(library, opaque, brokenNames);
-  const touchedIds = new Set(touched.map((s) => s.id));
   for (const id of affected) if (!touchedIds.has(id)) referrers.statement(newDefs.get(id)!);
   if (affected.has("root")) real.root(to);
   return [...real.errors, ...referrers.errors];

@@ -32,6 +32,9 @@ const KEYWORDS = new Set(["true", "false", "null"]);
 const STUB = "$__tessera_stub";
 const ANCHOR = "$__tessera_anchor";
 
+/** The names a unit defines, in its statements and its broken lines. */
+const idsOf = (ins: Inspection) => [...new Set([...ins.statements.map((s) => s.id), ...ins.broken.flatMap((b) => (b.id === undefined ? [] : [b.id]))])];
+
 export interface StreamRepairEnd {
   /** Text to send after the last push()'s, before the terminal event. */
   text: string;
@@ -193,7 +196,6 @@ export function createStreamRepair(library: Library): StreamRepair {
       else sendProgram(raw);
       return;
     }
-    const idsOf = (ins: Inspection) => [...new Set([...ins.statements.map((s) => s.id), ...ins.broken.flatMap((b) => (b.id === undefined ? [] : [b.id]))])];
     let ids = idsOf(own);
     if (ids.length === 0) {
       // A statement another language's habits hide (`- name = …`, `const name = …`), or the root
