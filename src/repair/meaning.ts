@@ -14,6 +14,12 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   centre: ["center"],
   middle: ["center"],
   centered: ["center"],
+  begin: ["start"],
+  beginning: ["start"],
+  finish: ["end"],
+  justify: ["between"],
+  "justify-between": ["between"],
+  spread: ["between"],
   "space-between": ["between"],
   "space-around": ["around"],
   "space-evenly": ["evenly"],
@@ -61,7 +67,7 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   information: ["info"],
   note: ["info", "neutral"],
   default: ["neutral", "default", "primary"],
-  muted: ["neutral"],
+  muted: ["neutral", "sunk"],
   main: ["primary"],
   outline: ["secondary"],
   outlined: ["secondary"],
@@ -181,6 +187,12 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
     const prefixed = listed.filter((v) => normal(v).startsWith(n));
     if (prefixed.length === 1) return prefixed[0];
   }
+  // A prefix of a synonym (`horiz` for `horizontal`, which means `row`), when one synonym has it.
+  if (n.length >= 4) {
+    const words = Object.keys(VALUE_SYNONYMS).filter((w) => w.startsWith(n));
+    const hit = words.length === 1 ? VALUE_SYNONYMS[words[0]].find((w) => byNormal.has(w)) : undefined;
+    if (hit !== undefined) return byNormal.get(hit)!;
+  }
   return null;
 }
 
@@ -199,6 +211,15 @@ const NAME_WORDS: Record<string, string[]> = {
   box: ["stack", "card"],
   section: ["card", "stack"],
   layout: ["stack"],
+  view: ["stack", "card"],
+  wrapper: ["stack", "card"],
+  flexbox: ["stack"],
+  horizontal: ["stack"],
+  vertical: ["stack"],
+  main: ["stack"],
+  page: ["stack"],
+  figure: ["image"],
+  sparkline: ["linechart", "line"],
   panel: ["card"],
   paper: ["card"],
   tile: ["card"],

@@ -221,6 +221,11 @@ describe("repairs that keep what the model wrote", () => {
     expect(listedByMeaning("xl", ["small", "default", "large", "small-heavy", "large-heavy"])).toBe("large");
     expect(listedByMeaning("xs", ["sm", "md", "lg"])).toBe("sm");
     expect(listedByMeaning("medium", ["small", "default", "large"])).toBe("default");
+    // Words of CSS and design tools, and a synonym shortened (`horiz`: horizontal, which means row).
+    expect(listedByMeaning("begin", align)).toBe("start");
+    expect(listedByMeaning("justify", ["start", "between", "around"])).toBe("between");
+    expect(listedByMeaning("horiz", ["row", "column"])).toBe("row");
+    expect(listedByMeaning("muted", ["card", "sunk", "clear"])).toBe("sunk");
     expect(listedByMeaning("purple", ["red", "green"])).toBeNull();
     // Words that name what every object has are words, not table entries.
     expect(listedByMeaning("constructor", ["red", "green"])).toBeNull();
@@ -265,6 +270,13 @@ describe("repairs that keep what the model wrote", () => {
     const chat = compileLibrary(getBuiltinLibrary("thesys/chat")!.chatLibrary);
     expect(repair(lines("root = Card([t])", 't = Text("Pay as you go", "default")'), chat).content).toBe(
       lines("root = Card([t])", 't = TextContent("Pay as you go", "default")'),
+    );
+    // `root` may only be the library's root component: when it takes the arguments, it is meant.
+    becomes(lines("root = View([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
+    becomes(lines("root = Wrapper([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
+    becomes(
+      lines("root = Stack([c])", 'c = Sparkline(["Q1", "Q2"], [Series("Sales", [1, 2])])'),
+      lines("root = Stack([c])", 'c = LineChart(["Q1", "Q2"], [Series("Sales", [1, 2])])'),
     );
     // Plain text that no listed value tells about is still kept as text, not given a component.
     becomes(
