@@ -64,12 +64,30 @@ function untemplate(literal: string): string {
   for (let i = body.indexOf("${"); i !== -1; i = body.indexOf("${", at)) {
     const close = body.indexOf("}", i);
     if (close === -1) break;
-    if (i > at) pieces.push(JSON.stringify(body.slice(at, i)));
+    if (i > at) pieces.push(quoted(body.slice(at, i)));
     pieces.push(body.slice(i + 2, close).trim());
     at = close + 1;
   }
-  if (at < body.length || pieces.length === 0) pieces.push(JSON.stringify(body.slice(at).replace(/\\`/g, "`")));
+  if (at < body.length || pieces.length === 0) pieces.push(quoted(body.slice(at)));
   return pieces.join(" + ");
+}
+
+// A template's escapes that JSON strings share keep their meaning as written (`\n` stays a line break).
+const JSON_ESCAPES = new Set(["\"", "\\", "/", "b", "f", "n", "r", "t", "u"]);
+
+/** A piece of a template literal's text as a double-quoted string that means the same. */
+function quoted(piece: string): string {
+  let out = "";
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece[i];
+    if (c === "\\" && i + 1 < piece.length) {
+      const next = piece[++i];
+      if (JSON_ESCAPES.has(next)) out += `\\${next}`;
+      else if (next === "x" && /^[0-9a-fA-F]{2}$/.test(piece.slice(i + 1, i + 3))) out += `\\u00${piece.slice(i + 1, (i += 2) + 1)}`;
+      else if (next !== "\n") out += JSON.stringify(next).slice(1, -1); // `\``, `\$`, `\'`: the character itself
+    } else out += JSON.stringify(c).slice(1, -1);
+  }
+  return `"${out}"`;
 }
 
 /** A string in typographic quotes as a double-quoted one (its text as written). */

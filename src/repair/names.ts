@@ -116,6 +116,8 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     // would mend it: the reading that fits best.
     let args = call.args;
     let fit = round.fit.score(args, c);
+    // Taking the arguments as written, nothing moved or mended, tells most of what was meant.
+    const asWritten = fit.perfect ? 0.5 : 0;
     if (!fit.perfect) fit = round.fit.score(mendedValues(round, args, c), c);
     for (const reading of fit.perfect ? [] : argReadings(round, call, c)) {
       if (byFitAlone && reading.swapped) continue;
@@ -127,7 +129,7 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     // In `root`, only the root component may stand: its taking every argument as it stands is enough.
     if (byFitAlone && !(args.length > 0 && fit.perfect && (only !== undefined || fit.strength > args.length))) continue;
     const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
-    const score = (fit.perfect ? 3 : 0) + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
+    const score = (fit.perfect ? 3 : 0) + asWritten + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
     if (score > bestScore) {
       best = c.name;
       bestScore = score;

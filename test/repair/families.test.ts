@@ -90,6 +90,11 @@ describe("repairs that keep what the model wrote", () => {
   test("habits of other languages are mended in the line", () => {
     restores('const root = Stack([a, b], "column", "m");', ROOT);
     restores('let root = Stack([a, b], `column`, "m")', ROOT);
+    // A template literal's escapes mean what they meant: `\n` is still a line break, `\`` a backquote.
+    becomes(
+      lines("root = Stack([m])", "m = MarkDownRenderer(`- one\\n- \\`two\\` \\$3 \"four\"`)"),
+      lines("root = Stack([m])", 'm = MarkDownRenderer("- one\\n- `two` $3 \\"four\\"")'),
+    );
     restores('root: Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b] "column" "m")', ROOT);
     // A closer left out, shown by the next one: put back where the library reads the line best;
@@ -270,6 +275,11 @@ describe("repairs that keep what the model wrote", () => {
     const chat = compileLibrary(getBuiltinLibrary("thesys/chat")!.chatLibrary);
     expect(repair(lines("root = Card([t])", 't = Text("Pay as you go", "default")'), chat).content).toBe(
       lines("root = Card([t])", 't = TextContent("Pay as you go", "default")'),
+    );
+    // Of two text components a foreign name means, the one that takes its arguments as written.
+    becomes(
+      lines("root = Stack([p])", 'p = Paragraph("Refunds within 30 days.", "default")'),
+      lines("root = Stack([p])", 'p = TextContent("Refunds within 30 days.", "default")'),
     );
     // `root` may only be the library's root component: when it takes the arguments, it is meant.
     becomes(lines("root = View([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
