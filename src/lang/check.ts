@@ -9,7 +9,9 @@ import { MAX_NESTING } from "./generated/rules.ts";
 
 export const BUILTINS = new Set(["Count", "Sum", "Avg", "Min", "Max", "First", "Last", "Filter", "Sort", "Round", "Abs", "Floor", "Ceil", "Each"]);
 export const ACTION_STEPS = new Set(["Run", "Set", "Reset", "ToAssistant", "OpenUrl"]);
-const reserved = (name: string) => name === "Query" || name === "Mutation";
+/** Calls that ask the application's tools for data: no component, never displayed. */
+export const TOOL_CALLS: readonly string[] = ["Query", "Mutation"];
+const reserved = (name: string) => TOOL_CALLS.includes(name);
 
 /** A FixError with the offset it sits at, for ordering. */
 export interface PlacedError extends FixError {

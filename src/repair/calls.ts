@@ -2,15 +2,13 @@
 // another, excess arguments, a required argument
 // that can safely be filled, an inline Query/Mutation hoisted into its own statement, and a
 // root of the wrong component wrapped in the library's root component.
-import { BUILTINS, ACTION_STEPS } from "../lang/check.ts";
+import { BUILTINS, ACTION_STEPS, TOOL_CALLS } from "../lang/check.ts";
 import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { demoted, heldBy, nameByShape } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
-
-const RESERVED = ["Query", "Mutation"];
 
 /** A misspelt component or builtin becomes the closest name, when one is close. */
 export function unknownComponents(round: Round): Edit[] {
@@ -34,7 +32,7 @@ export function unknownComponents(round: Round): Edit[] {
     // Only components the call's arguments can satisfy: a name that fits but then misses a
     // required argument would trade one error for another.
     const fitting = [...round.library.components.values()].filter((c) => c.props.every((p, i) => i < given || !p.required || p.hasDefault)).map((c) => c.name);
-    const fix = nearest(name, [...fitting, ...RESERVED]);
+    const fix = nearest(name, [...fitting, ...TOOL_CALLS]);
     // Nor one most of whose arguments it does not take (`Panel({...})` is no Label).
     const chosen = fix === null ? undefined : round.library.components.get(fix);
     const misfit = hit?.e.k === "call" && chosen !== undefined && given > 0 && round.fit.score(hit.e.args, chosen).score < 0;
@@ -182,7 +180,7 @@ export function hoistInline(round: Round): Edit[] {
     // One per statement and round: two insertions at its end would collide.
     if (!stmt || hoisted.has(stmt.start)) continue;
     hoisted.add(stmt.start);
-    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.start === error.at && RESERVED.includes(e.name));
+    const hit = innermostAt(stmt.expr, error.at, (e) => e.k === "call" && e.start === error.at && TOOL_CALLS.includes(e.name));
     if (!hit) continue;
     const call = hit.e as CallExpr;
     const name = freshName(call, taken);

@@ -13,6 +13,8 @@
 import type { Expr, Inspection, Library, PropSchema, Statement } from "../lang/index.ts";
 import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
+import { nearest } from "./nearest.ts";
+import { TOOL_CALLS } from "../lang/check.ts";
 import { closedQuote, innerQuotes, mendLine } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
@@ -100,8 +102,9 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
         for (const entry of e.entries) visit(entry.value, propertyOf(schema, entry.key));
         return;
       case "call": {
-        if (e.name === "Query" || e.name === "Mutation") return; // what a tool is asked: not displayed
         const component = library.components.get(e.name);
+        // What a tool is asked is not displayed; nor is it where the name is a tool call misspelt.
+        if (TOOL_CALLS.includes(e.name) || (!component && nearest(e.name, TOOL_CALLS) !== null)) return;
         if (component || /^[A-Z]/.test(e.name)) into.calls++;
         const props = component?.props;
         e.args.forEach((a, i) => {

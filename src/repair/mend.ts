@@ -73,7 +73,7 @@ function untemplate(literal: string): string {
 }
 
 // A template's escapes that JSON strings share keep their meaning as written (`\n` stays a line break).
-const JSON_ESCAPES = new Set(["\"", "\\", "/", "b", "f", "n", "r", "t", "u"]);
+const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
 
 /** A piece of a template literal's text as a double-quoted string that means the same. */
 function quoted(piece: string): string {

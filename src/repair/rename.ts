@@ -3,14 +3,14 @@
 // meant a component (or a builtin without its `@`); the call is renamed, never dropped. Of single
 // names, only those that start with a lower-case letter or `_` are looked at: an upper-case name
 // is a component call the checker reports (unknownComponents).
-import { ACTION_STEPS, BUILTINS } from "../lang/check.ts";
+import { ACTION_STEPS, BUILTINS, TOOL_CALLS } from "../lang/check.ts";
 import type { Library } from "../lang/index.ts";
 import { nearest } from "./nearest.ts";
 
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 // Calls that are not library components but are written with an upper-case name.
-const SPECIAL = ["Action", "Query", "Mutation"];
+const SPECIAL = ["Action", ...TOOL_CALLS];
 
 /** The name a lower-case call `name` should have, or null when none is close enough. */
 export function callName(name: string, library: Library): string | null {

@@ -6,6 +6,7 @@
 // type mismatch or excess arguments is rewritten to the reading whose arguments all fit, by the
 // checker's rules; when none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
+import { TOOL_CALLS } from "../lang/check.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
 import { propertyIndex } from "./by-name.ts";
@@ -18,7 +19,7 @@ type Candidate = { args: Expr[]; edit: () => Edit[] };
 const MAX_RESHAPED_ARGS = 64;
 
 const isElement = (round: Round, e: Expr): boolean => {
-  if (e.k === "call") return !["Query", "Mutation"].includes(e.name);
+  if (e.k === "call") return !TOOL_CALLS.includes(e.name);
   if (e.k !== "ref") return false;
   const target = round.defs.get(e.name);
   return target === undefined ? /^[a-z_]/i.test(e.name) : target.kind === "component";

@@ -92,7 +92,7 @@ describe("repairs that keep what the model wrote", () => {
     restores('let root = Stack([a, b], `column`, "m")', ROOT);
     // A template literal's escapes mean what they meant: `\n` is still a line break, `\`` a backquote.
     becomes(
-      lines("root = Stack([m])", "m = MarkDownRenderer(`- one\\n- \\`two\\` \\$3 \"four\"`)"),
+      lines("root = Stack([m])", 'm = MarkDownRenderer(`- one\\n- \\`two\\` \\$3 "four"`)'),
       lines("root = Stack([m])", 'm = MarkDownRenderer("- one\\n- `two` $3 \\"four\\"")'),
     );
     restores('root: Stack([a, b], "column", "m")', ROOT);
@@ -280,6 +280,11 @@ describe("repairs that keep what the model wrote", () => {
     becomes(
       lines("root = Stack([p])", 'p = Paragraph("Refunds within 30 days.", "default")'),
       lines("root = Stack([p])", 'p = TextContent("Refunds within 30 days.", "default")'),
+    );
+    // A tool call misspelt is the tool call (it is no component, and no displayed content is lost).
+    becomes(
+      lines("root = Stack([t])", 't = Table([Col("Id")], orders.rows)', 'orders = Qury("list_orders", {status: "open"}, {rows: []}, 30)'),
+      lines("root = Stack([t])", 't = Table([Col("Id")], orders.rows)', 'orders = Query("list_orders", {status: "open"}, {rows: []}, 30)'),
     );
     // `root` may only be the library's root component: when it takes the arguments, it is meant.
     becomes(lines("root = View([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
