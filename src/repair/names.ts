@@ -126,8 +126,7 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     }
     // Most arguments must fit: the others may hold mistakes of their own, mended next round.
     if (args.length > 0 && (fit.score < 0 || (fit.score === 0 && meaning === 0))) continue;
-    // In `root`, only the root component may stand: its taking every argument as it stands is enough.
-    if (byFitAlone && !(args.length > 0 && fit.perfect && (only !== undefined || fit.strength > args.length))) continue;
+    if (byFitAlone && !(args.length > 0 && fit.perfect && fit.strength > args.length)) continue;
     const spelling = Math.max(0, 1 - d / Math.max(call.name.length, c.name.length));
     const score = (fit.perfect ? 3 : 0) + asWritten + fit.score / Math.max(1, args.length) + 2 * meaning + spelling + 0.25 * fit.strength;
     if (score > bestScore) {

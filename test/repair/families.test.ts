@@ -286,7 +286,7 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([t])", 't = Table([Col("Id")], orders.rows)', 'orders = Qury("list_orders", {status: "open"}, {rows: []}, 30)'),
       lines("root = Stack([t])", 't = Table([Col("Id")], orders.rows)', 'orders = Query("list_orders", {status: "open"}, {rows: []}, 30)'),
     );
-    // `root` may only be the library's root component: when it takes the arguments, it is meant.
+    // Names of containers in other vocabularies, in root (where only the root component may stand).
     becomes(lines("root = View([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
     becomes(lines("root = Wrapper([a, b])", ...TAIL), lines("root = Stack([a, b])", ...TAIL));
     becomes(
