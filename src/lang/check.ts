@@ -1,6 +1,6 @@
 // The checker: what a program must satisfy against its library (docs/language.md), as FixErrors in
 // source order. Works on statements already parsed; never throws on what a parser produced.
-import type { Library, Prop, PropSchema } from "./library.ts";
+import { componentByCase, type Library, type Prop, type PropSchema } from "./library.ts";
 import { CALL, kindBit, refTarget, type Shape } from "./shape.ts";
 import type { BrokenLine, ErrorCode, Expr, FixError, Statement } from "./types.ts";
 import { balance } from "./balance.ts";
@@ -630,8 +630,7 @@ export function brokenLineErrors(broken: BrokenLine[], library?: Library, source
     } else {
       let found = line.found ?? "";
       if (line.lowerCall !== undefined && library) {
-        const lower = line.lowerCall.toLowerCase();
-        const named = [...library.components.keys()].find((c) => c.toLowerCase() === lower) ?? closest(line.lowerCall, library.components.keys());
+        const named = componentByCase(library, line.lowerCall) ?? closest(line.lowerCall, library.components.keys());
         if (named) found += ` (did you mean ${named}?)`;
       }
       const why = line.expected ? `expected ${line.expected}, got ${found}: ` : "";

@@ -42,6 +42,13 @@ export interface Library {
   source: Record<string, unknown>;
 }
 
+/** The component named `name` whatever its case (`textcontent` → TextContent), or undefined. */
+export function componentByCase(library: Library, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const c of library.components.keys()) if (c.toLowerCase() === lower) return c;
+  return undefined;
+}
+
 export class LibraryError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid component library: ${problems.join("; ")}`);

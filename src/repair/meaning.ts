@@ -99,6 +99,8 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   textarea: ["text"],
 };
 
+const SYNONYM_WORDS = Object.keys(VALUE_SYNONYMS);
+
 // Abbreviations that are not a prefix of their word.
 const ABBREVIATIONS: Record<string, string[]> = {
   sm: ["small", "s"],
@@ -189,7 +191,7 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
   }
   // A prefix of a synonym (`horiz` for `horizontal`, which means `row`), when one synonym has it.
   if (n.length >= 4) {
-    const words = Object.keys(VALUE_SYNONYMS).filter((w) => w.startsWith(n));
+    const words = SYNONYM_WORDS.filter((w) => w.startsWith(n));
     const hit = words.length === 1 ? VALUE_SYNONYMS[words[0]].find((w) => byNormal.has(w)) : undefined;
     if (hit !== undefined) return byNormal.get(hit)!;
   }

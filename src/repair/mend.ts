@@ -72,22 +72,16 @@ function untemplate(literal: string): string {
   return pieces.join(" + ");
 }
 
-// A template's escapes that JSON strings share keep their meaning as written (`\n` stays a line break).
-const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
+// A template literal's escapes (JavaScript's): `\n`, `\xHH`, `\uHHHH`, a line continuation, any other character as itself.
+const TEMPLATE_ESCAPE = /\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(\r?\n)|([\s\S]))/g;
+const ESCAPED: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f", v: "\v", "0": "\0" };
 
-/** A piece of a template literal's text as a double-quoted string that means the same. */
+/** A piece of a template literal's text as a double-quoted string that means the same (`\n` stays a line break). */
 function quoted(piece: string): string {
-  let out = "";
-  for (let i = 0; i < piece.length; i++) {
-    const c = piece[i];
-    if (c === "\\" && i + 1 < piece.length) {
-      const next = piece[++i];
-      if (JSON_ESCAPES.has(next)) out += `\\${next}`;
-      else if (next === "x" && /^[0-9a-fA-F]{2}$/.test(piece.slice(i + 1, i + 3))) out += `\\u00${piece.slice(i + 1, (i += 2) + 1)}`;
-      else if (next !== "\n") out += JSON.stringify(next).slice(1, -1); // `\``, `\$`, `\'`: the character itself
-    } else out += JSON.stringify(c).slice(1, -1);
-  }
-  return `"${out}"`;
+  const text = piece.replace(TEMPLATE_ESCAPE, (_, x?: string, u?: string, continued?: string, c?: string) =>
+    x || u ? String.fromCharCode(Number.parseInt(x ?? u!, 16)) : continued ? "" : (ESCAPED[c!] ?? c!),
+  );
+  return JSON.stringify(text);
 }
 
 /** A string in typographic quotes as a double-quoted one (its text as written). */

@@ -5,6 +5,7 @@
 // is a component call the checker reports (unknownComponents).
 import { ACTION_STEPS, BUILTINS, TOOL_CALLS } from "../lang/check.ts";
 import type { Library } from "../lang/index.ts";
+import { componentByCase } from "../lang/library.ts";
 import { nearest } from "./nearest.ts";
 
 const NAME_START = /[A-Za-z_]/;
@@ -14,8 +15,9 @@ const SPECIAL = ["Action", ...TOOL_CALLS];
 
 /** The name a lower-case call `name` should have, or null when none is close enough. */
 export function callName(name: string, library: Library): string | null {
+  const component = componentByCase(library, name);
+  if (component !== undefined) return component;
   const lower = name.toLowerCase();
-  for (const c of library.components.keys()) if (c.toLowerCase() === lower) return c;
   for (const c of SPECIAL) if (c.toLowerCase() === lower) return c;
   for (const b of [...BUILTINS, ...ACTION_STEPS]) if (b.toLowerCase() === lower) return `@${b}`;
   return nearest(name, library.components.keys());
@@ -59,7 +61,7 @@ export function joinedCallNames(text: string, library: Library): string | null {
         .slice(w, last + 1)
         .map((x) => x.name)
         .join("");
-      const name = [...library.components.keys()].find((c) => c.toLowerCase() === joined.toLowerCase());
+      const name = componentByCase(library, joined);
       if (name === undefined) continue;
       out += text.slice(at, words[w].start) + name;
       at = words[last].end;
