@@ -16,6 +16,8 @@ export interface Balance {
   mismatch: { at: number; wanted: string; from: number; depth: number } | null;
   /** Where the first closer stands that met nothing open (`f(x))`), or -1. */
   unopened: number;
+  /** Where the string still open at the end begins (its opening quote), or -1. */
+  quoteAt: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export function balance(text: string): Balance {
   let mismatch: Balance["mismatch"] = null;
   let unopened = -1;
   let quote = 0;
+  let quoteAt = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (quote) {
@@ -43,6 +46,7 @@ export function balance(text: string): Balance {
       case 34: // "
       case 39: // '
         quote = c;
+        quoteAt = i;
         break;
       case 40: // (
       case 91: // [
@@ -80,5 +84,5 @@ export function balance(text: string): Balance {
   // A dangling escape at the very end would swallow the closing quote.
   let closers = quote ? (text.endsWith("\\") && !text.endsWith("\\\\") ? "\\" : "") + String.fromCharCode(quote) : "";
   for (let k = open.length - 1; k >= 0; k--) closers += String.fromCharCode(open[k]);
-  return { closers, commas, commaDepths, mismatch, unopened };
+  return { closers, commas, commaDepths, mismatch, unopened, quoteAt: quote ? quoteAt : -1 };
 }

@@ -74,15 +74,29 @@ function quoted(text: string): Map<string, number> {
  * is one). Where a quote slipped, the strings after it are not certain, and not counted.
  */
 function literalStrings(written: string, out: Map<string, number>): void {
-  const text = mendLine(written) ?? written;
+  const agreed = agreedStrings(mendLine(written) ?? written);
+  // A statement over lines: a quote that slipped in one line leaves the others' strings certain
+  // (each line read alone, as a string holds no line break), though read whole they shift. Not
+  // so with a template literal, which may hold line breaks.
+  const lines = written.trimEnd().split("\n");
+  if (lines.length > 1 && !written.includes("`")) {
+    const byLine = new Map<string, number>();
+    for (const line of lines) for (const [s, n] of agreedStrings(mendLine(line) ?? line)) byLine.set(s, (byLine.get(s) ?? 0) + n);
+    for (const [s, n] of byLine) agreed.set(s, Math.max(n, agreed.get(s) ?? 0));
+  }
+  // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
+  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim())) out.set(s, (out.get(s) ?? 0) + n);
+}
+
+/** The quoted literals every reading of `text`'s quotes finds, each as often as the fewest finds it. */
+function agreedStrings(text: string): Map<string, number> {
   const agreed = quoted(text);
   for (const reading of [closedQuote(text), innerQuotes(text)]) {
     if (reading === null) continue;
     const found = quoted(reading);
     for (const [s, n] of agreed) agreed.set(s, Math.min(n, found.get(s) ?? 0));
   }
-  // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space.
-  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim())) out.set(s, (out.get(s) ?? 0) + n);
+  return agreed;
 }
 
 /** Adds the content of one statement's expression (see the top of this file). `every`: every string, listed values included. */

@@ -9,7 +9,7 @@ import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
-import { closedQuote, innerQuotes, mendLine, missingCommas, openedQuote } from "./mend.ts";
+import { closedBeforeBrackets, closedBeforeCode, closedQuote, innerQuotes, mendLine, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -69,18 +69,27 @@ const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
  * positional (`named`), closed.
  */
 function readings(body: string, library: Round["library"]): { base: string; named: string | null; list: Reading[] } {
-  const mended = mendLine(body);
-  const m = mended ?? body;
-  // A call written in lower case (`text("Hello")`) or as words (`Text Content(`) is renamed
-  // first: the rest reads the renamed line.
-  const joined = joinedCallNames(m, library) ?? m;
-  const base = renameLowerCaseCalls(joined, library) ?? joined;
+  const base = baseReading(body, library);
   const named = positional(base, library);
   const list: Reading[] = [base];
+  // Over lines, a quote left out in one: each line's quotes put right before the lines are joined.
+  for (const byLine of quotesByLine(body)) list.push(baseReading(byLine, library));
   if (named !== null) list.push(named, named + balance(named).closers);
-  const closers = balance(base).closers;
+  const { closers, quoteAt } = balance(base);
+  // A string open at the end closed before the code it took in: the values after a comma, the
+  // brackets at the end; then as the text stands.
+  for (const early of quoteAt < 0 ? [] : [closedBeforeCode(base, quoteAt), closedBeforeBrackets(base, quoteAt)]) {
+    if (early !== null) list.push(early + balance(early).closers);
+  }
   if (closers) list.push(base + closers);
   return { base, named, list };
+}
+
+/** A line mended in place, its calls written in lower case (`text("Hello")`) or as words (`Text Content(`) renamed. */
+function baseReading(body: string, library: Round["library"]): string {
+  const m = mendLine(body) ?? body;
+  const joined = joinedCallNames(m, library) ?? m;
+  return renameLowerCaseCalls(joined, library) ?? joined;
 }
 
 // The most lines a string typed over lines is followed through.
@@ -186,12 +195,7 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
-  const first = firstThatParses(
-    round,
-    line,
-    [...list, commas, () => named && missingCommas(named), () => closedQuote(base), () => innerQuotes(base), () => openedQuote(base)],
-    end,
-  );
+  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library)], end);
   if (first) return first;
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);
@@ -203,6 +207,33 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
     return [...brackets.flatMap((t) => missingCommas(t) ?? []), ...(withComma ? leftOutBracket(withComma) : []), ...brackets.flatMap((t) => leftOutBracket(t))];
   };
   return fewestErrors(round, line, twice(), end);
+}
+
+// Readings with an opening quote given back that a broken line is tried with (openedQuotes).
+const MAX_OPENED = 4;
+
+/**
+ * Readings of a line whose quotes slipped: a closing quote put back, quotes inside a string
+ * escaped, an opening quote given back. Each is tried on the line as written, then mended and
+ * renamed (what the slip left outside a string is no code to mend: `"9.8 oz (US 9)"` keeps its
+ * `oz`, `"28%"` its `%`), then on the mended line `base`. Each made only when those before it
+ * did not read.
+ */
+function requoted(body: string, base: string, library: Round["library"]): Reading[] {
+  const both = (f: (text: string) => string | null): Reading[] => [
+    () => {
+      const q = f(body);
+      return q === null ? null : baseReading(q, library);
+    },
+    () => f(base),
+  ];
+  const opened = new Map<string, string[]>();
+  const openedAt = (k: number) => (text: string) => {
+    let all = opened.get(text);
+    if (all === undefined) opened.set(text, (all = openedQuotes(text, MAX_OPENED)));
+    return all[k] ?? null;
+  };
+  return [closedQuote, innerQuotes, ...Array.from({ length: MAX_OPENED }, (_, k) => openedAt(k))].flatMap(both);
 }
 
 /**

@@ -199,7 +199,7 @@ export function listedByMeaning(value: string, listed: readonly string[]): strin
 }
 
 // Component names of HTML and other UI libraries → the kinds of component they stand for.
-// Candidates are the library's components whose names hold one of these words.
+// Candidates are the library's components whose names hold one of these words (begin with it, for `^word`).
 const NAME_WORDS: Record<string, string[]> = {
   div: ["stack", "card"],
   row: ["stack"],
@@ -267,13 +267,30 @@ const NAME_WORDS: Record<string, string[]> = {
   range: ["slider"],
   chart: ["chart"],
   graph: ["chart"],
-  list: ["stack"],
+  // A column chart is the vertical bar chart (BarChart, not HorizontalBarChart).
+  columnchart: ["^barchart"],
+  columngraph: ["^barchart"],
+  verticalbarchart: ["^barchart"],
+  // A list of columns is a table; of anything else, a stack (which Table does not take).
+  list: ["table", "stack"],
   checkbox: ["checkbox"],
   switch: ["switch"],
   toggle: ["switch"],
   radio: ["radio"],
   form: ["form"],
 };
+
+// Words that make a name an input: "text" means text shown, not a TextArea, unless the hint says so.
+const INPUT_WORDS = ["textarea", "input", "field"];
+
+/**
+ * Whether a candidate's name (lower case) holds a hint's word, and is no input the hint does not
+ * name; a hint that begins with `^` must begin it.
+ */
+function hinted(cand: string, hint: string): boolean {
+  if (hint.charCodeAt(0) === 94) return cand.startsWith(hint.slice(1));
+  return cand.includes(hint) && !INPUT_WORDS.some((w) => cand.includes(w) && !hint.includes(w));
+}
 
 // Words of the names seen, kept: a library's names are split once, not for every unknown call.
 const WORDS = new Map<string, string[]>();
@@ -311,7 +328,7 @@ export function nameMeaning(name: string, candidate: string): number {
   const whole = name.toLowerCase();
   const hints = Object.hasOwn(NAME_WORDS, whole) ? NAME_WORDS[whole] : undefined;
   if (hints) {
-    const i = hints.findIndex((w) => cand.includes(w));
+    const i = hints.findIndex((w) => hinted(cand, w));
     if (i !== -1) return i === 0 ? 1 : 0.8;
   }
   let best = 0;
@@ -319,7 +336,7 @@ export function nameMeaning(name: string, candidate: string): number {
   for (const w of words(name)) {
     if (candWords.includes(w)) best = Math.max(best, 0.6);
     const h = Object.hasOwn(NAME_WORDS, w) ? NAME_WORDS[w] : undefined;
-    if (h && h.some((x) => cand.includes(x))) best = Math.max(best, 0.5);
+    if (h && h.some((x) => hinted(cand, x))) best = Math.max(best, 0.5);
   }
   return best;
 }

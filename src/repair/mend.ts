@@ -6,6 +6,7 @@
 // named arguments written `label="Go"`; `...` for items left out; line breaks typed inside a
 // string (`\n`); quotes left unescaped inside a string, a string's closing or opening quote left
 // out. Pure text edits; the parser then judges the result.
+import { balance } from "../lang/balance.ts";
 import { readAlone } from "../lang/program.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
@@ -226,6 +227,10 @@ export function mendLine(line: string): string | null {
   return text === line ? null : text;
 }
 
+// What follows a quote inside a string and never one that ends a string: a word, a number, a
+// currency sign, a letter or a dash past ASCII (`"—"`).
+const INSIDE_AFTER = /[A-Za-z0-9$\u00a0-\uffff]/;
+
 /**
  * Quotes inside a string written as they are (`"the "best" plan"`): a quote followed by a word
  * (not a comma, a closer or another value) is part of the string, escaped. Null when there is none.
@@ -246,7 +251,7 @@ export function innerQuotes(line: string): string | null {
       else if (line[j] === c) {
         let k = j + 1;
         while (line[k] === " " || line[k] === "\t") k++;
-        if (!/[A-Za-z0-9]/.test(line[k] ?? "")) break;
+        if (!INSIDE_AFTER.test(line[k] ?? "")) break;
         out.push(line.slice(at, j), "\\");
         at = j;
       }
@@ -270,18 +275,133 @@ export function closedQuote(line: string): string | null {
   let at = 0;
   while (line[at] === escaped[at]) at++;
   const open = line.lastIndexOf(line[at], at - 1);
-  const comma = line.lastIndexOf(", ", at);
-  return open >= 0 && comma > open ? `${line.slice(0, comma)}${line[at]}${line.slice(comma)}` : null;
+  if (open < 0) return null;
+  // The first `, ` code follows (`"subject, subjectOptions, "Select…"`), else the last one.
+  const code = commaBeforeCode(line, open + 1, at);
+  const comma = code >= 0 ? code : line.lastIndexOf(", ", at);
+  if (comma <= open) return null;
+  // Before the brackets the code closed there, when the string ends in them (`"primary), Button(`).
+  const end = closersFrom(line, open + 1, comma);
+  return `${line.slice(0, end)}${line[at]}${line.slice(end)}`;
 }
 
-// Words after an opener or a comma that end in a quote before the next delimiter: a string
-// whose opening quote was left out (`TextContent(Contact us", "small")`).
-const UNOPENED = /([([,][ \t]*)([A-Za-z][^"'()[\]{},\n]*?)(["'])(?=[ \t]*[,)\]])/;
+/**
+ * A string left open at the line's end (`TextContent("Contact Us)`) closed before the brackets
+ * the code closes at its end, which it took in: null when its text ends in none.
+ */
+export function closedBeforeBrackets(line: string, quoteAt: number): string | null {
+  const end = closersFrom(line, quoteAt + 1, line.length);
+  return end === line.length ? null : `${line.slice(0, end)}${line[quoteAt]}${line.slice(end)}`;
+}
 
-/** The line with the first string whose opening quote was left out given it back; null when there is none. */
-export function openedQuote(line: string): string | null {
-  const m = UNOPENED.exec(line);
-  return m ? `${line.slice(0, m.index)}${m[1]}${m[3]}${m[2]}${m[3]}${line.slice(m.index + m[0].length)}` : null;
+/**
+ * A string left open at the line's end closed before the first `, ` that code follows
+ * (`Slice("Paid Search, 22)`, `Form("contact, [nameField], buttons)`): null when none does.
+ */
+export function closedBeforeCode(line: string, quoteAt: number): string | null {
+  const comma = commaBeforeCode(line, quoteAt + 1, line.length);
+  return comma < 0 ? null : `${line.slice(0, comma)}${line[quoteAt]}${line.slice(comma)}`;
+}
+
+// What follows a comma in code and seldom in prose: a list or object, a number, a literal, or a
+// name written as code names are (`subjectOptions`, `faq2Text`) before the next delimiter.
+const CODE_AFTER = /^,[ \t]+(?:[[{]|-?\d|(?:true|false|null)\b|[a-z][a-z0-9]*[A-Z0-9_][A-Za-z0-9_]*[ \t]*[,)\]])/;
+
+// The ways a line of a statement over lines may have lost a quote, each tried on every line.
+const LINE_QUOTES: ((line: string, quoteAt: number) => string | null)[] = [
+  (line) => closedQuote(line),
+  closedBeforeCode,
+  closedBeforeBrackets,
+  (line) => openedQuotes(line, 1)[0] ?? null,
+];
+
+/**
+ * A statement over several lines (a table's rows, one a line) with a quote left out in some of
+ * them: readings with each such line (one that ends inside a string) mended on its own, as a
+ * string holds no line break: the closing quote put back before the next argument's quote, the
+ * code it took in, or the brackets at the line's end; or the opening quote given back. One
+ * reading per way, those that change the text.
+ */
+export function quotesByLine(text: string): string[] {
+  const lines = text.split("\n");
+  const open = lines.map((line) => balance(line).quoteAt);
+  if (lines.length < 2 || !open.some((q) => q >= 0)) return [];
+  const out = new Set<string>();
+  for (const mend of LINE_QUOTES) {
+    const read = lines.map((line, i) => (open[i] >= 0 ? (mend(line, open[i]) ?? line) : line)).join("\n");
+    if (read !== text) out.add(read);
+  }
+  return [...out];
+}
+
+/** Where the first `, ` in `line.slice(from, to)` stands that code follows, or -1. */
+function commaBeforeCode(line: string, from: number, to: number): number {
+  for (let i = line.indexOf(",", from); i !== -1 && i < to; i = line.indexOf(",", i + 1)) {
+    if (CODE_AFTER.test(line.slice(i, i + 80))) return i;
+  }
+  return -1;
+}
+
+const OPENER_OF: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+
+/**
+ * Where the run of closing brackets (and spaces) at the end of `line.slice(from, to)` begins, when
+ * each closes nothing opened in that text: brackets of the code around a string that took them in.
+ * `to` when the text does not end so.
+ */
+function closersFrom(line: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && /[ \t)\]},]/.test(line[end - 1])) end--;
+  if (!/[)\]}]/.test(line.slice(end, to))) return to;
+  // Brackets opened in the text before the run close their own first.
+  const opened: string[] = [];
+  for (let i = from; i < end; i++) {
+    const c = line[i];
+    if (c === "(" || c === "[" || c === "{") opened.push(c);
+    else if (OPENER_OF[c] !== undefined && opened.at(-1) === OPENER_OF[c]) opened.pop();
+  }
+  for (let i = end; i < to && opened.length > 0; i++) {
+    const c = line[i];
+    if (OPENER_OF[c] === undefined) continue;
+    if (opened.at(-1) !== OPENER_OF[c]) break;
+    opened.pop();
+    end = i + 1;
+  }
+  while (end < to && (line[end] === " " || line[end] === "\t")) end++;
+  return end;
+}
+
+/**
+ * Readings of `line` with a string's opening quote given back (`TextContent(+6.2% vs last month",
+ * "small")`): before a quote that closes an argument (a comma or a closer follows it), the text
+ * back to an opener, a `, `, a `: ` or a `= ` becomes the string, when it holds no quote and its
+ * brackets are balanced. Nearest start first, the line's first such quote first; at most `max`.
+ */
+export function openedQuotes(line: string, max = 4): string[] {
+  const out: string[] = [];
+  for (let q = 0; q < line.length && out.length < max; q++) {
+    const c = line[q];
+    if (c !== '"' && c !== "'") continue;
+    if (!/^[ \t]*(?:[,)\]}]|$)/.test(line.slice(q + 1, q + 40))) continue;
+    let depth = 0;
+    for (let i = q - 1; i >= 0 && out.length < max; i--) {
+      const d = line[i];
+      if (d === '"' || d === "'" || d === "\n") break;
+      if (d === ")" || d === "]" || d === "}") depth++;
+      const opener = d === "(" || d === "[" || d === "{";
+      if (opener && depth > 0) {
+        depth--;
+        continue;
+      }
+      const delimiter = opener || ((d === "," || d === ":" || d === "=") && (line[i + 1] === " " || line[i + 1] === "\t"));
+      if (!delimiter) continue;
+      let start = i + 1;
+      while (line[start] === " " || line[start] === "\t") start++;
+      if (start < q && depth === 0) out.push(`${line.slice(0, start)}${c}${line.slice(start)}`);
+      if (opener) break;
+    }
+  }
+  return out;
 }
 
 /** Runs of spaces outside strings between the end of one value and the start of another. */

@@ -293,6 +293,25 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([c])", 'c = Sparkline(["Q1", "Q2"], [Series("Sales", [1, 2])])'),
       lines("root = Stack([c])", 'c = LineChart(["Q1", "Q2"], [Series("Sales", [1, 2])])'),
     );
+    // A heading with a title and a subtitle is the header component, not a text input that takes two strings.
+    becomes(
+      lines('root = Stack([h, a], "column", "m")', 'h = Heading("Orders", "Open orders from the shop")', TAIL[0]!),
+      lines('root = Stack([h, a], "column", "m")', 'h = CardHeader("Orders", "Open orders from the shop")', TAIL[0]!),
+    );
+    // A column chart is the vertical bar chart, not the horizontal one.
+    becomes(
+      lines("root = Stack([c])", 'c = ColumnGraph(["Q1", "Q2"], [Series("Sales", [1, 2])], "grouped")'),
+      lines("root = Stack([c])", 'c = BarChart(["Q1", "Q2"], [Series("Sales", [1, 2])], "grouped")'),
+    );
+    // A list of columns is a table; a list of anything else, a stack.
+    becomes(
+      lines("root = Stack([t])", 't = List([Col("Id"), Col("Total", "number")], orders.rows)', 'orders = Query("list_orders", {}, {rows: []}, 30)'),
+      lines("root = Stack([t])", 't = Table([Col("Id"), Col("Total", "number")], orders.rows)', 'orders = Query("list_orders", {}, {rows: []}, 30)'),
+    );
+    becomes(
+      lines("root = Stack([l])", 'l = List([TextContent("x"), TextContent("y")])'),
+      lines("root = Stack([l])", 'l = Stack([TextContent("x"), TextContent("y")])'),
+    );
     // Plain text that no listed value tells about is still kept as text, not given a component.
     becomes(
       lines("root = Stack([g])", 'g = Gizmo("Quarterly numbers", "Yearly numbers")'),
@@ -362,7 +381,63 @@ describe("repairs that keep what the model wrote", () => {
     const out = repair(lines("root = Stack([f])", 'f = Form("f", [Gizmo("Quarterly numbers", 42)])'), lib);
     expect(out.status).toBe("fix_failed");
   });
+  test("a quote left out is put back where the code around it shows, in a line or in a row of a list over lines", () => {
+    const ROW = 'a = TextContent("Revenue", "small-heavy")';
+    const root = 'root = Stack([t, a], "column", "m")';
+    // A closing quote: before the brackets the string took in, the next argument's quote, or the values after a comma.
+    becomes(lines(root, 't = TextContent("Contact Us)', ROW), lines(root, 't = TextContent("Contact Us")', ROW));
+    becomes(
+      lines('root = Stack([b], "column", "m")', 'b = Buttons([Button("Save", "primary), Button("Cancel", "secondary")])'),
+      lines('root = Stack([b], "column", "m")', 'b = Buttons([Button("Save", "primary"), Button("Cancel", "secondary")])'),
+    );
+    becomes(
+      lines('root = Stack([p], "column", "m")', 'p = PieChart([s1, s2], "pie")', 's1 = Slice("Paid Search, 22)', 's2 = Slice("Direct", 16)'),
+      lines('root = Stack([p], "column", "m")', 'p = PieChart([s1, s2], "pie")', 's1 = Slice("Paid Search", 22)', 's2 = Slice("Direct", 16)'),
+    );
+    // A quote before a currency sign or a dash is inside its string (no string ends just before one).
+    becomes(lines(root, 't = TextContent("Total: "$412", "large-heavy")', ROW), lines(root, 't = TextContent("Total: \\"$412", "large-heavy")', ROW));
+    // An opening quote: back to the opener or comma before the text, its brackets balanced; what
+    // the slip left outside the string is not mended as code (`28%` keeps its `%`, `oz` is no call).
+    becomes(lines(root, 't = TextContent(+6.2% vs last month", "small")', ROW), lines(root, 't = TextContent("+6.2% vs last month", "small")', ROW));
+    becomes(lines(root, 't = TextContent(28%", "large-heavy")', ROW), lines(root, 't = TextContent("28%", "large-heavy")', ROW));
+    becomes(
+      lines(
+        'root = Stack([c], "column", "m")',
+        'c = BarChart(labels, [s], "grouped", "Month", Revenue (USD)")',
+        'labels = ["Jan", "Feb"]',
+        's = Series("Sales", [1, 2])',
+      ),
+      lines(
+        'root = Stack([c], "column", "m")',
+        'c = BarChart(labels, [s], "grouped", "Month", "Revenue (USD)")',
+        'labels = ["Jan", "Feb"]',
+        's = Series("Sales", [1, 2])',
+      ),
+    );
+    // A table's rows, one a line: each line's quotes are put right on their own.
+    const table = ['root = Stack([t], "column", "m")', "t = Table(cols, rows)", 'cols = [Col("Spec", "string"), Col("Value", "string")]'];
+    const rows = ["rows = [", '  ["Weight", "9.8 oz (US 9)"],', '  ["Drop", "8 mm"]', "]"];
+    for (const slip of ['  ["Weight, "9.8 oz (US 9)"],', '  [Weight", "9.8 oz (US 9)"],', '  ["Weight", "9.8 oz (US 9)],']) {
+      becomes(lines(...table, rows[0]!, slip, rows[2]!, rows[3]!), lines(...table, ...rows));
+    }
+    becomes(lines(...table, rows[0]!, rows[1]!, '  ["Drop", 8 mm"]', rows[3]!), lines(...table, ...rows));
+  });
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
+    // A list over lines that cannot be read: the strings of its other rows are content, though a
+    // slipped quote shifts them when the lines are read as one.
+    const rows = repair(
+      lines(
+        'root = Stack([t], "column", "m")',
+        "t = Table(cols, rows)",
+        'cols = [Col("Feature", "string"), Col("Basic", "string")]',
+        "rows = [",
+        '  ["Workspaces, "1" <<>>],',
+        '  ["Projects", "Up to 3"]',
+        "]",
+      ),
+      lib,
+    );
+    expect(rows.status).toBe("fix_failed");
     // Nothing takes Gizmo's arguments, and a list is more than text: dropping it would lose its strings.
     const out = repair(lines("root = Stack([g])", 'g = Gizmo(["Quarterly numbers", "Yearly numbers"], [1, 2])'), lib);
     expect(out.status).toBe("fix_failed");
