@@ -73,7 +73,7 @@ function readings(body: string, library: Round["library"]): { base: string; name
   const named = positional(base, library);
   const list: Reading[] = [base];
   // Over lines, a quote left out in one: each line's quotes put right before the lines are joined.
-  for (const byLine of quotesByLine(body)) list.push(baseReading(byLine, library));
+  for (const byLine of quotesByLine(body)) list.push(() => baseReading(byLine, library));
   if (named !== null) list.push(named, named + balance(named).closers);
   const { closers, quoteAt } = balance(base);
   // A string open at the end closed before the code it took in: the values after a comma, the

@@ -288,7 +288,7 @@ const INPUT_WORDS = ["textarea", "input", "field"];
  * name; a hint that begins with `^` must begin it.
  */
 function hinted(cand: string, hint: string): boolean {
-  if (hint.charCodeAt(0) === 94) return cand.startsWith(hint.slice(1));
+  if (hint.startsWith("^")) return cand.startsWith(hint.slice(1));
   return cand.includes(hint) && !INPUT_WORDS.some((w) => cand.includes(w) && !hint.includes(w));
 }
 

@@ -281,8 +281,7 @@ export function closedQuote(line: string): string | null {
   const comma = code >= 0 ? code : line.lastIndexOf(", ", at);
   if (comma <= open) return null;
   // Before the brackets the code closed there, when the string ends in them (`"primary), Button(`).
-  const end = closersFrom(line, open + 1, comma);
-  return `${line.slice(0, end)}${line[at]}${line.slice(end)}`;
+  return withQuote(line, closersFrom(line, open + 1, comma), line[at]);
 }
 
 /**
@@ -291,7 +290,7 @@ export function closedQuote(line: string): string | null {
  */
 export function closedBeforeBrackets(line: string, quoteAt: number): string | null {
   const end = closersFrom(line, quoteAt + 1, line.length);
-  return end === line.length ? null : `${line.slice(0, end)}${line[quoteAt]}${line.slice(end)}`;
+  return end === line.length ? null : withQuote(line, end, line[quoteAt]);
 }
 
 /**
@@ -300,7 +299,7 @@ export function closedBeforeBrackets(line: string, quoteAt: number): string | nu
  */
 export function closedBeforeCode(line: string, quoteAt: number): string | null {
   const comma = commaBeforeCode(line, quoteAt + 1, line.length);
-  return comma < 0 ? null : `${line.slice(0, comma)}${line[quoteAt]}${line.slice(comma)}`;
+  return comma < 0 ? null : withQuote(line, comma, line[quoteAt]);
 }
 
 // What follows a comma in code and seldom in prose: a list or object, a number, a literal, or a
@@ -323,9 +322,10 @@ const LINE_QUOTES: ((line: string, quoteAt: number) => string | null)[] = [
  * reading per way, those that change the text.
  */
 export function quotesByLine(text: string): string[] {
+  if (!text.includes("\n")) return [];
   const lines = text.split("\n");
   const open = lines.map((line) => balance(line).quoteAt);
-  if (lines.length < 2 || !open.some((q) => q >= 0)) return [];
+  if (!open.some((q) => q >= 0)) return [];
   const out = new Set<string>();
   for (const mend of LINE_QUOTES) {
     const read = lines.map((line, i) => (open[i] >= 0 ? (mend(line, open[i]) ?? line) : line)).join("\n");
@@ -342,6 +342,10 @@ function commaBeforeCode(line: string, from: number, to: number): number {
   return -1;
 }
 
+/** `line` with `quote` put in at `at`. */
+const withQuote = (line: string, at: number, quote: string) => `${line.slice(0, at)}${quote}${line.slice(at)}`;
+
+const OPENERS = "([{";
 const OPENER_OF: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 /**
@@ -357,7 +361,7 @@ function closersFrom(line: string, from: number, to: number): number {
   const opened: string[] = [];
   for (let i = from; i < end; i++) {
     const c = line[i];
-    if (c === "(" || c === "[" || c === "{") opened.push(c);
+    if (OPENERS.includes(c)) opened.push(c);
     else if (OPENER_OF[c] !== undefined && opened.at(-1) === OPENER_OF[c]) opened.pop();
   }
   for (let i = end; i < to && opened.length > 0; i++) {
@@ -387,8 +391,8 @@ export function openedQuotes(line: string, max = 4): string[] {
     for (let i = q - 1; i >= 0 && out.length < max; i--) {
       const d = line[i];
       if (d === '"' || d === "'" || d === "\n") break;
-      if (d === ")" || d === "]" || d === "}") depth++;
-      const opener = d === "(" || d === "[" || d === "{";
+      if (OPENER_OF[d] !== undefined) depth++;
+      const opener = OPENERS.includes(d);
       if (opener && depth > 0) {
         depth--;
         continue;
@@ -397,7 +401,7 @@ export function openedQuotes(line: string, max = 4): string[] {
       if (!delimiter) continue;
       let start = i + 1;
       while (line[start] === " " || line[start] === "\t") start++;
-      if (start < q && depth === 0) out.push(`${line.slice(0, start)}${c}${line.slice(start)}`);
+      if (start < q && depth === 0) out.push(withQuote(line, start, c));
       if (opener) break;
     }
   }
