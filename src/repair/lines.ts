@@ -85,6 +85,17 @@ function readings(body: string, library: Round["library"]): { base: string; name
   return { base, named, list };
 }
 
+/**
+ * A last line whose string is open at its end, closed before the code it took in (the values
+ * after a comma, the brackets at the end) where that closes the whole statement: a stream seldom
+ * stops just where a statement would end; a closing quote left out often does.
+ */
+function closedWhole(body: string): string[] {
+  const { quoteAt } = balance(body);
+  if (quoteAt < 0) return [];
+  return [closedBeforeCode(body, quoteAt), closedBeforeBrackets(body, quoteAt)].filter((t): t is string => t !== null && balance(t).closers === "");
+}
+
 /** A line mended in place, its calls written in lower case (`text("Hello")`) or as words (`Text Content(`) renamed. */
 function baseReading(body: string, library: Round["library"]): string {
   const m = mendLine(body) ?? body;
@@ -174,8 +185,11 @@ export function brokenLines(round: Round): Edit[] {
       continue;
     }
     if (line.incomplete) {
-      // The stream stopped here: close what is open, else drop the cut statement.
-      edits.push(firstThatParses(round, line, closings(body)) ?? removeLines(round.text, line.start, line.end, round.from, round.to));
+      // The stream stopped here, or the last line lost a closing quote: close what is open, else
+      // drop the cut statement.
+      edits.push(
+        firstThatParses(round, line, [...closedWhole(body), ...closings(body)]) ?? removeLines(round.text, line.start, line.end, round.from, round.to),
+      );
       continue;
     }
     const edit = readLine(round, line, body, end);

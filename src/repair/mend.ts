@@ -1,15 +1,19 @@
 // Habits from other languages, mended in the line where they stand rather than the line dropped:
 // a statement written as a Markdown list item or inline code; `UI.Card(` for `Card(`;
-// `const`/`let`/`var`; a trailing semicolon; `name: value`, `name := value`, `name == value`,
-// `name => value` and `name Card(...)` for `name = value`; Python's True/False/None and tuples,
-// JavaScript's undefined and template literals; strings in typographic quotes; `34%` for 34;
-// named arguments written `label="Go"`; `...` for items left out; line breaks typed inside a
-// string (`\n`); quotes left unescaped inside a string, a string's closing or opening quote left
-// out. Pure text edits; the parser then judges the result.
+// `const`/`let`/`var` and `export default`; a trailing semicolon, or one between two statements;
+// a comma after a whole statement; `name: value`, `name := value`, `name == value`,
+// `name => value`, `name = () => value` and `name Card(...)` for `name = value`; Python's
+// True/False/None and tuples, JavaScript's undefined, template literals and escapes (`\'`);
+// strings in typographic quotes; `34%` and `16px` for 34 and 16; named arguments written
+// `label="Go"`; `...` for items left out; line breaks typed inside a string (`\n`); quotes left
+// unescaped inside a string, a string's closing or opening quote left out. Pure text edits; the
+// parser then judges the result.
 import { balance } from "../lang/balance.ts";
 import { readAlone } from "../lang/program.ts";
 
-const DECLARATION = /^([ \t]*)(?:export[ \t]+)?(?:const|let|var)[ \t]+(?=\$?[A-Za-z_])/;
+const DECLARATION = /^([ \t]*)(?:export[ \t]+default[ \t]+|(?:export[ \t]+)?(?:const|let|var)[ \t]+)(?=\$?[A-Za-z_])/;
+// `root = () => Stack(...)`: the value written as a function that returns it.
+const ARROW = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=)[ \t]*\([ \t]*\)[ \t]*=>(?=[ \t]*\S)/;
 // A statement written as a Markdown list item (`- `, `* `, `1. `) or as inline code (`` `…` ``).
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=)/;
 const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[^`]*)`[ \t]*$/;
@@ -133,7 +137,13 @@ function namedEquals(code: string, depth: { paren: number }): string {
   return out.join("");
 }
 
-/** `;` between values inside brackets (`TextContent("Hi"; "small")`): a comma. One at the line's end ends the statement. */
+// A statement's start after a `;` between statements (`a = X(); b = Y()`), with the spaces before it.
+const NEXT_STATEMENT = /[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=(?!=)/y;
+
+/**
+ * `;` between values inside brackets (`TextContent("Hi"; "small")`): a comma; between two
+ * statements on one line: a line break. One at the line's end ends the statement.
+ */
 function semicolonsInside(line: string): string {
   if (!line.includes(";")) return line;
   const out = line.split("");
@@ -146,15 +156,31 @@ function semicolonsInside(line: string): string {
       const c = p.text[i];
       if (c === "(" || c === "[" || c === "{") depth++;
       else if (c === ")" || c === "]" || c === "}") depth--;
-      else if (c === ";" && depth > 0 && at + i < last) out[at + i] = ",";
+      else if (c === ";" && at + i < last) {
+        NEXT_STATEMENT.lastIndex = at + i + 1;
+        if (depth > 0) out[at + i] = ",";
+        else if (depth === 0 && NEXT_STATEMENT.test(line)) {
+          out[at + i] = "\n";
+          for (let j = at + i + 1; line[j] === " " || line[j] === "\t"; j++) out[j] = "";
+        }
+      }
     }
     at += p.text.length;
   }
   return out.join("");
 }
 
-// `34%` where a value ends: the number (a percentage is written as its number).
-const PERCENT = /(\d+(?:\.\d+)?)%(?=[ \t]*(?:[,)\]}]|$))/g;
+/** A line holding statements with `;` between them (`a = X(); b = Y()`), a line each (its break on the last); null for one. */
+export function statementsOnLine(line: string): string[] | null {
+  if (!line.includes(";")) return null;
+  const body = line.replace(/\r?\n$/, "");
+  const pieces = semicolonsInside(body).split("\n");
+  if (pieces.length < 2) return null;
+  return pieces.map((p, k) => p + (k < pieces.length - 1 ? "\n" : line.slice(body.length)));
+}
+
+// `34%` or `16px` where a value ends: the number (a percentage or a length is written as its number).
+const UNIT = /(?<![A-Za-z0-9_$.])(\d+(?:\.\d+)?)(?:%|px|rem|em|pt)(?=[ \t]*(?:[,)\]}]|$))/g;
 // `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
 const ELLIPSIS = /,[ \t]*(?:\.\.\.|…)(?=[ \t]*[\])])|(?<=[[(])[ \t]*(?:\.\.\.|…)[ \t]*(?=[\])])/g;
 
@@ -203,29 +229,44 @@ export function inCode(line: string, at: number): boolean {
 
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  let text = unwrapped(line).replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
+  let text = unwrapped(line).replace(ARROW, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
     .map((p) =>
       p.code
-        ? namedEquals(literals(p.text).replace(PERCENT, "$1").replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
+        ? namedEquals(literals(p.text).replace(UNIT, "$1").replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
         : p.text.startsWith("`")
           ? untemplate(p.text)
           : isSmart(p.text[0])
             ? unsmart(p.text)
-            : p.text.replace(/\r?\n/g, "\\n"),
+            : p.text[0] === '"'
+              ? unescaped(p.text.replace(/\r?\n/g, "\\n"))
+              : p.text.replace(/\r?\n/g, "\\n"),
     )
     .join("");
   text = tuplesAsArrays(semicolonsInside(text));
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
-  // pattern for it would try every run of semicolons in the line).
+  // pattern for it would try every run of semicolons in the line); or one comma after a whole
+  // statement, as between an object's entries (inside an open bracket it goes on the next line).
   let end = text.length;
   while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
   let cut = end;
   while (cut > 0 && text[cut - 1] === ";") cut--;
+  if (cut === end && text[end - 1] === "," && closedAt(text, end - 1)) cut--;
   if (cut < end) text = text.slice(0, cut) + text.slice(end);
   return text === line ? null : text;
 }
+
+/** Whether every bracket and string opened before `at` is closed there. */
+function closedAt(text: string, at: number): boolean {
+  const b = balance(text.slice(0, at));
+  return b.closers === "" && b.mismatch === null && b.unopened === -1;
+}
+
+// What a backslash may stand before in a string: `\'` or `\$` (JavaScript's, meaning the
+// character alone) is no escape of the language, whose strings are JSON's.
+const ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
+const unescaped = (literal: string) => literal.replace(/\\([\s\S])/g, (pair, c: string) => (ESCAPES.has(c) ? pair : c));
 
 // What follows a quote inside a string and never one that ends a string: a word, a number, a
 // currency sign, a letter or a dash past ASCII (`"—"`).

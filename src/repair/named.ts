@@ -1,5 +1,6 @@
 // Named arguments, `Button(label: "Go", action: "x")`, rewritten to positions by the component's
-// property order; positional ones may come first (`Stack([a, b], direction: "row")`). The
+// property order; positional ones may come first (`Stack([a, b], direction: "row")`) or between
+// (`TextContent(text: "Hi", "large")`). The
 // argument list is read by the parser itself: the named part as an object literal, the
 // positional part as an array's items.
 import { inspect, type Expr, type Library } from "../lang/index.ts";
@@ -55,9 +56,49 @@ function readLiteral(seg: string, library: Library, open: "{" | "["): Read[] | n
   return e.k === "arr" ? e.items.map((x) => read("", x)) : null;
 }
 
+/** `seg` split at its commas outside strings and brackets. */
+function pieces(seg: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i];
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < seg.length && seg[i] !== c; i++) if (seg[i] === "\\") i++;
+    } else if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(seg.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(seg.slice(from));
+  return out;
+}
+
+/**
+ * Named arguments with positional ones among them (`TextContent(text: "Hi", "large")`): each
+ * piece read alone, an unnamed one keyed "" (placed by its value, as a key naming no property is).
+ */
+function readMixed(seg: string, library: Library): Read[] | null {
+  const keys: string[] = [];
+  const values = pieces(seg).map((piece) => {
+    NAMED_AT.lastIndex = 0;
+    if (!NAMED_AT.test(piece)) {
+      keys.push("");
+      return piece;
+    }
+    keys.push(piece.slice(0, NAMED_AT.lastIndex - 1).trim());
+    return piece.slice(NAMED_AT.lastIndex);
+  });
+  const read = readLiteral(values.join(","), library, "[");
+  return read && read.length === keys.length ? read.map((r, k) => ({ ...r, key: keys[k] })) : null;
+}
+
 /** The arguments of the call at `open`…`close`: positional ones, then the named ones from `namedFrom` (callExtent), or null unless both read. */
 function readArgs(line: string, open: number, close: number, namedFrom: number, library: Library): { positional: string[]; named: Read[] } | null {
-  const named = readLiteral(line.slice(namedFrom + 1, close), library, "{");
+  const seg = line.slice(namedFrom + 1, close);
+  const named = readLiteral(seg, library, "{") ?? readMixed(seg, library);
   if (named === null) return null;
   if (namedFrom === open) return { positional: [], named };
   const positional = readLiteral(line.slice(open + 1, namedFrom), library, "[");

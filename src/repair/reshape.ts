@@ -2,9 +2,10 @@
 // one object (`Card({children: [...], variant: "card"})`), children or a list's values not wrapped
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
 // (`Slice(34, "Organic")`), a list after a list or a text with no comma between (read as an
-// index), a number written with thousands separators (`3,400`, read as two). Each call with a
-// type mismatch or excess arguments is rewritten to the reading whose arguments all fit, by the
-// checker's rules; when none fits it is left for the other passes.
+// index), a number written with thousands separators (`3,400`, read as two), a list inside a
+// list of its own (`[[a, b]]`). Each call with a type mismatch or excess arguments is rewritten
+// to the reading whose arguments all fit, by the checker's rules; when none fits it is left for
+// the other passes.
 import type { Component, Expr } from "../lang/index.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
 import type { Edit } from "./edits.ts";
@@ -148,6 +149,20 @@ function thousands(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
+/** A list written inside a list of its own (`Card([[header, body]], "card")`): the inner list. */
+function unnested(round: Round, call: CallExpr): Candidate[] {
+  const out: Candidate[] = [];
+  call.args.forEach((a, k) => {
+    const inner = a.k === "arr" && a.items.length === 1 ? a.items[0] : null;
+    if (inner?.k !== "arr") return;
+    out.push({
+      args: call.args.map((x, i) => (i === k ? inner : x)),
+      edit: () => [{ start: a.start, end: a.end, text: round.text.slice(inner.start, inner.end) }],
+    });
+  });
+  return out;
+}
+
 /** Two arguments swapped back (either pair, nearest first). */
 function swaps(round: Round, call: CallExpr): Candidate[] {
   const out: Candidate[] = [];
@@ -229,6 +244,7 @@ export function reshapeCalls(round: Round): Edit[] {
       ...wrappedRun(round, call, component),
       ...splitIndex(round, call),
       ...thousands(round, call),
+      ...unnested(round, call),
       ...swaps(round, call),
     ];
     // The first reading where every argument fits; else one that leaves a single argument that

@@ -17,7 +17,7 @@ import { FENCE, isEnvelopeHeader, isMarkerAt } from "../lang/frame.ts";
 import { balance } from "../lang/balance.ts";
 import { eachNode } from "./exprs.ts";
 import { asRoot, openQuote } from "./lines.ts";
-import { mendLine } from "./mend.ts";
+import { mendLine, statementsOnLine } from "./mend.ts";
 import { sanitize } from "./sanitize.ts";
 
 /** Errors only the whole program can have: left to the end. */
@@ -257,7 +257,13 @@ export function createStreamRepair(library: Library): StreamRepair {
 
   // ---- lines ----
 
-  const programLine = (line: string) => {
+  const programLine = (line: string): void => {
+    // Statements with `;` between them on one line: a line each.
+    const split = STARTS_STATEMENT.test(line) ? statementsOnLine(line) : null;
+    if (split) {
+      for (const piece of split) programLine(piece);
+      return;
+    }
     if (unit?.peek) {
       // A complete statement whose next line may still go on with `?` or `:` (a ternary).
       if (/^[ \t]*[?:]/.test(line)) {

@@ -422,6 +422,51 @@ describe("repairs that keep what the model wrote", () => {
     }
     becomes(lines(...table, rows[0]!, rows[1]!, '  ["Drop", 8 mm"]', rows[3]!), lines(...table, ...rows));
   });
+  test("habits of code in other languages: statements ended by a comma or joined by `;`, a list in a list, named and positional arguments mixed", () => {
+    // A comma after a whole statement, as between an object's entries.
+    restores(`${ROOT},`, ROOT);
+    becomes(lines(`${ROOT},`, `${TAIL[0]},`, TAIL[1]!), lines(ROOT, ...TAIL));
+    // Two statements on one line, `;` between them.
+    becomes(lines(ROOT, `${TAIL[0]}; ${TAIL[1]}`), lines(ROOT, ...TAIL));
+    // `export default`, and the value written as a function returning it.
+    restores(`export default ${ROOT}`, ROOT);
+    restores('root = () => Stack([a, b], "column", "m")', ROOT);
+    // A list written inside a list of its own.
+    becomes(lines("root = Stack([c])", 'c = Card([[a, b]], "card")', ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "card")', ...TAIL));
+    // A named argument, then positional ones placed by what they are (`:` or `=`).
+    for (const arg of ["text: ", "text="]) {
+      becomes(
+        lines("root = Stack([n])", `n = TextContent(${arg}"Revenue Dashboard", "large-heavy")`),
+        lines("root = Stack([n])", 'n = TextContent("Revenue Dashboard", "large-heavy")'),
+      );
+    }
+    // JavaScript's `\'` in a double-quoted string is the quote alone (the language's strings are JSON's).
+    becomes(lines("root = Stack([n])", 'n = TextContent("Don\\\'t panic", "small")'), lines("root = Stack([n])", 'n = TextContent("Don\'t panic", "small")'));
+    // A length written with its unit where a number goes.
+    becomes(
+      lines("root = Stack([t])", 't = TextArea("message", "How can we help?", 6px)'),
+      lines("root = Stack([t])", 't = TextArea("message", "How can we help?", 6)'),
+    );
+  });
+
+  test("a closing quote left out on the program's last line goes back where the statement then ends", () => {
+    const head = ['root = Stack([t, p], "column", "m")', 'p = PieChart([s1], "pie")'];
+    // Before the brackets the string took in, or before the values after a comma; a cut-off
+    // statement (nothing closes there) is still closed at its end.
+    becomes(
+      lines(...head, 's1 = Slice("Direct", 16)', 't = TextContent("Still stuck? Write to us.)'),
+      lines(...head, 's1 = Slice("Direct", 16)', 't = TextContent("Still stuck? Write to us.")'),
+    );
+    becomes(
+      lines(...head, 't = TextContent("Share")', 's1 = Slice("Paid Search, 22)'),
+      lines(...head, 't = TextContent("Share")', 's1 = Slice("Paid Search", 22)'),
+    );
+    becomes(
+      lines(...head, 's1 = Slice("Direct", 16)', 't = TextContent("Still stuck? Wri'),
+      lines(...head, 's1 = Slice("Direct", 16)', 't = TextContent("Still stuck? Wri")'),
+    );
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.

@@ -44,6 +44,7 @@ const MISTAKES: ((line: string) => string)[] = [
   (l) => `- ${l}`, // a Markdown list item
   (l) => `\`${l}\``, // inline code
   (l) => l.replace(/"([^"\n]*) ([^"\n]*)"/, '"$1\n$2"'), // a string typed over lines
+  (l) => `${l},`, // a comma after the statement
 ];
 
 const mistaken = fc
@@ -164,9 +165,10 @@ test("framing: fences and envelope lines pass through; end statements go inside 
   expect(openui.content).toBe(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>openui:end\n');
 });
 
-test("lines the whole repair reads as statements stream as it reads them: list items, inline code, the root without its name, a string over lines", () => {
+test("lines the whole repair reads as statements stream as it reads them: list items, inline code, the root without its name, a string over lines, `;` between statements", () => {
   const cases = [
     '- root = Card([t])\n- t = TextContent("Hello there")\n',
+    'root = Card([t, u]); t = TextContent("Hello there");  u = TextContent("Bye now")\n',
     '`root = Card([t])`\n`t = TextContent("Hello there")`\n',
     'Card([t], "sunk")\nt = TextContent("Hello there")\n',
     'root = Card([m])\nm = MarkDownRenderer(notes)\nnotes = "## Notes\n\n- one\n- two"\n',
