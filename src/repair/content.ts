@@ -109,6 +109,10 @@ function addContent(expr: Expr, library: Library, into: Content, every: boolean)
         // that could not be read.
         if ((every || freeText(schema)) && (schema !== null || /\s/.test(e.v.trim()))) add(into.strings, e.v);
         return;
+      case "ref":
+        // A statement's name the model quoted where a component goes keeps its text as the reference.
+        if (every) add(into.strings, e.name);
+        return;
       case "arr":
         for (const item of e.items) visit(item, itemsOf(schema));
         return;

@@ -4,6 +4,7 @@ import { lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
+import { listedByMeaning } from "./meaning.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { NAME_CHARS, wordSites } from "./word-sites.ts";
 
@@ -64,7 +65,8 @@ export function hyphenNames(round: Round): Edit[] {
 }
 
 /**
- * A reference to nothing points at the defined-but-unused statement it misspells, else it is
+ * A reference to nothing is a listed value without its quotes where one goes, or points at the
+ * defined-but-unused statement it misspells, else it is
  * removed from its array or optional argument. In a required argument of plain data (a list,
  * text, a number) the statement the model referred to and never wrote is added, with the least
  * value the argument takes: the call keeps everything it was given and renders.
@@ -84,6 +86,18 @@ export function danglingRefs(round: Round): Edit[] {
     // True, None, undefined: another language's literal, not a reference.
     if (Object.hasOwn(LITERALS, ref.name)) {
       edits.push({ start: ref.start, end: ref.end, text: LITERALS[ref.name] });
+      continue;
+    }
+    // A listed value written without its quotes where one goes (`Card([a], sunk)`).
+    const listed = hit.parent?.k === "call" ? round.library.components.get(hit.parent.name)?.props[hit.index]?.shape.enumValues : null;
+    const value = listed
+      ? listedByMeaning(
+          ref.name,
+          [...listed].filter((v): v is string => typeof v === "string"),
+        )
+      : null;
+    if (value !== null) {
+      edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(value) });
       continue;
     }
     const target = nearest(ref.name, unused);
@@ -247,12 +261,19 @@ function besides(order: Statement[], i: number, users: Map<string, Statement>): 
   return out;
 }
 
+/** The orphan's name in quotes among a list's items (`Stack(["header", body])`): the reference the model meant. */
+function quotedName(sites: ListSite[], id: string): Edit | null {
+  for (const { arr } of sites) for (const item of arr.items) if (item.k === "str" && item.v === id) return { start: item.start, end: item.end, text: id };
+  return null;
+}
+
 // Past this many orphans times lists, orphans are removed without looking for their list.
 const MAX_PLACEMENTS = 1_000_000;
 
 /**
- * A statement nothing reachable from `root` uses is attached to the list it plainly belongs in
- * (placeFor); one that fits no list is removed, whole lines.
+ * A statement nothing reachable from `root` uses takes the place of its name in quotes in a list,
+ * else is attached to the list it plainly belongs in (placeFor); one that fits no list is
+ * removed, whole lines.
  */
 export function orphans(round: Round): Edit[] {
   const edits: Edit[] = [];
@@ -270,7 +291,8 @@ export function orphans(round: Round): Edit[] {
   for (const error of errors) {
     const stmt = round.defs.get(error.statementId ?? "");
     if (!stmt || used.has(stmt.id)) continue;
-    const at = place && stmt.kind === "component" ? placeFor(round, stmt, sites, besides(order, where.get(stmt) ?? -1, users)) : null;
+    const at =
+      quotedName(sites, stmt.id) ?? (place && stmt.kind === "component" ? placeFor(round, stmt, sites, besides(order, where.get(stmt) ?? -1, users)) : null);
     edits.push(at ?? removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
   }
   return edits;

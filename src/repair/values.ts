@@ -1,7 +1,7 @@
 // Passes over values that do not fit their property: an enum value off by case or a near miss
 // becomes the listed value; a number or boolean in a string (or the reverse; `"yes"` for true,
 // `"six"` for 6) takes the wanted type; an object or a text where a component goes becomes that
-// component's call.
+// component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
@@ -152,6 +152,12 @@ export function mismatchedValues(round: Round): Edit[] {
     }
     if (!found) continue;
     const source = round.text.slice(found.value.start, found.value.end);
+    // A statement's name in quotes where a component goes (`Card([header, "chart"])`): the reference.
+    const named = found.value.k === "str" ? round.defs.get(found.value.v) : undefined;
+    if (named?.kind === "component" && named.id !== stmt.id) {
+      edits.push({ start: found.value.start, end: found.value.end, text: named.id });
+      continue;
+    }
     const text = coerce(found.value, source, found.schema, round.library);
     if (text !== null && text !== source) edits.push({ start: found.value.start, end: found.value.end, text });
   }

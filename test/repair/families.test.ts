@@ -449,6 +449,15 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("quotes a reference took or a listed value lost: the statement's name, the value", () => {
+    // A statement's name in quotes: the reference (where a component goes, and in a list that takes text too).
+    becomes(lines("root = Stack([c])", 'c = Card([a, "b"], "card")', ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "card")', ...TAIL));
+    restores('root = Stack(["a", b], "column", "m")', ROOT);
+    // A listed value without its quotes (a reference to nothing) where one goes: the value.
+    restores('root = Stack([a, b], column, "m")', ROOT);
+    becomes(lines("root = Stack([c])", "c = Card([a, b], sunk)", ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "sunk")', ...TAIL));
+  });
+
   test("a closing quote left out on the program's last line goes back where the statement then ends", () => {
     const head = ['root = Stack([t, p], "column", "m")', 'p = PieChart([s1], "pie")'];
     // Before the brackets the string took in, or before the values after a comma; a cut-off
