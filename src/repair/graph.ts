@@ -66,10 +66,10 @@ export function hyphenNames(round: Round): Edit[] {
 
 /**
  * A reference to nothing is a listed value without its quotes where one goes, or points at the
- * defined-but-unused statement it misspells, else it is
- * removed from its array or optional argument. In a required argument of plain data (a list,
- * text, a number) the statement the model referred to and never wrote is added, with the least
- * value the argument takes: the call keeps everything it was given and renders.
+ * defined-but-unused statement it misspells, else it is removed from its array or optional
+ * argument. In a required argument of plain data (a list, text, a number) the statement the model
+ * referred to and never wrote is added, with the least value the argument takes: the call keeps
+ * everything it was given and renders.
  */
 export function danglingRefs(round: Round): Edit[] {
   const edits: Edit[] = [];
@@ -93,7 +93,7 @@ export function danglingRefs(round: Round): Edit[] {
     const value = listed
       ? listedByMeaning(
           ref.name,
-          [...listed].filter((v): v is string => typeof v === "string"),
+          [...listed].filter((v) => typeof v === "string"),
         )
       : null;
     if (value !== null) {

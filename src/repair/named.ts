@@ -1,9 +1,10 @@
 // Named arguments, `Button(label: "Go", action: "x")`, rewritten to positions by the component's
 // property order; positional ones may come first (`Stack([a, b], direction: "row")`) or between
-// (`TextContent(text: "Hi", "large")`). The
-// argument list is read by the parser itself: the named part as an object literal, the
-// positional part as an array's items.
+// (`TextContent(text: "Hi", "large")`). The argument list is read by the parser itself: the named
+// part as an object literal (or, mixed, each piece as an array's item), the positional part as an
+// array's items.
 import { inspect, type Expr, type Library } from "../lang/index.ts";
+import { balance } from "../lang/balance.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
 
@@ -58,22 +59,9 @@ function readLiteral(seg: string, library: Library, open: "{" | "["): Read[] | n
 
 /** `seg` split at its commas outside strings and brackets. */
 function pieces(seg: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i];
-    if (c === '"' || c === "'" || c === "`") {
-      for (i++; i < seg.length && seg[i] !== c; i++) if (seg[i] === "\\") i++;
-    } else if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(seg.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(seg.slice(from));
-  return out;
+  const { commas, commaDepths } = balance(seg);
+  const cuts = [-1, ...commas.filter((_, k) => commaDepths[k] === 0), seg.length];
+  return cuts.slice(1).map((to, k) => seg.slice(cuts[k] + 1, to));
 }
 
 /**
