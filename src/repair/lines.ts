@@ -9,7 +9,7 @@ import { closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
-import { closedBeforeBrackets, closedBeforeCode, closedQuote, innerQuotes, mendLine, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
+import { closedEarly, closedQuote, innerQuotes, mendLine, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -76,11 +76,8 @@ function readings(body: string, library: Round["library"]): { base: string; name
   for (const byLine of quotesByLine(body)) list.push(() => baseReading(byLine, library));
   if (named !== null) list.push(named, named + balance(named).closers);
   const { closers, quoteAt } = balance(base);
-  // A string open at the end closed before the code it took in: the values after a comma, the
-  // brackets at the end; then as the text stands.
-  for (const early of quoteAt < 0 ? [] : [closedBeforeCode(base, quoteAt), closedBeforeBrackets(base, quoteAt)]) {
-    if (early !== null) list.push(early + balance(early).closers);
-  }
+  // A string open at the end closed before the code it took in; then as the text stands.
+  for (const early of quoteAt < 0 ? [] : closedEarly(base, quoteAt)) list.push(early + balance(early).closers);
   if (closers) list.push(base + closers);
   return { base, named, list };
 }
@@ -93,7 +90,7 @@ function readings(body: string, library: Round["library"]): { base: string; name
 function closedWhole(body: string): string[] {
   const { quoteAt } = balance(body);
   if (quoteAt < 0) return [];
-  return [closedBeforeCode(body, quoteAt), closedBeforeBrackets(body, quoteAt)].filter((t): t is string => t !== null && balance(t).closers === "");
+  return closedEarly(body, quoteAt).filter((t) => balance(t).closers === "");
 }
 
 /** A line mended in place, its calls written in lower case (`text("Hello")`) or as words (`Text Content(`) renamed. */

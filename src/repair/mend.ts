@@ -343,6 +343,11 @@ export function closedBeforeCode(line: string, quoteAt: number): string | null {
   return comma < 0 ? null : withQuote(line, comma, line[quoteAt]);
 }
 
+/** A string left open at the line's end closed before the code it took in: the values after a comma, the brackets at the end. */
+export function closedEarly(line: string, quoteAt: number): string[] {
+  return [closedBeforeCode(line, quoteAt), closedBeforeBrackets(line, quoteAt)].filter((t) => t !== null);
+}
+
 // What follows a comma in code and seldom in prose: a list or object, a number, a literal, or a
 // name written as code names are (`subjectOptions`, `faq2Text`) before the next delimiter.
 const CODE_AFTER = /^,[ \t]+(?:[[{]|-?\d|(?:true|false|null)\b|[a-z][a-z0-9]*[A-Z0-9_][A-Za-z0-9_]*[ \t]*[,)\]])/;
