@@ -1,5 +1,5 @@
 // Candidate endings for cut-off text, from the language core's balance count.
-import { balance } from "../lang/autoclose.ts";
+import { balance, type Balance } from "../lang/autoclose.ts";
 
 /**
  * Candidate endings for a cut statement, best first: the text closed as it is, then cut back to
@@ -30,7 +30,8 @@ const BRACKET_TRIES = 8;
  * Or one closer too many (`Card([a]))`), taken out. Empty when every closer meets its own opener.
  */
 export function leftOutBracket(text: string): string[] {
-  const { commas, commaDepths, mismatch: m, unopened } = balance(text);
+  const b = balance(text);
+  const { commas, commaDepths, mismatch: m, unopened } = b;
   if (unopened !== -1) return [text.slice(0, unopened) + text.slice(unopened + 1)];
   if (m === null) return [];
   const inside: number[] = [];
@@ -46,5 +47,42 @@ export function leftOutBracket(text: string): string[] {
     return at;
   };
   const opener = OPENER[text[m.at]];
-  return [...closerAt.map((at) => put(at, m.wanted)), put(m.at, m.wanted), put(argAt(m.from + 1), opener), ...openerAt.map((at) => put(argAt(at + 1), opener))];
+  // Or left out deeper, where a list's like items begin to nest (`[["a", 1, ["b", 2]])`).
+  const deeper = siblingsAt(text, b, m.from, m.at, m.depth, m.wanted);
+  return [
+    ...closerAt.map((at) => put(at, m.wanted)),
+    put(m.at, m.wanted),
+    ...deeper.map((at) => put(at, m.wanted)),
+    put(argAt(m.from + 1), opener),
+    ...openerAt.map((at) => put(argAt(at + 1), opener)),
+  ];
+}
+
+/**
+ * A closer left out inside a list of like items, the text's end left open (`[["a", 1], ["b", 2,
+ * ["c", 3]]`; over lines, a row that ends `,` where the rows around it end `],`): the items after
+ * it stand a level deeper than the bracket open at the end holds its own. Put back before the
+ * first commas that an opener of its kind follows at such a depth; each reading closed at its end.
+ */
+export function closedBeforeSibling(text: string): string[] {
+  const b = balance(text);
+  const wanted = b.closers[0];
+  if (wanted === undefined || OPENER[wanted] === undefined) return [];
+  return siblingsAt(text, b, 0, text.length, b.closers.length, wanted).map((at) => {
+    const closed = text.slice(0, at) + wanted + text.slice(at);
+    return closed + balance(closed).closers;
+  });
+}
+
+/** The first commas in [from, to) deeper than `depth` that an opener of `wanted`'s kind follows. */
+function siblingsAt(text: string, b: Balance, from: number, to: number, depth: number, wanted: string): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < b.commas.length && out.length < BRACKET_TRIES; k++) {
+    const at = b.commas[k];
+    if (at < from || at >= to || b.commaDepths[k] <= depth) continue;
+    let j = at + 1;
+    while (text[j] === " " || text[j] === "\t" || text[j] === "\n" || text[j] === "\r") j++;
+    if (text[j] === OPENER[wanted]) out.push(at);
+  }
+  return out;
 }

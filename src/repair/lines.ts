@@ -5,7 +5,7 @@
 import { inspect, type BrokenLine, type Expr, type Inspection, type PlacedError } from "../lang/index.ts";
 import { eachNode, innermostAt } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
-import { closings, leftOutBracket } from "./balance.ts";
+import { closedBeforeSibling, closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
@@ -131,6 +131,34 @@ function stringOverLines(round: Round, lines: BrokenLine[], i: number): { body: 
   return null;
 }
 
+/**
+ * A statement over lines that the parser read on past its own end, into the next statement (a
+ * closer left out in one of its lines): lines[i] and the lines after it that reading reached,
+ * none a statement of its own; null when reading stopped within its first line.
+ */
+function statementOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
+  const line = lines[i];
+  if (line.id === undefined || line.stoppedAt === undefined || line.stoppedAt <= line.end) return null;
+  let last = i;
+  while (last + 1 < lines.length && lines[last + 1].id === undefined && lines[last + 1].start < line.stoppedAt) {
+    if (!/^\s*$/.test(round.text.slice(lines[last].end, lines[last + 1].start))) break;
+    last++;
+  }
+  if (last === i) return null;
+  const end = bodyEnd(round, lines[last]);
+  return { body: round.text.slice(line.start, end), end, last };
+}
+
+/** A statement over lines read whole: a string typed over lines, or a closer left out in one of them. */
+function readOverLines(round: Round, lines: BrokenLine[], i: number): { edit: Edit; last: number } | null {
+  for (const over of [stringOverLines, statementOverLines]) {
+    const span = over(round, lines, i);
+    const edit = span && readLine(round, lines[i], span.body, span.end);
+    if (span && edit) return { edit, last: span.last };
+  }
+  return null;
+}
+
 const CALL_START = /^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
 
 /** A line standing alone as a component call (`mended`: the line as mendLine wrote it), named `root`; null when it is no call. */
@@ -148,11 +176,10 @@ export function brokenLines(round: Round): Edit[] {
     const line = lines[i];
     let end = bodyEnd(round, line);
     let body = round.text.slice(line.start, end);
-    const over = line.id !== undefined ? stringOverLines(round, lines, i) : null;
-    const joined = over && readLine(round, line, over.body, over.end);
-    if (over && joined) {
-      edits.push(joined);
-      i = over.last;
+    const whole = line.id === undefined ? null : readOverLines(round, lines, i);
+    if (whole) {
+      edits.push(whole.edit);
+      i = whole.last;
       continue;
     }
     const next = lines[i + 1];
@@ -184,15 +211,23 @@ export function brokenLines(round: Round): Edit[] {
     if (line.incomplete) {
       // The stream stopped here, or the last line lost a closing quote: close what is open, else
       // drop the cut statement.
-      edits.push(
-        firstThatParses(round, line, [...closedWhole(body), ...closings(body)]) ?? removeLines(round.text, line.start, line.end, round.from, round.to),
-      );
+      const closed = firstThatParses(round, line, [...closedWhole(body), ...closings(body)]);
+      edits.push(closed ? closedInside(round, line, closed, body.replace(/\s+$/, ""), bodyEnd(round, line)) : removeLines(round.text, line.start, line.end, round.from, round.to));
       continue;
     }
     const edit = readLine(round, line, body, end);
     if (edit) edits.push(edit);
   }
   return edits;
+}
+
+/**
+ * `reading`, or, when it is `open` closed at its end, a reading with fewer errors that closes a
+ * list inside instead: a closer left out there leaves the list's later items a level deeper.
+ */
+function closedInside(round: Round, line: BrokenLine, reading: Edit, open: string, end: number): Edit {
+  if (reading.text !== open + balance(open).closers) return reading;
+  return fewestErrors(round, line, [reading.text, ...closedBeforeSibling(open)], end) ?? reading;
 }
 
 /**
@@ -207,7 +242,7 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
   const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library)], end);
-  if (first) return first;
+  if (first) return closedInside(round, line, first, base, end);
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);
   // Two mistakes: a bracket and a comma, or two brackets; tried on lines of ordinary length only
@@ -259,24 +294,46 @@ function byObject(expr: Expr, error: PlacedError): boolean {
 
 /**
  * Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in;
- * a list that mixes components with plain values counts as one (an unknown call's arguments
- * have no schema to say which reading is right: `Div([a, b, "column", "l")`).
+ * a list that mixes components or lists with plain values counts as one (an unknown call's
+ * arguments have no schema to say which reading is right: `Div([a, b, "column", "l")`; nor has a
+ * value statement's list: `[["a", 1], ["b", 2, ["c", 3]]`). Readings as good as each other alone
+ * are read again beside the statements they refer to: what those are decides where they fit
+ * (`TabItem("m", "M", [text], pie)` puts a chart where an icon goes).
  */
 function fewestErrors(round: Round, line: BrokenLine, texts: string[], end: number): Edit | null {
-  let best: Edit | null = null;
+  let best: { text: string; ins: Inspection }[] = [];
   let least = Infinity;
   for (const text of new Set(texts)) {
     const ins = cleanReading(round, line, text, end);
     if (ins === null) continue;
     let errors = ins.errors.length;
     for (const stmt of ins.statements) eachNode(stmt.expr, (e) => e.k === "arr" && mixed(e.items) && errors++);
-    if (errors < least) [best, least] = [{ start: line.start, end, text }, errors];
+    if (errors < least) [best, least] = [[{ text, ins }], errors];
+    else if (errors === least) best.push({ text, ins });
   }
-  return best;
+  if (best.length > 1) {
+    const beside = best.map((r) => errorsBeside(round, r.text, r.ins));
+    best = [best[beside.indexOf(Math.min(...beside))]];
+  }
+  return best.length ? { start: line.start, end, text: best[0].text } : null;
 }
 
-/** Whether a list holds both references or calls and plain values. */
-const mixed = (items: Expr[]) => items.some((e) => e.k === "ref" || e.k === "call") && items.some((e) => e.k === "str" || e.k === "num" || e.k === "bool");
+/** The errors in a reading (`text`, inspected alone as `ins`) with the statements it refers to written after it. */
+function errorsBeside(round: Round, text: string, ins: Inspection): number {
+  const defs = new Set<string>();
+  for (const stmt of ins.statements) {
+    eachNode(stmt.expr, (e) => {
+      const def = e.k === "ref" ? round.defs.get(e.name) : undefined;
+      if (def) defs.add(round.text.slice(def.start, def.end));
+    });
+  }
+  if (defs.size === 0) return 0;
+  return inspect(`${text}\n${[...defs].join("\n")}`, round.library).errors.filter((e) => e.at < text.length).length;
+}
+
+/** Whether a list holds both references, calls or lists and plain values. */
+const mixed = (items: Expr[]) =>
+  items.some((e) => e.k === "ref" || e.k === "call" || e.k === "arr") && items.some((e) => e.k === "str" || e.k === "num" || e.k === "bool");
 
 /** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */
 export function dropBroken(round: Round): Edit[] {

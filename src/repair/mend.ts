@@ -1,13 +1,14 @@
 // Habits from other languages, mended in the line where they stand rather than the line dropped:
-// a statement written as a Markdown list item or inline code; `UI.Card(` for `Card(`;
+// a statement written as a Markdown list item or inline code; `UI.Card(` and `new Card(` for `Card(`;
 // `const`/`let`/`var` and `export default`; a trailing semicolon, or one between two statements;
 // a comma after a whole statement; `name: value`, `name := value`, `name == value`,
 // `name => value`, `name = () => value` and `name Card(...)` for `name = value`; Python's
 // True/False/None and tuples, JavaScript's undefined, template literals and escapes (`\'`);
-// strings in typographic quotes; `34%` and `16px` for 34 and 16; named arguments written
-// `label="Go"`; `...` for items left out; line breaks typed inside a string (`\n`); quotes left
-// unescaped inside a string, a string's closing or opening quote left out. Pure text edits; the
-// parser then judges the result.
+// strings in typographic quotes; `34%` and `16px` for 34 and 16, `6 rows` for `"6 rows"`; named
+// arguments written `label="Go"`; `...` for items left out; a comma typed twice, or left out
+// between names in a list; line breaks typed inside a string (`\n`); quotes left unescaped inside
+// a string, a string's closing or opening quote left out. Pure text edits; the parser then judges
+// the result.
 import { balance } from "../lang/balance.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -19,8 +20,8 @@ const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*
 const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[^`]*)`[ \t]*$/;
 // `form-buttons = …`: a name written with hyphens, as HTML ids are (graph.ts renames it).
 const HYPHEN_NAME = /^([ \t]*)(\$?[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+)(?=[ \t]*=)/;
-// `UI.Card(`: a namespace before a component call.
-const NAMESPACE = /(?<![A-Za-z0-9_$.])[A-Za-z_][A-Za-z0-9_]*\.(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/g;
+// `UI.Card(`: a namespace before a component call; `new Card(`: a constructor's keyword.
+const NAMESPACE = /(?<![A-Za-z0-9_$.])(?:[A-Za-z_][A-Za-z0-9_]*\.|new[ \t]+)(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/g;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=?|==|=>)[ \t]*(?=\S)/;
 // `name Card(...)`: the `=` left out before a component call.
 const NO_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/;
@@ -179,10 +180,59 @@ export function statementsOnLine(line: string): string[] | null {
   return pieces.map((p, k) => p + (k < pieces.length - 1 ? "\n" : line.slice(body.length)));
 }
 
-// `34%` or `16px` where a value ends: the number (a percentage or a length is written as its number).
-const UNIT = /(?<![A-Za-z0-9_$.])(\d+(?:\.\d+)?)(?:%|px|rem|em|pt)(?=[ \t]*(?:[,)\]}]|$))/g;
+// A number with a unit where a value ends: `34%` or `16px` is its number (a percentage or a length
+// is written as its number); another word (`6 rows`, `30s`) is kept, the whole quoted: values.ts
+// takes its number where a number goes, and a text keeps the word.
+const UNIT = /(?<![A-Za-z0-9_$.])(-?\d+(?:\.\d+)?)((?:%|[ \t]*[A-Za-z]+))(?=[ \t]*(?:[,)\]}]|$))/g;
+const CSS_UNIT = /^(?:%|px|rem|em|pt)$/;
 // `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
 const ELLIPSIS = /,[ \t]*(?:\.\.\.|…)(?=[ \t]*[\])])|(?<=[[(])[ \t]*(?:\.\.\.|…)[ \t]*(?=[\])])/g;
+
+/** A string that is a number with a word after it (`"6 rows"`), as UNIT quotes one; the number. */
+export const NUMBER_WITH_UNIT = /^(-?\d+(?:\.\d+)?)[ \t]*(?:%|[A-Za-z]+)$/;
+
+/** UNIT's replacement (`true`, `null` after a number are values of their own, not a unit). */
+function unitless(all: string, num: string, unit: string): string {
+  if (CSS_UNIT.test(unit.trim())) return num;
+  return /^[ \t]*(?:true|false|null)$/.test(unit) ? all : `"${num}${unit}"`;
+}
+
+/**
+ * Commas inside brackets: an empty place between two (`Stack([a], "column", , "l")`, `["Oct", ,
+ * "Nov"]`), or before the first value, is a comma typed twice, taken out with the spaces after it
+ * (a value then in the wrong place is moved by its type, as any other); two names or numbers with
+ * only spaces between (`[header body footer]`) have their comma put back.
+ */
+function listCommas(line: string): string {
+  if (!/[(,[][ \t]*,|[A-Za-z0-9_$][ \t]+[A-Za-z0-9_$]/.test(line)) return line;
+  const out = line.split("");
+  let at = 0;
+  let prev = "";
+  let depth = 0;
+  for (const p of parts(line)) {
+    for (let i = 0; p.code && i < p.text.length; i++) {
+      const c = p.text[i];
+      if (c === "(" || c === "[" || c === "{") depth++;
+      else if (c === ")" || c === "]" || c === "}") depth--;
+      if (c === "," && (prev === "," || prev === "(" || prev === "[")) {
+        out[at + i] = "";
+        for (let j = i + 1; p.text[j] === " " || p.text[j] === "\t"; j++) out[at + j] = "";
+        continue;
+      }
+      if ((c === " " || c === "\t") && depth > 0 && VALUE_END.test(prev) && i > 0 && VALUE_END.test(p.text[i - 1])) {
+        let j = i + 1;
+        while (p.text[j] === " " || p.text[j] === "\t") j++;
+        if (j < p.text.length && VALUE_START.test(p.text[j])) out[at + i - 1] += ",";
+      }
+      if (c !== " " && c !== "\t") prev = c;
+    }
+    if (!p.code) prev = '"';
+    at += p.text.length;
+  }
+  return out.join("");
+}
+const VALUE_END = /[A-Za-z0-9_$]/;
+const VALUE_START = /[A-Za-z0-9_$]/;
 
 /** `("Apr", "May")` where a value goes (Python's tuple, not a call nor a grouping): an array. */
 function tuplesAsArrays(line: string): string {
@@ -234,7 +284,7 @@ export function mendLine(line: string): string | null {
   text = parts(text)
     .map((p) =>
       p.code
-        ? namedEquals(literals(p.text).replace(UNIT, "$1").replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
+        ? namedEquals(literals(p.text).replace(UNIT, unitless).replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
         : p.text.startsWith("`")
           ? untemplate(p.text)
           : isSmart(p.text[0])
@@ -244,7 +294,7 @@ export function mendLine(line: string): string | null {
               : p.text.replace(/\r?\n/g, "\\n"),
     )
     .join("");
-  text = tuplesAsArrays(semicolonsInside(text));
+  text = listCommas(tuplesAsArrays(semicolonsInside(text)));
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
   // pattern for it would try every run of semicolons in the line); or one comma after a whole
   // statement, as between an object's entries (inside an open bracket it goes on the next line).

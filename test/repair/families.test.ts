@@ -476,6 +476,38 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("commas typed twice or left out between names, `new` before a call, a number with a word after it", () => {
+    restores('root = Stack([a, b], "column", , "m")', ROOT);
+    restores('root = Stack([a b], "column", "m")', ROOT);
+    restores('root = new Stack([a, b], "column", "m")', ROOT);
+    const table = ["root = Stack([t])", 't = Table([Col("Name", "string"), Col("Years", "number")], rows)'];
+    becomes(lines(...table, 'rows = [["Priya", 3], , ["Tom", 5]]'), lines(...table, 'rows = [["Priya", 3], ["Tom", 5]]'));
+    // Where a number goes, the number; where text goes, the whole as written.
+    becomes(
+      lines("root = Stack([t])", 't = TextArea("message", "How can we help?", 6 rows)'),
+      lines("root = Stack([t])", 't = TextArea("message", "How can we help?", 6)'),
+    );
+    becomes(lines("root = Stack([t])", 't = TextContent(30 seconds, "small")'), lines("root = Stack([t])", 't = TextContent("30 seconds", "small")'));
+  });
+
+  test("a closer left out inside a list of rows goes back where the rows begin to nest, on one line or over lines", () => {
+    const head = ["root = Stack([t])", 't = Table([Col("Name", "string"), Col("Years", "number")], rows)'];
+    const rows = ['  ["Priya", 3],', '  ["Tom", 5],', '  ["Lena", 7]'];
+    becomes(lines(...head, 'rows = [["Priya", 3], ["Tom", 5, ["Lena", 7]]'), lines(...head, 'rows = [["Priya", 3], ["Tom", 5], ["Lena", 7]]'));
+    becomes(lines(...head, 'rows = [["Priya", 3, ["Tom", 5], ["Lena", 7]]'), lines(...head, 'rows = [["Priya", 3], ["Tom", 5], ["Lena", 7]]'));
+    // A closer that met the wrong opener (`)` for `]`).
+    becomes(
+      lines("root = Stack([t])", 't = Table([Col("Name", "string")], [["Priya", ["Tom"]])'),
+      lines("root = Stack([t])", 't = Table([Col("Name", "string")], [["Priya"], ["Tom"]])'),
+    );
+    // Over lines, at the program's end and before another statement.
+    becomes(lines(...head, "rows = [", rows[0]!, '  ["Tom", 5,', rows[2]!, "]"), lines(...head, "rows = [", ...rows, "]"));
+    becomes(lines("rows = [", '  ["Tom", 5,', rows[2]!, "]", ...head), lines("rows = [", rows[1]!, rows[2]!, "]", ...head));
+    // Where the value after a list fits only inside it (a chart is no Card's variant).
+    const pie = ['a = TextContent("Share", "small")', 'p = PieChart([s], "pie")', 's = Slice("Direct", 16)'];
+    becomes(lines("root = Stack([c])", "c = Card([a, p)", ...pie), lines("root = Stack([c])", "c = Card([a, p])", ...pie));
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.
