@@ -15,7 +15,7 @@ import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
-import { closedQuote, innerQuotes, mendLine, NUMBER_WITH_UNIT } from "./mend.ts";
+import { closedQuote, innerQuotes, mendLine, numberIn } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
 
@@ -86,7 +86,7 @@ function literalStrings(written: string, out: Map<string, number>): void {
   }
   // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space;
   // a number with its unit (`6 rows`, quoted by the mend) may become its number.
-  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim()) && !NUMBER_WITH_UNIT.test(s.trim())) out.set(s, (out.get(s) ?? 0) + n);
+  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim()) && numberIn(s) === null) out.set(s, (out.get(s) ?? 0) + n);
 }
 
 /** The quoted literals every reading of `text`'s quotes finds, each as often as the fewest finds it. */

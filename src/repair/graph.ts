@@ -5,6 +5,7 @@ import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
 import { listedByMeaning } from "./meaning.ts";
+import { freeText } from "./values.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { NAME_CHARS, wordSites } from "./word-sites.ts";
 
@@ -98,6 +99,13 @@ export function danglingRefs(round: Round): Edit[] {
       : null;
     if (value !== null) {
       edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(value) });
+      continue;
+    }
+    // A capitalized word where text goes (`Button(Submit, …)`): the text without its quotes, as
+    // no statement's name is written.
+    const prop = hit.parent?.k === "call" ? round.library.components.get(hit.parent.name)?.props[hit.index] : undefined;
+    if (/^[A-Z]/.test(ref.name) && prop && freeText(prop.schema)) {
+      edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(ref.name) });
       continue;
     }
     const target = nearest(ref.name, unused);

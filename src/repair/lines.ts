@@ -9,7 +9,7 @@ import { closedBeforeSibling, closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
-import { closedEarly, closedQuote, innerQuotes, mendLine, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
+import { closedEarly, closedQuote, innerQuotes, mendLine, mismatchedQuote, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -212,7 +212,11 @@ export function brokenLines(round: Round): Edit[] {
       // The stream stopped here, or the last line lost a closing quote: close what is open, else
       // drop the cut statement.
       const closed = firstThatParses(round, line, [...closedWhole(body), ...closings(body)]);
-      edits.push(closed ? closedInside(round, line, closed, body.replace(/\s+$/, ""), bodyEnd(round, line)) : removeLines(round.text, line.start, line.end, round.from, round.to));
+      edits.push(
+        closed
+          ? closedInside(round, line, closed, body.replace(/\s+$/, ""), bodyEnd(round, line))
+          : removeLines(round.text, line.start, line.end, round.from, round.to),
+      );
       continue;
     }
     const edit = readLine(round, line, body, end);
@@ -259,9 +263,9 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
 const MAX_OPENED = 4;
 
 /**
- * Readings of a line whose quotes slipped: a closing quote put back, quotes inside a string
- * escaped, an opening quote given back. Each is tried on the line as written, then mended and
- * renamed (what the slip left outside a string is no code to mend: `"9.8 oz (US 9)"` keeps its
+ * Readings of a line whose quotes slipped: a string closed with the other quote, a closing quote
+ * put back, quotes inside a string escaped, an opening quote given back. Each is tried on the line
+ * as written, then mended and renamed (what the slip left outside a string is no code to mend: `"9.8 oz (US 9)"` keeps its
  * `oz`, `"28%"` its `%`), then on the mended line `base`. Each made only when those before it
  * did not read.
  */
@@ -279,7 +283,7 @@ function requoted(body: string, base: string, library: Round["library"]): Readin
     if (all === undefined) opened.set(text, (all = openedQuotes(text, MAX_OPENED)));
     return all[k] ?? null;
   };
-  return [closedQuote, innerQuotes, ...Array.from({ length: MAX_OPENED }, (_, k) => openedAt(k))].flatMap(both);
+  return [mismatchedQuote, closedQuote, innerQuotes, ...Array.from({ length: MAX_OPENED }, (_, k) => openedAt(k))].flatMap(both);
 }
 
 /**

@@ -18,6 +18,10 @@ const ARROW = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=)[ \t]*\([ \t]*\)[ \t]*=>
 // A statement written as a Markdown list item (`- `, `* `, `1. `) or as inline code (`` `…` ``).
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=)/;
 const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[^`]*)`[ \t]*$/;
+// A statement's name in Markdown's emphasis or code (`**header** = …`, `` `header` = …``).
+const NAME_MARKED = /^([ \t]*)(\*\*|__|\*|`)(\$?[A-Za-z_][A-Za-z0-9_-]*)\2(?=[ \t]*=)/;
+// A statement's name written as words (`metric card = …`): in camel case.
+const NAME_WORDS = /^([ \t]*)([a-z][A-Za-z0-9_]*(?:[ \t]+[A-Za-z][A-Za-z0-9_]*)+)(?=[ \t]*=(?!=))/;
 // `form-buttons = …`: a name written with hyphens, as HTML ids are (graph.ts renames it).
 const HYPHEN_NAME = /^([ \t]*)(\$?[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+)(?=[ \t]*=)/;
 // `UI.Card(`: a namespace before a component call; `new Card(`: a constructor's keyword.
@@ -188,8 +192,19 @@ const CSS_UNIT = /^(?:%|px|rem|em|pt)$/;
 // `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
 const ELLIPSIS = /,[ \t]*(?:\.\.\.|…)(?=[ \t]*[\])])|(?<=[[(])[ \t]*(?:\.\.\.|…)[ \t]*(?=[\])])/g;
 
-/** A string that is a number with a word after it (`"6 rows"`), as UNIT quotes one; the number. */
-export const NUMBER_WITH_UNIT = /^(-?\d+(?:\.\d+)?)[ \t]*(?:%|[A-Za-z]+)$/;
+// An amount with its currency sign where a value goes (`$1,200`): quoted, as UNIT quotes a number with its word.
+const CURRENCY = /(?<![A-Za-z0-9_$.])[$€£]-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?=[ \t]*(?:[,)\]}]|$))/g;
+// Words without quotes where a value goes, the first capitalized (`CardHeader(Monthly Revenue, …)`): text.
+const BARE_TEXT = /(?<=[(,[][ \t]*)[A-Z][\w'&.%$-]*(?:[ \t]+[\w'&.%$-]+)+(?=[ \t]*[,)\]])/g;
+// Names in braces with no keys (`Card({header, body}, …)`): a list, as a set is written elsewhere.
+const NAMES_IN_BRACES = /\{([ \t]*[a-z_][A-Za-z0-9_]*(?:[ \t]*,[ \t]*[a-z_][A-Za-z0-9_]*)*[ \t]*)\}/g;
+
+const NUMBER_IN = /^[$€£]?(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?:[ \t]*(?:%|[A-Za-z]+))?$/;
+/** The number a string holds with a currency sign, thousands separators or a word after it (`"$1,200"`, `"6 rows"`), or null. */
+export function numberIn(text: string): string | null {
+  const m = NUMBER_IN.exec(text.trim());
+  return m && m[0] !== m[1] ? m[1].replace(/,/g, "") : null;
+}
 
 /** UNIT's replacement (`true`, `null` after a number are values of their own, not a unit). */
 function unitless(all: string, num: string, unit: string): string {
@@ -257,7 +272,21 @@ function tuplesAsArrays(line: string): string {
 }
 
 /** The line without the Markdown or declaration around its statement. */
-const unwrapped = (line: string) => line.replace(INLINE_CODE, "$1$2").replace(LIST_ITEM, "$1").replace(DECLARATION, "$1");
+const unwrapped = (line: string) =>
+  line
+    .replace(INLINE_CODE, "$1$2")
+    .replace(LIST_ITEM, "$1")
+    .replace(DECLARATION, "$1")
+    .replace(NAME_MARKED, "$1$3")
+    .replace(
+      NAME_WORDS,
+      (_, space: string, words: string) =>
+        space +
+        words
+          .split(/[ \t]+/)
+          .map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w))
+          .join(""),
+    );
 
 /** `form-buttons` → `formButtons`. */
 export const camelName = (name: string) => name.replace(/-([A-Za-z0-9_])/g, (_, c: string) => c.toUpperCase());
@@ -277,14 +306,30 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
+// A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
+const TRIPLED = /"""([^"\n]*)"""/g;
+const DOUBLED = /(?<!["\\])""([^"\n,()[\]{}][^"\n]*?)""(?!")/g;
+
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  let text = unwrapped(line).replace(ARROW, "$1").replace(COLON_ASSIGN, "$1 = ").replace(NO_ASSIGN, "$1 = ");
+  let text = unwrapped(line.includes('""') ? line.replace(TRIPLED, '"$1"').replace(DOUBLED, '"$1"') : line)
+    .replace(ARROW, "$1")
+    .replace(COLON_ASSIGN, "$1 = ")
+    .replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };
   text = parts(text)
     .map((p) =>
       p.code
-        ? namedEquals(literals(p.text).replace(UNIT, unitless).replace(NAMESPACE, "").replace(ELLIPSIS, ""), depth)
+        ? namedEquals(
+            literals(p.text)
+              .replace(BARE_TEXT, '"$&"')
+              .replace(CURRENCY, '"$&"')
+              .replace(UNIT, unitless)
+              .replace(NAMESPACE, "")
+              .replace(ELLIPSIS, "")
+              .replace(NAMES_IN_BRACES, "[$1]"),
+            depth,
+          )
         : p.text.startsWith("`")
           ? untemplate(p.text)
           : isSmart(p.text[0])
@@ -398,9 +443,11 @@ export function closedEarly(line: string, quoteAt: number): string[] {
   return [closedBeforeCode(line, quoteAt), closedBeforeBrackets(line, quoteAt)].filter((t) => t !== null);
 }
 
-// What follows a comma in code and seldom in prose: a list or object, a number, a literal, or a
-// name written as code names are (`subjectOptions`, `faq2Text`) before the next delimiter.
-const CODE_AFTER = /^,[ \t]+(?:[[{]|-?\d|(?:true|false|null)\b|[a-z][a-z0-9]*[A-Z0-9_][A-Za-z0-9_]*[ \t]*[,)\]])/;
+// What follows a comma in code and seldom in prose: a list or object, a number, a literal, a
+// name written as code names are (`subjectOptions`, `faq2Text`) before the next delimiter, or an
+// object's next key with its value (`values: [`, `value: 40`).
+const CODE_AFTER =
+  /^,[ \t]+(?:[[{]|-?\d|(?:true|false|null)\b|[a-z][a-z0-9]*[A-Z0-9_][A-Za-z0-9_]*[ \t]*[,)\]]|[A-Za-z_][A-Za-z0-9_]*:[ \t]*(?:[[{"]|-?\d|(?:true|false|null)\b))/;
 
 // The ways a line of a statement over lines may have lost a quote, each tried on every line.
 const LINE_QUOTES: ((line: string, quoteAt: number) => string | null)[] = [
@@ -428,6 +475,12 @@ export function quotesByLine(text: string): string[] {
     if (read !== text) out.add(read);
   }
   return [...out];
+}
+
+/** A string opened with `"` and closed with `'` before a comma or a closer (`"Month', "Revenue"`), closed with `"`; null when none is. */
+export function mismatchedQuote(line: string): string | null {
+  const out = line.replace(/"([^"'\n]*)'(?=[ \t]*[,)\]}])/g, '"$1"');
+  return out === line ? null : out;
 }
 
 /** Where the first `, ` in `line.slice(from, to)` stands that code follows, or -1. */

@@ -8,7 +8,7 @@ import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
 import { listedByMeaning } from "./meaning.ts";
-import { NUMBER_WITH_UNIT } from "./mend.ts";
+import { numberIn } from "./mend.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
@@ -125,9 +125,9 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
   if (value.k === "str") {
     const text = value.v.trim();
     if ((types.has("number") || (types.has("integer") && Number.isInteger(Number(text)))) && NUMBER.test(text)) return text;
-    // A number with its unit (`"16px"`, `"6 rows"`): the number.
-    const unit = NUMBER_WITH_UNIT.exec(text)?.[1];
-    if (unit !== undefined && (types.has("number") || (types.has("integer") && Number.isInteger(Number(unit))))) return unit;
+    // A number with its sign, separators or word (`"$1,200"`, `"16px"`, `"6 rows"`): the number.
+    const held = numberIn(text);
+    if (held !== null && (types.has("number") || (types.has("integer") && Number.isInteger(Number(held))))) return held;
     const spelt = NUMBER_WORDS.get(text.toLowerCase());
     if ((types.has("number") || types.has("integer")) && spelt !== undefined) return String(spelt);
     if (types.has("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase();

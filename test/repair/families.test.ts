@@ -490,6 +490,22 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack([t])", 't = TextContent(30 seconds, "small")'), lines("root = Stack([t])", 't = TextContent("30 seconds", "small")'));
   });
 
+  test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
+    const text = (x: string, y: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, `b = TextContent(${y}, "large-heavy")`);
+    const fixed = text('"Revenue"', '"$12"');
+    becomes(text("Revenue", '"$12"'), fixed);
+    becomes(text('""Revenue""', '"""$12"""'), fixed);
+    becomes(text("\"Revenue'", '"$12"'), fixed);
+    becomes(text("Total Revenue", '"$12"'), text('"Total Revenue"', '"$12"'));
+    restores('**root** = Stack([a, b], "column", "m")', ROOT);
+    restores('root = Stack({a, b}, "column", "m")', ROOT);
+    const pie = ['p = PieChart([s], "pie")', 's = Slice("Direct", 1200)'];
+    becomes(
+      lines('root = Stack([head, p], "column", "m")', 'head line = TextContent("Share", "small")', pie[0]!, 's = Slice("Direct", $1,200)'),
+      lines('root = Stack([headLine, p], "column", "m")', 'headLine = TextContent("Share", "small")', ...pie),
+    );
+  });
+
   test("a closer left out inside a list of rows goes back where the rows begin to nest, on one line or over lines", () => {
     const head = ["root = Stack([t])", 't = Table([Col("Name", "string"), Col("Years", "number")], rows)'];
     const rows = ['  ["Priya", 3],', '  ["Tom", 5],', '  ["Lena", 7]'];
