@@ -89,8 +89,10 @@ export function danglingRefs(round: Round): Edit[] {
       edits.push({ start: ref.start, end: ref.end, text: LITERALS[ref.name] });
       continue;
     }
+    // The argument it stands in, when it is one.
+    const prop = hit.parent?.k === "call" ? round.library.components.get(hit.parent.name)?.props[hit.index] : undefined;
     // A listed value written without its quotes where one goes (`Card([a], sunk)`).
-    const listed = hit.parent?.k === "call" ? round.library.components.get(hit.parent.name)?.props[hit.index]?.shape.enumValues : null;
+    const listed = prop?.shape.enumValues;
     const value = listed
       ? listedByMeaning(
           ref.name,
@@ -103,7 +105,6 @@ export function danglingRefs(round: Round): Edit[] {
     }
     // A capitalized word where text goes (`Button(Submit, …)`): the text without its quotes, as
     // no statement's name is written.
-    const prop = hit.parent?.k === "call" ? round.library.components.get(hit.parent.name)?.props[hit.index] : undefined;
     if (/^[A-Z]/.test(ref.name) && prop && freeText(prop.schema)) {
       edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(ref.name) });
       continue;
@@ -122,7 +123,6 @@ export function danglingRefs(round: Round): Edit[] {
       else edits.push({ start: ref.start, end: ref.end, text: "" });
     } else if (parent?.k === "call") {
       const i = hit.index;
-      const prop = round.library.components.get(parent.name)?.props[i];
       if (!prop) continue;
       if (prop.required && !prop.hasDefault) {
         const value = placeholder(prop.schema);

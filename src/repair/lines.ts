@@ -214,7 +214,7 @@ export function brokenLines(round: Round): Edit[] {
       const closed = firstThatParses(round, line, [...closedWhole(body), ...closings(body)]);
       edits.push(
         closed
-          ? closedInside(round, line, closed, body.replace(/\s+$/, ""), bodyEnd(round, line))
+          ? closedInside(round, line, closed, body.replace(/\s+$/, ""), end)
           : removeLines(round.text, line.start, line.end, round.from, round.to),
       );
       continue;
@@ -265,9 +265,9 @@ const MAX_OPENED = 4;
 /**
  * Readings of a line whose quotes slipped: a string closed with the other quote, a closing quote
  * put back, quotes inside a string escaped, an opening quote given back. Each is tried on the line
- * as written, then mended and renamed (what the slip left outside a string is no code to mend: `"9.8 oz (US 9)"` keeps its
- * `oz`, `"28%"` its `%`), then on the mended line `base`. Each made only when those before it
- * did not read.
+ * as written, then mended and renamed (what the slip left outside a string is no code to mend:
+ * `"9.8 oz (US 9)"` keeps its `oz`, `"28%"` its `%`), then on the mended line `base`. Each made
+ * only when those before it did not read.
  */
 function requoted(body: string, base: string, library: Round["library"]): Reading[] {
   const both = (f: (text: string) => string | null): Reading[] => [

@@ -234,10 +234,10 @@ function listCommas(line: string): string {
         for (let j = i + 1; p.text[j] === " " || p.text[j] === "\t"; j++) out[at + j] = "";
         continue;
       }
-      if ((c === " " || c === "\t") && depth > 0 && VALUE_END.test(prev) && i > 0 && VALUE_END.test(p.text[i - 1])) {
+      if ((c === " " || c === "\t") && depth > 0 && VALUE_CHAR.test(prev) && i > 0 && VALUE_CHAR.test(p.text[i - 1])) {
         let j = i + 1;
         while (p.text[j] === " " || p.text[j] === "\t") j++;
-        if (j < p.text.length && VALUE_START.test(p.text[j])) out[at + i - 1] += ",";
+        if (j < p.text.length && VALUE_CHAR.test(p.text[j])) out[at + i - 1] += ",";
       }
       if (c !== " " && c !== "\t") prev = c;
     }
@@ -246,8 +246,8 @@ function listCommas(line: string): string {
   }
   return out.join("");
 }
-const VALUE_END = /[A-Za-z0-9_$]/;
-const VALUE_START = /[A-Za-z0-9_$]/;
+// A character of a name or a number, as one ends or the next begins.
+const VALUE_CHAR = /[A-Za-z0-9_$]/;
 
 /** `("Apr", "May")` where a value goes (Python's tuple, not a call nor a grouping): an array. */
 function tuplesAsArrays(line: string): string {
