@@ -213,9 +213,7 @@ export function brokenLines(round: Round): Edit[] {
       // drop the cut statement.
       const closed = firstThatParses(round, line, [...closedWhole(body), ...closings(body)]);
       edits.push(
-        closed
-          ? closedInside(round, line, closed, body.replace(/\s+$/, ""), end)
-          : removeLines(round.text, line.start, line.end, round.from, round.to),
+        closed ? closedInside(round, line, closed, body.replace(/\s+$/, ""), end) : removeLines(round.text, line.start, line.end, round.from, round.to),
       );
       continue;
     }
