@@ -66,6 +66,24 @@ function parts(line: string): { code: boolean; text: string }[] {
   return out;
 }
 
+/**
+ * Calls `visit` with each character of `line` that is code (not in a string or a comment), its
+ * offset in the line, and the last character before it that is not a space (`"` for a string).
+ */
+function eachInCode(line: string, visit: (c: string, at: number, prev: string) => void): void {
+  let at = 0;
+  let prev = "";
+  for (const p of parts(line)) {
+    for (let i = 0; p.code && i < p.text.length; i++) {
+      const c = p.text[i];
+      visit(c, at + i, prev);
+      if (c !== " " && c !== "\t") prev = c;
+    }
+    if (!p.code) prev = '"';
+    at += p.text.length;
+  }
+}
+
 /** A template literal as a double-quoted string, its `${x}` parts joined with `+`. */
 function untemplate(literal: string): string {
   const body = literal.slice(1, literal.endsWith("`") && literal.length > 1 ? -1 : undefined);
@@ -155,23 +173,18 @@ function semicolonsInside(line: string): string {
   let last = line.length - 1; // the last character that is neither space nor `;`
   while (last >= 0 && /[\s;]/.test(line[last])) last--;
   let depth = 0;
-  let at = 0;
-  for (const p of parts(line)) {
-    for (let i = 0; p.code && i < p.text.length; i++) {
-      const c = p.text[i];
-      if (c === "(" || c === "[" || c === "{") depth++;
-      else if (c === ")" || c === "]" || c === "}") depth--;
-      else if (c === ";" && at + i < last) {
-        NEXT_STATEMENT.lastIndex = at + i + 1;
-        if (depth > 0) out[at + i] = ",";
-        else if (depth === 0 && NEXT_STATEMENT.test(line)) {
-          out[at + i] = "\n";
-          for (let j = at + i + 1; line[j] === " " || line[j] === "\t"; j++) out[j] = "";
-        }
+  eachInCode(line, (c, at) => {
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === ";" && at < last) {
+      NEXT_STATEMENT.lastIndex = at + 1;
+      if (depth > 0) out[at] = ",";
+      else if (depth === 0 && NEXT_STATEMENT.test(line)) {
+        out[at] = "\n";
+        for (let j = at + 1; line[j] === " " || line[j] === "\t"; j++) out[j] = "";
       }
     }
-    at += p.text.length;
-  }
+  });
   return out.join("");
 }
 
@@ -221,31 +234,23 @@ function unitless(all: string, num: string, unit: string): string {
 function listCommas(line: string): string {
   if (!/[(,[][ \t]*,|[A-Za-z0-9_$][ \t]+[A-Za-z0-9_$]/.test(line)) return line;
   const out = line.split("");
-  let at = 0;
-  let prev = "";
   let depth = 0;
-  for (const p of parts(line)) {
-    for (let i = 0; p.code && i < p.text.length; i++) {
-      const c = p.text[i];
-      if (c === "(" || c === "[" || c === "{") depth++;
-      else if (c === ")" || c === "]" || c === "}") depth--;
-      if (c === "," && (prev === "," || prev === "(" || prev === "[")) {
-        out[at + i] = "";
-        for (let j = i + 1; p.text[j] === " " || p.text[j] === "\t"; j++) out[at + j] = "";
-        continue;
-      }
-      if ((c === " " || c === "\t") && depth > 0 && VALUE_CHAR.test(prev) && i > 0 && VALUE_CHAR.test(p.text[i - 1])) {
-        let j = i + 1;
-        while (p.text[j] === " " || p.text[j] === "\t") j++;
-        if (j < p.text.length && VALUE_CHAR.test(p.text[j])) out[at + i - 1] += ",";
-      }
-      if (c !== " " && c !== "\t") prev = c;
+  eachInCode(line, (c, at, prev) => {
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    if (c === "," && (prev === "," || prev === "(" || prev === "[")) {
+      out[at] = "";
+      for (let j = at + 1; line[j] === " " || line[j] === "\t"; j++) out[j] = "";
+    } else if ((c === " " || c === "\t") && depth > 0 && VALUE_CHAR.test(line[at - 1] ?? "")) {
+      // A value's end, spaces, then the next value's start (a string or a comment begins otherwise).
+      let j = at + 1;
+      while (line[j] === " " || line[j] === "\t") j++;
+      if (VALUE_CHAR.test(line[j] ?? "")) out[at - 1] += ",";
     }
-    if (!p.code) prev = '"';
-    at += p.text.length;
-  }
+  });
   return out.join("");
 }
+
 // A character of a name or a number, as one ends or the next begins.
 const VALUE_CHAR = /[A-Za-z0-9_$]/;
 
@@ -253,21 +258,13 @@ const VALUE_CHAR = /[A-Za-z0-9_$]/;
 function tuplesAsArrays(line: string): string {
   const open: { at: number; tuple: boolean; comma: boolean }[] = [];
   const out = line.split("");
-  let at = 0;
-  let prev = "";
-  for (const p of parts(line)) {
-    for (let i = 0; p.code && i < p.text.length; i++) {
-      const c = p.text[i];
-      if (c === "(" || c === "[" || c === "{") open.push({ at: at + i, tuple: c === "(" && !/[A-Za-z0-9_$)\]]/.test(prev), comma: false });
-      else if (c === ")" || c === "]" || c === "}") {
-        const o = open.pop();
-        if (c === ")" && o?.tuple && o.comma) [out[o.at], out[at + i]] = ["[", "]"];
-      } else if (c === "," && open.length) open[open.length - 1].comma = true;
-      if (c !== " " && c !== "\t") prev = c;
-    }
-    if (!p.code) prev = '"';
-    at += p.text.length;
-  }
+  eachInCode(line, (c, at, prev) => {
+    if (c === "(" || c === "[" || c === "{") open.push({ at, tuple: c === "(" && !/[A-Za-z0-9_$)\]]/.test(prev), comma: false });
+    else if (c === ")" || c === "]" || c === "}") {
+      const o = open.pop();
+      if (c === ")" && o?.tuple && o.comma) [out[o.at], out[at]] = ["[", "]"];
+    } else if (c === "," && open.length) open[open.length - 1].comma = true;
+  });
   return out.join("");
 }
 
