@@ -4,7 +4,7 @@ import { lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
-import { listedByMeaning } from "./meaning.ts";
+import { listedByMeaning, normal, truthOf } from "./meaning.ts";
 import { freeText } from "./values.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { NAME_CHARS, wordSites } from "./word-sites.ts";
@@ -79,6 +79,7 @@ export function danglingRefs(round: Round): Edit[] {
   const used = referenced(round);
   const unused = [...round.defs.keys()].filter((id) => id !== "root" && !used.has(id));
   const added = new Set<string>();
+  const renamed = new Set<string>();
   for (const error of dangling) {
     const stmt = statementAt(round, error.at);
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
@@ -103,6 +104,12 @@ export function danglingRefs(round: Round): Edit[] {
       edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(value) });
       continue;
     }
+    // `yes`, `off` where a boolean goes: the model's word for true or false.
+    const truth = prop && [prop.schema.type].flat().includes("boolean") ? truthOf(ref.name) : null;
+    if (truth !== null) {
+      edits.push({ start: ref.start, end: ref.end, text: truth });
+      continue;
+    }
     // A capitalized word where text goes (`Button(Submit, …)`): the text without its quotes, as
     // no statement's name is written.
     if (/^[A-Z]/.test(ref.name) && prop && freeText(prop.schema)) {
@@ -111,7 +118,13 @@ export function danglingRefs(round: Round): Edit[] {
     }
     const target = nearest(ref.name, unused);
     if (target) {
-      edits.push({ start: ref.start, end: ref.end, text: target });
+      // The same name in another style (`chart_header` defined, `chartHeader` used): the one in
+      // the style the program's other names do not use is renamed, once.
+      if (outOfStyle(target, ref.name, round)) {
+        const def = round.defs.get(target)!;
+        if (!renamed.has(target)) edits.push({ start: def.start, end: def.start + target.length, text: ref.name });
+        renamed.add(target);
+      } else edits.push({ start: ref.start, end: ref.end, text: target });
       continue;
     }
     const parent = hit.parent;
@@ -139,6 +152,17 @@ export function danglingRefs(round: Round): Edit[] {
     }
   }
   return edits;
+}
+
+const styleOf = (name: string) => (name.includes("_") ? "snake" : /[a-z0-9][A-Z]/.test(name) ? "camel" : "plain");
+
+/** Whether definition `def` is `used` in another style, one fewer of the program's other names are written in. */
+function outOfStyle(def: string, used: string, round: Round): boolean {
+  const [was, is] = [styleOf(def), styleOf(used)];
+  if (was === is || was === "plain" || is === "plain" || normal(def) !== normal(used)) return false;
+  let score = 0;
+  for (const id of round.defs.keys()) if (id !== def) score += styleOf(id) === is ? 1 : styleOf(id) === was ? -1 : 0;
+  return score > 0;
 }
 
 /**

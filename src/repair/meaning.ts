@@ -145,6 +145,16 @@ const sizeStep = (word: string): number | undefined => {
   return i !== -1 ? i : Object.hasOwn(SIZE_STEPS, word) ? SIZE_STEPS[word] : undefined;
 };
 
+// Words for true and false where a boolean goes (`yes`, `"No"`). Not `on`/`off`: in quotes, those
+// are more often a listed value moved out of its place.
+const TRUTH: Record<string, boolean> = { true: true, false: false, yes: true, no: false };
+
+/** `"true"` or `"false"` for a word that says one (any case), else null. */
+export function truthOf(word: string): string | null {
+  const w = word.trim().toLowerCase();
+  return Object.hasOwn(TRUTH, w) ? String(TRUTH[w]) : null;
+}
+
 /** A word in one form: lower case, words joined by `-` (`Small_Heavy`, `smallHeavy`, `small heavy` → `small-heavy`). */
 export function normal(word: string): string {
   return word

@@ -7,7 +7,7 @@ import type { Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
-import { listedByMeaning } from "./meaning.ts";
+import { listedByMeaning, truthOf } from "./meaning.ts";
 import { numberIn } from "./mend.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
@@ -130,8 +130,8 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
     if (held !== null && (types.has("number") || (types.has("integer") && Number.isInteger(Number(held))))) return held;
     const spelt = NUMBER_WORDS.get(text.toLowerCase());
     if ((types.has("number") || types.has("integer")) && spelt !== undefined) return String(spelt);
-    if (types.has("boolean") && /^(true|false)$/i.test(text)) return text.toLowerCase();
-    if (types.has("boolean") && /^(yes|no)$/i.test(text)) return String(/^yes$/i.test(text));
+    const truth = types.has("boolean") ? truthOf(text) : null;
+    if (truth !== null) return truth;
   }
   if ((value.k === "num" || value.k === "bool") && types.has("string")) return JSON.stringify(source);
   return null;

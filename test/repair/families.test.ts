@@ -524,6 +524,19 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack([c])", "c = Card([a, p)", ...pie), lines("root = Stack([c])", "c = Card([a, p])", ...pie));
   });
 
+  test("yes and no where a boolean goes; a name defined in another style than its uses and the program's", () => {
+    const row = (last: string) => lines(`root = Stack([a, b], "row", "m", "stretch", "start", ${last})`, ...TAIL);
+    becomes(row("yes"), row("true"));
+    becomes(row("No"), row("false"));
+    becomes(row('"yes"'), row("true"));
+    const named = (card: string, first: string, second: string) =>
+      lines(`root = Stack([${card}, ${second}])`, `${card} = Card([${first}])`, `${first} = TextContent("Revenue")`, `${second} = TextContent("$12")`);
+    // The program's names are in camel case: the definition is the one renamed.
+    becomes(named("headerCard", "aText", "bText").replace("headerCard =", "header_card ="), named("headerCard", "aText", "bText"));
+    // In snake case: the use is.
+    becomes(named("header_card", "a_text", "b_text").replace("([a_text])", "([aText])"), named("header_card", "a_text", "b_text"));
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.
