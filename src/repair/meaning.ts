@@ -25,6 +25,13 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   "space-evenly": ["evenly"],
   horizontal: ["row"],
   vertical: ["column"],
+  across: ["row"],
+  inline: ["row"],
+  down: ["column"],
+  fill: ["stretch"],
+  full: ["stretch"],
+  expand: ["stretch"],
+  stretched: ["stretch"],
   col: ["column"],
   x: ["horizontal", "row"],
   y: ["vertical", "column"],
@@ -38,6 +45,12 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   h6: ["small-heavy", "small"],
   title: ["large-heavy", "large"],
   heading: ["large-heavy", "large"],
+  headline: ["large-heavy", "large"],
+  display: ["large-heavy", "xl"],
+  semibold: ["small-heavy", "large-heavy"],
+  helper: ["small"],
+  hint: ["small"],
+  fine: ["small"],
   subtitle: ["small-heavy", "small"],
   subheading: ["small-heavy", "large"],
   label: ["small-heavy", "small"],
@@ -45,6 +58,16 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   body: ["default", "medium"],
   normal: ["default", "medium", "normal"],
   regular: ["default", "medium"],
+  standard: ["default", "normal", "medium", "m"],
+  base: ["default", "medium", "m"],
+  compact: ["s", "small"],
+  tight: ["s", "xs", "small"],
+  loose: ["l", "large"],
+  relaxed: ["l", "large"],
+  spacious: ["l", "large"],
+  mid: ["m", "medium"],
+  big: ["large", "l", "lg"],
+  xlarge: ["xl", "extra-large"],
   p: ["default"],
   paragraph: ["default"],
   bold: ["large-heavy", "small-heavy"],
@@ -62,15 +85,37 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   warn: ["warning"],
   caution: ["warning"],
   ok: ["success"],
+  done: ["success"],
+  complete: ["success"],
+  completed: ["success"],
+  green: ["success"],
+  red: ["danger", "error"],
+  blue: ["info"],
+  yellow: ["warning"],
+  amber: ["warning"],
+  orange: ["warning"],
+  notice: ["info"],
   positive: ["success"],
   negative: ["danger", "error"],
   information: ["info"],
   note: ["info", "neutral"],
   default: ["neutral", "default", "primary"],
-  muted: ["neutral", "sunk"],
+  muted: ["neutral", "sunk", "small"],
+  subtle: ["sunk", "tertiary", "neutral"],
+  gray: ["neutral", "sunk"],
+  grey: ["neutral", "sunk"],
+  recessed: ["sunk"],
+  filled: ["primary", "sunk"],
+  solid: ["primary"],
+  cta: ["primary"],
+  alt: ["secondary"],
+  alternate: ["secondary"],
   main: ["primary"],
-  outline: ["secondary"],
-  outlined: ["secondary"],
+  outline: ["secondary", "card"],
+  outlined: ["secondary", "card"],
+  bordered: ["card", "secondary"],
+  shadow: ["card"],
+  boxed: ["card"],
   ghost: ["tertiary"],
   link: ["tertiary"],
   text: ["tertiary", "string"],
@@ -78,6 +123,8 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   inset: ["sunk"],
   transparent: ["clear"],
   plain: ["clear"],
+  borderless: ["clear"],
+  none: ["clear"],
   flat: ["clear"],
   elevated: ["card"],
   raised: ["card"],
@@ -85,7 +132,7 @@ const VALUE_SYNONYMS: Record<string, string[]> = {
   ring: ["donut"],
   group: ["grouped"],
   clustered: ["grouped"],
-  stack: ["stacked"],
+  stack: ["stacked", "column"],
   smooth: ["natural"],
   curved: ["natural"],
   monotone: ["natural"],
@@ -164,12 +211,28 @@ export function normal(word: string): string {
     .replace(/[\s_]+/g, "-");
 }
 
+// A word of a value of several said another way (`bold` in `bold-large`).
+const WORD_SYNONYMS: Record<string, string> = { bold: "heavy", strong: "heavy", semibold: "heavy", big: "large", lg: "large", sm: "small", caption: "small" };
+
+/** A value of several words (normal form) as its words said one way, in order; null for one word. */
+function reworded(n: string): string | null {
+  if (!n.includes("-")) return null;
+  return n
+    .split("-")
+    .map((w) => (Object.hasOwn(WORD_SYNONYMS, w) ? WORD_SYNONYMS[w] : w))
+    .sort()
+    .join("-");
+}
+
 /** The listed value `value` means, by form, synonym, pixel size or abbreviation; null when none. */
 export function listedByMeaning(value: string, listed: readonly string[]): string | null {
   const byNormal = new Map(listed.map((v) => [normal(v), v]));
   const n = normal(value);
   const direct = byNormal.get(n) ?? byNormal.get(n.replace(/-/g, ""));
   if (direct !== undefined) return direct;
+  // The same words in another order or said another way (`bold-large`, `largeBold`: `large-heavy`).
+  const said = reworded(n);
+  if (said !== null) for (const v of listed) if (reworded(normal(v)) === said) return v;
   const own = (table: Record<string, string[]>) => (Object.hasOwn(table, n) ? table[n] : []);
   for (const w of [...own(VALUE_SYNONYMS), ...own(ABBREVIATIONS)]) {
     const hit = byNormal.get(w);

@@ -303,6 +303,9 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
+// A block comment of C and JavaScript (`/* row */`), with the spaces before it where it ends the code.
+const BLOCK_COMMENT = /[ \t]*\/\*.*?\*\/(?=[ \t]*$)|\/\*.*?\*\/[ \t]*/g;
+
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;
 const DOUBLED = /(?<!["\\])""([^"\n,()[\]{}][^"\n]*?)""(?!")/g;
@@ -318,7 +321,7 @@ export function mendLine(line: string): string | null {
     .map((p) =>
       p.code
         ? namedEquals(
-            literals(p.text)
+            literals(p.text.replace(BLOCK_COMMENT, ""))
               .replace(BARE_TEXT, '"$&"')
               .replace(CURRENCY, '"$&"')
               .replace(UNIT, unitless)

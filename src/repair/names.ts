@@ -88,12 +88,71 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   const key = written === null ? null : `${parent?.name ?? ""}/${slot?.index ?? -1}/${written}`;
   const memo = round.shapeNames;
   if (key !== null && memo.has(key)) return memo.get(key)!;
-  let best = choose(round, call, only, slot, parent);
+  // A name spelt like no component (not a slip of the keys; two or three letters, `Th`, `CTA`,
+  // are spelt like too many): like items of one list first, as what the model wrote beside it
+  // says most of what it meant.
+  const spelt = () => call.name.length > 3 && [...comps.keys()].some((c) => distance(call.name, c, closeEnough(call.name) + 1) <= closeEnough(call.name));
+  let best = only === undefined && !spelt() ? likeItsSiblings(round, call, root, stmtId) : null;
+  best ??= choose(round, call, only, slot, parent);
   // A parent whose own arguments are out of place (mended this round too) allows nothing yet:
   // the name is chosen as if it stood alone.
+  if (best === null && parent && slot) best = onlyOneGoes(round, call, slot, parent);
   if (best === null && parent) best = choose(round, call, only, null, undefined);
   if (key !== null) memo.set(key, best);
   return best;
+}
+
+/**
+ * The component every other item of the list the call stands in is (`Choice("sales", "Sales")`
+ * among SelectItems, `Wedge("Travel", 10)` among Slices, each item written in place or a
+ * statement the list names), when it takes the call's arguments as they stand; else null.
+ */
+function likeItsSiblings(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
+  let list: Expr | null = null;
+  let own: Expr = call;
+  if (call === root) {
+    // The statement is the item: the first list that names it.
+    for (const at of wordSites(round.text, stmtId, 0, "A-Za-z0-9_")) {
+      const stmt = statementAt(round, at);
+      const hit = stmt && stmt.id !== stmtId ? innermostAt(stmt.expr, at, (e) => e.k === "ref" && e.name === stmtId && e.start === at) : null;
+      if (hit?.parent?.k !== "arr") continue;
+      [list, own] = [hit.parent, hit.e];
+      break;
+    }
+  } else list = innermostAt(root, call.start, (e) => e === call)?.parent ?? null;
+  if (list?.k !== "arr" || !call.args.every((a) => PLAIN.has(a.k))) return null;
+  // Its nearest neighbours: a list of a thousand statements is not read whole for one call.
+  const at = list.items.indexOf(own);
+  let name: string | null = null;
+  for (const item of list.items.slice(Math.max(0, at - NEIGHBOURS), at + NEIGHBOURS + 1)) {
+    if (item === own) continue;
+    const value = item.k === "ref" ? round.defs.get(item.name)?.expr : item;
+    if (value?.k !== "call" || (name !== null && value.name !== name)) return null;
+    name = value.name;
+  }
+  const component = name === null ? undefined : round.library.components.get(name);
+  return component && round.fit.score(call.args, component).perfect ? component.name : null;
+}
+
+// Arguments whose fit says what they are: not an expression (`[…] + 1`), which may fit anything.
+const PLAIN = new Set<Expr["k"]>(["str", "num", "bool", "null", "arr", "obj", "ref", "call"]);
+const NEIGHBOURS = 2;
+
+/** The one component the parent takes where the call stands (`Dataset(…)` where only Series go), when it takes the call's arguments as they stand. */
+function onlyOneGoes(round: Round, call: CallExpr, slot: Slot, parent: Component): string | null {
+  let one: Component | null = null;
+  for (const c of round.library.components.values()) {
+    if (!round.fit.fits(wrapped({ ...call, name: c.name }, slot), parent, slot.index)) continue;
+    if (one !== null) return null;
+    one = c;
+  }
+  return one && round.fit.score(call.args, one).perfect ? one.name : null;
+}
+
+/** `value` in as many lists as the slot holds it in. */
+function wrapped(value: Expr, slot: Slot): Expr {
+  for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: value.start, end: value.end };
+  return value;
 }
 
 function choose(round: Round, call: CallExpr, only: string | undefined, slot: Slot | null, parent: Component | undefined): string | null {
@@ -107,9 +166,7 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
     // argument as it stands with one that tells (a listed value, the component a list holds).
     const byFitAlone = meaning === 0 && d > closeEnough(call.name);
     if (parent && slot) {
-      let value: Expr = { ...call, name: c.name };
-      for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
-      if (!round.fit.fits(value, parent, slot.index)) continue;
+      if (!round.fit.fits(wrapped({ ...call, name: c.name }, slot), parent, slot.index)) continue;
     }
     // The arguments as reshape.ts may write them (props by name, children or values wrapped;
     // unless the fit alone names the component, two swapped), each value as the value passes

@@ -4,7 +4,7 @@ import { inspect, type FixError, type Inspection, type Library, type PlacedError
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
 import { excessArgs, hoistInline, misplacedComponents, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
-import { mismatchedValues } from "./values.ts";
+import { mismatchedValues, unlistedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, hyphenNames, missingRoot, orphans } from "./graph.ts";
 import { makeRound, type Round } from "./round.ts";
@@ -26,6 +26,8 @@ const PHASES: Pass[][] = [
   [misplacedComponents],
   // Dropping arguments loses what they said: only once no other reading of the call is left.
   [excessArgs],
+  // Likewise a listed value that means none of the listed ones.
+  [unlistedValues],
   [danglingRefs],
   [missingRoot],
   [orphans],

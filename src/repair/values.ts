@@ -43,7 +43,7 @@ function resolve(round: Round, value: Expr | undefined, seen = new Set<string>()
 }
 
 /** The value at a checker path (`/prop/2/key`) of a call, with the schema it must fit. */
-function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string): { value: Expr; schema: PropSchema } | null {
+function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string): { value: Expr; schema: PropSchema; arg: Arg | null } | null {
   const component = round.library.components.get(call.name);
   const [propName, ...rest] = path.split("/").slice(1);
   const index = component?.props.findIndex((p) => p.name === propName) ?? -1;
@@ -59,8 +59,16 @@ function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string):
       schema = branches(schema).find((b) => b.properties?.[seg])?.properties?.[seg];
     } else return null;
   }
-  return value && schema ? { value, schema } : null;
+  const arg = rest.length === 0 && value === call.args[index] ? { call, index, optional: !component.props[index].required } : null;
+  return value && schema ? { value, schema, arg } : null;
 }
+
+/** A value written as a call's argument itself (not reached through a reference or inside one). */
+type Arg = { call: Extract<Expr, { k: "call" }>; index: number; optional: boolean };
+
+// A word or two in lower case, as a style is named: a text (`"Revenue"`, a sentence) where a listed
+// value goes is kept for the fixing model.
+const STYLE_WORD = /^[a-z][A-Za-z0-9_-]{0,23}(?: [a-z][a-z0-9_-]{0,23})?$/;
 
 /** The component `schema` (or one of its branches) names by `$ref`, when exactly one. */
 export function namedComponent(schema: PropSchema | undefined, library: Library): Component | null {
@@ -137,9 +145,9 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
   return null;
 }
 
-/** Type mismatches that a coercion fixes, as edits of the offending value. */
-export function mismatchedValues(round: Round): Edit[] {
-  const edits: Edit[] = [];
+/** The value each type mismatch sits in, with its schema and statement (those that can be found). */
+function mismatches(round: Round): { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement }[] {
+  const out: { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement }[] = [];
   for (const error of errorsOf(round, "type-mismatch")) {
     if (error.path === undefined || error.component === undefined) continue;
     const stmt = statementAt(round, error.at);
@@ -154,16 +162,42 @@ export function mismatchedValues(round: Round): Edit[] {
       const at = call.name === error.component ? locate(round, call, error.path) : null;
       if (at?.value.start === error.at) found = at;
     }
-    if (!found) continue;
-    const source = round.text.slice(found.value.start, found.value.end);
+    if (found) out.push({ ...found, stmt });
+  }
+  return out;
+}
+
+/** Type mismatches that a coercion fixes, as edits of the offending value. */
+export function mismatchedValues(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const { value, schema, stmt } of mismatches(round)) {
+    const source = round.text.slice(value.start, value.end);
     // A statement's name in quotes where a component goes (`Card([header, "chart"])`): the reference.
-    const named = found.value.k === "str" ? round.defs.get(found.value.v) : undefined;
+    const named = value.k === "str" ? round.defs.get(value.v) : undefined;
     if (named?.kind === "component" && named.id !== stmt.id) {
-      edits.push({ start: found.value.start, end: found.value.end, text: named.id });
+      edits.push({ start: value.start, end: value.end, text: named.id });
       continue;
     }
-    const text = coerce(found.value, source, found.schema, round.library);
-    if (text !== null && text !== source) edits.push({ start: found.value.start, end: found.value.end, text });
+    const text = coerce(value, source, schema, round.library);
+    if (text !== null && text !== source) edits.push({ start: value.start, end: value.end, text });
+  }
+  return edits;
+}
+
+/**
+ * An optional argument's listed value that means none of the listed ones (`"outlined"` where a
+ * Card takes card, sunk or clear: a style the library does not have): left out, so that the
+ * component renders as it does without it (`null` where arguments follow), rather than the
+ * program failing for it. Only once nothing else reads the call another way.
+ */
+export function unlistedValues(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const { value, schema, arg } of mismatches(round)) {
+    if (!arg?.optional || value.k !== "str" || !STYLE_WORD.test(value.v) || !branches(schema).some((b) => b.enum?.length)) continue;
+    if (coerce(value, round.text.slice(value.start, value.end), schema, round.library) !== null) continue;
+    const { args } = arg.call;
+    if (arg.index < args.length - 1) edits.push({ start: value.start, end: value.end, text: "null" });
+    else edits.push(arg.index > 0 ? { start: args[arg.index - 1].end, end: value.end, text: "" } : { start: value.start, end: value.end, text: "" });
   }
   return edits;
 }

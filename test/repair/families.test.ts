@@ -537,6 +537,23 @@ describe("repairs that keep what the model wrote", () => {
     becomes(named("header_card", "a_text", "b_text").replace("([a_text])", "([aText])"), named("header_card", "a_text", "b_text"));
   });
 
+  test("a block comment; a listed value by its words or left out when it means none; a name by its list or its slot", () => {
+    becomes(lines(ROOT, `${TAIL[0]} /* kpi */`, TAIL[1]!), lines(ROOT, ...TAIL));
+    becomes(lines(ROOT, 'a = TextContent("Revenue", "bold-small")', TAIL[1]!), lines(ROOT, ...TAIL));
+    // A style the library does not have: the component as it renders without one.
+    becomes(lines("root = Stack([c])", 'c = Card([a, b], "fancy")', ...TAIL), lines("root = Stack([c])", "c = Card([a, b])", ...TAIL));
+    becomes(lines('root = Stack([a, b], "diagonal", "m")', ...TAIL), lines('root = Stack([a, b], null, "m")', ...TAIL));
+    // A text is no style: left for the fixing model.
+    expect(repair(lines('root = Stack([a, b], "Quarterly revenue by region", "m")', ...TAIL), lib).status).toBe("fix_failed");
+    expect(repair(lines('root = Stack([a, b], "Revenue", "m")', ...TAIL), lib).status).toBe("fix_failed");
+    const table = (cols: string) => lines("root = Stack([tbl])", "tbl = Table(cols, rows)", `cols = [${cols}]`, 'rows = [["Ava", "Ops", 3]]');
+    const cols = 'Col("Name", "string"), Col("Team", "string"), Col("Years", "number")';
+    becomes(table(cols.replace('Col("Team"', 'Th("Team"')), table(cols));
+    becomes(table(cols.replace('Col("Years"', 'Field("Years"')), table(cols));
+    const chart = (series: string) => lines("root = Stack([ch])", `ch = HorizontalBarChart(["North", "South"], [${series}("Revenue", [31, 18])], "grouped")`);
+    becomes(chart("Dataset"), chart("Series"));
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.
