@@ -344,6 +344,11 @@ const NAME_WORDS: Record<string, string[]> = {
   columnchart: ["^barchart"],
   columngraph: ["^barchart"],
   verticalbarchart: ["^barchart"],
+  histogram: ["^barchart"],
+  bar: ["^barchart"],
+  pie: ["piechart"],
+  donut: ["piechart"],
+  line: ["linechart", "separator"],
   // A list of columns is a table; of anything else, a stack (which Table does not take).
   list: ["table", "stack"],
   checkbox: ["checkbox"],

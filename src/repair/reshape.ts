@@ -186,6 +186,57 @@ function swaps(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
+// Past this many arguments no order is searched (their permutations grow as a factorial).
+const MAX_REORDERED_ARGS = 6;
+
+/**
+ * The arguments in the order where each fits its place, the nearest such order to the one written
+ * (`Stack("column", "l", [header, main])`: three moved, past what one swap mends); none when no
+ * order fits, or the call has too many arguments to try them all.
+ */
+function reordered(round: Round, call: CallExpr, component: Component): Candidate[] {
+  const args = call.args;
+  if (args.length < 3 || args.length > MAX_REORDERED_ARGS || args.length > component.props.length) return [];
+  // Which argument may stand at each place, by the checker's rules.
+  const fits = args.map((a) => args.map((_, place) => round.fit.fits(a, component, place)));
+  let best: number[] | null = null;
+  let bestMoved = Infinity;
+  const order: number[] = [];
+  const used = new Array<boolean>(args.length).fill(false);
+  const search = (place: number, moved: number) => {
+    if (moved >= bestMoved) return;
+    if (place === args.length) {
+      [best, bestMoved] = [order.slice(), moved];
+      return;
+    }
+    for (let i = 0; i < args.length; i++) {
+      if (used[i] || !fits[i][place]) continue;
+      used[i] = true;
+      order.push(i);
+      search(place + 1, moved + Math.abs(i - place));
+      order.pop();
+      used[i] = false;
+    }
+  };
+  search(0, 0);
+  if (best === null || bestMoved === 0) return [];
+  const chosen: number[] = best;
+  return [
+    {
+      args: chosen.map((i) => args[i]),
+      edit: () => {
+        // Each argument's text at its new place, the separators written between places kept.
+        let text = "";
+        chosen.forEach((i, place) => {
+          text += round.text.slice(args[i].start, args[i].end);
+          if (place < chosen.length - 1) text += round.text.slice(args[place].end, args[place + 1].start);
+        });
+        return [{ start: args[0].start, end: args[args.length - 1].end, text }];
+      },
+    },
+  ];
+}
+
 /**
  * The readings of an unknown call's arguments were it `component` (names.ts scores each), as
  * reshapeCalls would write them: by property name, wrapped, or `swapped`.
@@ -246,6 +297,7 @@ export function reshapeCalls(round: Round): Edit[] {
       ...thousands(round, call),
       ...unnested(round, call),
       ...swaps(round, call),
+      ...reordered(round, call, component),
     ];
     // The first reading where every argument fits; else one that leaves a single argument that
     // does not (a value with a mistake of its own, mended next round), far better than the call

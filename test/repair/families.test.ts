@@ -554,6 +554,13 @@ describe("repairs that keep what the model wrote", () => {
     becomes(chart("Dataset"), chart("Series"));
   });
 
+  test("arguments in another order than one swap mends; a JSX element that closes itself", () => {
+    restores('root = Stack("column", "m", [a, b])', ROOT);
+    restores('root = Stack("m", [a, b], "column")', ROOT);
+    becomes(lines(ROOT, 'a = <TextContent text="Revenue" size="small-heavy" />', TAIL[1]!), lines(ROOT, ...TAIL));
+    becomes(lines(ROOT, TAIL[0]!, 'b = <TextContent size={"large-heavy"} text="$12"/>'), lines(ROOT, ...TAIL));
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.
