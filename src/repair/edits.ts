@@ -82,3 +82,9 @@ export function removeLines(text: string, start: number, end: number, from: numb
   }
   return { start: s, end: e, text: "" };
 }
+
+/** Argument `i` of a call left out: `null` where arguments follow (they keep their places), else removed with the comma before it. */
+export function argumentLeftOut(args: readonly { start: number; end: number }[], i: number): Edit {
+  if (i < args.length - 1) return { start: args[i].start, end: args[i].end, text: "null" };
+  return i > 0 ? { start: args[i - 1].end, end: args[i].end, text: "" } : { start: args[i].start, end: args[i].end, text: "" };
+}

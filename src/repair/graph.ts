@@ -1,6 +1,6 @@
 // Passes over the reference graph: references to nothing, a missing `root`, orphaned statements.
 import type { Expr, PropSchema, Statement } from "../lang/index.ts";
-import { lineBreak, removeLines, type Edit } from "./edits.ts";
+import { argumentLeftOut, lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
@@ -104,7 +104,7 @@ export function danglingRefs(round: Round): Edit[] {
       edits.push({ start: ref.start, end: ref.end, text: JSON.stringify(value) });
       continue;
     }
-    // `yes`, `off` where a boolean goes: the model's word for true or false.
+    // `yes`, `No` where a boolean goes: the model's word for true or false.
     const truth = prop && [prop.schema.type].flat().includes("boolean") ? truthOf(ref.name) : null;
     if (truth !== null) {
       edits.push({ start: ref.start, end: ref.end, text: truth });
@@ -147,8 +147,7 @@ export function danglingRefs(round: Round): Edit[] {
         edits.push({ start: at, end: at, text: `${lineBreak(round.text)}${ref.name} = ${value}` });
         continue;
       }
-      if (i < parent.args.length - 1) edits.push({ start: ref.start, end: ref.end, text: "null" });
-      else edits.push(i > 0 ? { start: parent.args[i - 1].end, end: ref.end, text: "" } : { start: ref.start, end: ref.end, text: "" });
+      edits.push(argumentLeftOut(parent.args, i));
     }
   }
   return edits;

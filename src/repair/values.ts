@@ -3,7 +3,7 @@
 // `"six"` for 6) takes the wanted type; an object or a text where a component goes becomes that
 // component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
-import type { Edit } from "./edits.ts";
+import { argumentLeftOut, type Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
@@ -145,9 +145,11 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
   return null;
 }
 
+type Mismatch = { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement };
+
 /** The value each type mismatch sits in, with its schema and statement (those that can be found). */
-function mismatches(round: Round): { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement }[] {
-  const out: { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement }[] = [];
+function mismatches(round: Round): Mismatch[] {
+  const out: Mismatch[] = [];
   for (const error of errorsOf(round, "type-mismatch")) {
     if (error.path === undefined || error.component === undefined) continue;
     const stmt = statementAt(round, error.at);
@@ -185,7 +187,7 @@ export function mismatchedValues(round: Round): Edit[] {
 }
 
 /**
- * An optional argument's listed value that means none of the listed ones (`"outlined"` where a
+ * An optional argument's listed value that means none of the listed ones (`"fancy"` where a
  * Card takes card, sunk or clear: a style the library does not have): left out, so that the
  * component renders as it does without it (`null` where arguments follow), rather than the
  * program failing for it. Only once nothing else reads the call another way.
@@ -195,9 +197,7 @@ export function unlistedValues(round: Round): Edit[] {
   for (const { value, schema, arg } of mismatches(round)) {
     if (!arg?.optional || value.k !== "str" || !STYLE_WORD.test(value.v) || !branches(schema).some((b) => b.enum?.length)) continue;
     if (coerce(value, round.text.slice(value.start, value.end), schema, round.library) !== null) continue;
-    const { args } = arg.call;
-    if (arg.index < args.length - 1) edits.push({ start: value.start, end: value.end, text: "null" });
-    else edits.push(arg.index > 0 ? { start: args[arg.index - 1].end, end: value.end, text: "" } : { start: value.start, end: value.end, text: "" });
+    edits.push(argumentLeftOut(arg.call.args, arg.index));
   }
   return edits;
 }
