@@ -2,7 +2,7 @@
 // allowed where the call stands (the parent's schema), each scored by how its signature takes
 // the call's arguments, by what the name means (`Panel` → Card, `Div` → Stack: meaning.ts) and
 // by spelling. A generic name (`Chart`) so picks the component its data fits.
-import type { Component, Expr } from "../lang/index.ts";
+import type { Component, Expr, Statement } from "../lang/index.ts";
 import { closeEnough, distance } from "./nearest.ts";
 import { nameMeaning } from "./meaning.ts";
 import { innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
@@ -50,12 +50,18 @@ function slotOf(root: Expr, target: Expr): Slot | null {
  * statements that use it are read.
  */
 function usedAt(round: Round, id: string): Slot | null {
+  const use = firstUse(round, id);
+  return use && slotOf(use.holder.expr, use.ref);
+}
+
+/** Statement `id`'s first use by another statement: that statement, the reference and what holds it. */
+function firstUse(round: Round, id: string): { holder: Statement; ref: Expr; parent: Expr | null } | null {
   const own = round.defs.get(id);
   for (const at of wordSites(round.text, id, 0, "A-Za-z0-9_")) {
     const stmt = statementAt(round, at);
     if (!stmt || stmt === own) continue;
     const hit = innermostAt(stmt.expr, at, (e) => e.k === "ref" && e.name === id && e.start === at);
-    if (hit) return slotOf(stmt.expr, hit.e);
+    if (hit) return { holder: stmt, ref: hit.e, parent: hit.parent };
   }
   return null;
 }
@@ -79,7 +85,9 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
         : null,
     );
   if (call.args.length === 0 && round.shapeNames.get(named) === null) return null;
-  const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
+  // A statement that is the call: where it is used says what stands around it.
+  const use = call === root ? firstUse(round, stmtId) : null;
+  const slot = call !== root ? slotOf(root, call) : use && slotOf(use.holder.expr, use.ref);
   const parent = slot ? comps.get(slot.call.name) : undefined;
   // `root` must be the library's root component, when it names one.
   const only = call === root && stmtId === "root" ? round.library.root : undefined;
@@ -92,7 +100,11 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   // are spelt like too many): like items of one list first, as what the model wrote beside it
   // says most of what it meant.
   const spelt = () => call.name.length > 3 && [...comps.keys()].some((c) => distance(call.name, c, closeEnough(call.name) + 1) <= closeEnough(call.name));
-  let best = only === undefined && !spelt() ? likeItsSiblings(round, call, root, stmtId) : null;
+  let best: string | null = null;
+  if (only === undefined && !spelt()) {
+    const list = call !== root ? innermostAt(root, call.start, (e) => e === call)?.parent : use?.parent;
+    best = list?.k === "arr" ? likeItsSiblings(round, call, list, call !== root ? call : use!.ref) : null;
+  }
   best ??= choose(round, call, only, slot, parent);
   // A parent whose own arguments are out of place (mended this round too) allows nothing yet:
   // the name is chosen as if it stood alone.
@@ -103,24 +115,13 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
 }
 
 /**
- * The component every other item of the list the call stands in is (`Choice("sales", "Sales")`
- * among SelectItems, `Wedge("Travel", 10)` among Slices, each item written in place or a
- * statement the list names), when it takes the call's arguments as they stand; else null.
+ * The component every other item of `list` is (`Choice("sales", "Sales")` among SelectItems,
+ * `Wedge("Travel", 10)` among Slices, each item written in place or a statement the list names),
+ * when it takes the call's arguments as they stand; else null. `own`: the call's item (the call,
+ * or the reference to the statement it is).
  */
-function likeItsSiblings(round: Round, call: CallExpr, root: Expr, stmtId: string): string | null {
-  let list: Expr | null = null;
-  let own: Expr = call;
-  if (call === root) {
-    // The statement is the item: the first list that names it.
-    for (const at of wordSites(round.text, stmtId, 0, "A-Za-z0-9_")) {
-      const stmt = statementAt(round, at);
-      const hit = stmt && stmt.id !== stmtId ? innermostAt(stmt.expr, at, (e) => e.k === "ref" && e.name === stmtId && e.start === at) : null;
-      if (hit?.parent?.k !== "arr") continue;
-      [list, own] = [hit.parent, hit.e];
-      break;
-    }
-  } else list = innermostAt(root, call.start, (e) => e === call)?.parent ?? null;
-  if (list?.k !== "arr" || !call.args.every((a) => PLAIN.has(a.k))) return null;
+function likeItsSiblings(round: Round, call: CallExpr, list: Extract<Expr, { k: "arr" }>, own: Expr): string | null {
+  if (!call.args.every((a) => PLAIN.has(a.k))) return null;
   // Its nearest neighbours: a list of a thousand statements is not read whole for one call.
   const at = list.items.indexOf(own);
   let name: string | null = null;
