@@ -41,6 +41,9 @@ export const LITERALS: Record<string, string> = {
   Null: "null",
 };
 const NAME_CHAR = /[A-Za-z0-9_$@.]/;
+// Brackets: each opener, and the opener of each closer.
+const OPENERS = "([{";
+const OPENER_OF: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 // Typographic quotes (a model copying from prose) open a string that either of their pair closes.
 const SMART_PAIR: Record<string, string> = { "\u201c": "\u201d", "\u201d": "\u201c", "\u2018": "\u2019", "\u2019": "\u2018" };
@@ -68,15 +71,19 @@ function parts(line: string): { code: boolean; text: string }[] {
 
 /**
  * Calls `visit` with each character of `line` that is code (not in a string or a comment), its
- * offset in the line, and the last character before it that is not a space (`"` for a string).
+ * offset in the line, the last character before it that is not a space (`"` for a string), and
+ * how many brackets are open with it (an opener counted, a closer not).
  */
-function eachInCode(line: string, visit: (c: string, at: number, prev: string) => void): void {
+function eachInCode(line: string, visit: (c: string, at: number, prev: string, depth: number) => void): void {
   let at = 0;
   let prev = "";
+  let depth = 0;
   for (const p of parts(line)) {
     for (let i = 0; p.code && i < p.text.length; i++) {
       const c = p.text[i];
-      visit(c, at + i, prev);
+      if (OPENERS.includes(c)) depth++;
+      else if (OPENER_OF[c] !== undefined) depth--;
+      visit(c, at + i, prev, depth);
       if (c !== " " && c !== "\t") prev = c;
     }
     if (!p.code) prev = '"';
@@ -172,11 +179,8 @@ function semicolonsInside(line: string): string {
   const out = line.split("");
   let last = line.length - 1; // the last character that is neither space nor `;`
   while (last >= 0 && /[\s;]/.test(line[last])) last--;
-  let depth = 0;
-  eachInCode(line, (c, at) => {
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === ";" && at < last) {
+  eachInCode(line, (c, at, _, depth) => {
+    if (c === ";" && at < last) {
       NEXT_STATEMENT.lastIndex = at + 1;
       if (depth > 0) out[at] = ",";
       else if (depth === 0 && NEXT_STATEMENT.test(line)) {
@@ -234,10 +238,7 @@ function unitless(all: string, num: string, unit: string): string {
 function listCommas(line: string): string {
   if (!/[(,[][ \t]*,|[A-Za-z0-9_$][ \t]+[A-Za-z0-9_$]/.test(line)) return line;
   const out = line.split("");
-  let depth = 0;
-  eachInCode(line, (c, at, prev) => {
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
+  eachInCode(line, (c, at, prev, depth) => {
     if (c === "," && (prev === "," || prev === "(" || prev === "[")) {
       out[at] = "";
       for (let j = at + 1; line[j] === " " || line[j] === "\t"; j++) out[j] = "";
@@ -259,8 +260,8 @@ function tuplesAsArrays(line: string): string {
   const open: { at: number; tuple: boolean; comma: boolean }[] = [];
   const out = line.split("");
   eachInCode(line, (c, at, prev) => {
-    if (c === "(" || c === "[" || c === "{") open.push({ at, tuple: c === "(" && !/[A-Za-z0-9_$)\]]/.test(prev), comma: false });
-    else if (c === ")" || c === "]" || c === "}") {
+    if (OPENERS.includes(c)) open.push({ at, tuple: c === "(" && !/[A-Za-z0-9_$)\]]/.test(prev), comma: false });
+    else if (OPENER_OF[c] !== undefined) {
       const o = open.pop();
       if (c === ")" && o?.tuple && o.comma) [out[o.at], out[at]] = ["[", "]"];
     } else if (c === "," && open.length) open[open.length - 1].comma = true;
@@ -506,9 +507,6 @@ function commaBeforeCode(line: string, from: number, to: number): number {
 
 /** `line` with `quote` put in at `at`. */
 const withQuote = (line: string, at: number, quote: string) => `${line.slice(0, at)}${quote}${line.slice(at)}`;
-
-const OPENERS = "([{";
-const OPENER_OF: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 /**
  * Where the run of closing brackets (and spaces) at the end of `line.slice(from, to)` begins, when

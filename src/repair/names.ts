@@ -66,6 +66,13 @@ function firstUse(round: Round, id: string): { holder: Statement; ref: Expr; par
   return null;
 }
 
+/** Whether `name` is spelt close to one of `names`: a slip of the keys. */
+function speltLike(name: string, names: Iterable<string>): boolean {
+  const close = closeEnough(name);
+  for (const n of names) if (distance(name, n, close + 1) <= close) return true;
+  return false;
+}
+
 /**
  * The component an unknown call `call` (in statement `stmtId`, whose expression is `root`) most
  * likely meant, or null when none is a confident choice: one whose signature takes its arguments
@@ -78,12 +85,7 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   // stands, unless its arguments alone may name one (choose).
   const named = `\u0000${call.name}`;
   if (call.args.length === 0 && !round.shapeNames.has(named))
-    round.shapeNames.set(
-      named,
-      [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0 || distance(call.name, c.name, closeEnough(call.name) + 1) <= closeEnough(call.name))
-        ? ""
-        : null,
-    );
+    round.shapeNames.set(named, [...comps.values()].some((c) => nameMeaning(call.name, c.name) > 0) || speltLike(call.name, comps.keys()) ? "" : null);
   if (call.args.length === 0 && round.shapeNames.get(named) === null) return null;
   // A statement that is the call: where it is used says what stands around it.
   const use = call === root ? firstUse(round, stmtId) : null;
@@ -99,9 +101,8 @@ export function nameByShape(round: Round, call: CallExpr, root: Expr, stmtId: st
   // A name spelt like no component (not a slip of the keys; two or three letters, `Th`, `CTA`,
   // are spelt like too many): like items of one list first, as what the model wrote beside it
   // says most of what it meant.
-  const spelt = () => call.name.length > 3 && [...comps.keys()].some((c) => distance(call.name, c, closeEnough(call.name) + 1) <= closeEnough(call.name));
   let best: string | null = null;
-  if (only === undefined && !spelt()) {
+  if (only === undefined && !(call.name.length > 3 && speltLike(call.name, comps.keys()))) {
     const list = call !== root ? innermostAt(root, call.start, (e) => e === call)?.parent : use?.parent;
     best = list?.k === "arr" ? likeItsSiblings(round, call, list, call !== root ? call : use!.ref) : null;
   }
