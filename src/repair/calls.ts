@@ -13,6 +13,9 @@ import { errorsOf, statementAt, type Round } from "./round.ts";
 /** A misspelt component or builtin becomes the closest name, when one is close. */
 export function unknownComponents(round: Round): Edit[] {
   const edits: Edit[] = [];
+  // Calls named by shape: one holding another named this round is named next round, by what
+  // its arguments are then (`Div([H2("Title"), P("Text")])`: the Div is no chart of two items).
+  const renamed: CallExpr[] = [];
   for (const error of errorsOf(round, "unknown-component")) {
     const stmt = statementAt(round, error.at);
     const name = error.component ?? "";
@@ -26,6 +29,7 @@ export function unknownComponents(round: Round): Edit[] {
     const byShape = hit?.e.k === "call" ? nameByShape(round, hit.e, stmt.expr, stmt.id) : null;
     if (hit && byShape) {
       edits.push({ start: hit.e.start, end: (hit.e as CallExpr).nameEnd, text: byShape });
+      renamed.push(hit.e as CallExpr);
       continue;
     }
     const given = hit?.e.k === "call" ? hit.e.args.length : 0;
@@ -44,7 +48,8 @@ export function unknownComponents(round: Round): Edit[] {
     const demotion = hit?.e.k === "call" ? demoted(round, hit.e, stmt.expr, stmt.id) : null;
     if (demotion) edits.push(demotion);
   }
-  return edits;
+  const holding = new Set(renamed.filter((outer) => renamed.some((inner) => inner.start > outer.start && inner.end <= outer.end)).map((c) => c.start));
+  return holding.size === 0 ? edits : edits.filter((e) => !holding.has(e.start));
 }
 
 /**

@@ -15,6 +15,7 @@ import { decodeString } from "../lang/ast.ts";
 import { eachNode } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
+import { jsxTexts } from "./jsx.ts";
 import { closedQuote, innerQuotes, mendLine, numberIn } from "./mend.ts";
 import { normal } from "./meaning.ts";
 import { unmoved } from "./reinspect.ts";
@@ -71,7 +72,7 @@ function quoted(text: string): Map<string, number> {
  * The text strings of a line the parser could not read: the quoted literals with a space inside
  * that every reading of its quotes finds (mend.ts: as written, a closing quote put back, quotes
  * inside a string escaped), the line first read as the repair reads it (a string typed over lines
- * is one). Where a quote slipped, the strings after it are not certain, and not counted.
+ * is one), and the text children of its JSX elements. Where a quote slipped, the strings after it are not certain, and not counted.
  */
 function literalStrings(written: string, out: Map<string, number>): void {
   const agreed = agreedStrings(mendLine(written) ?? written);
@@ -86,7 +87,13 @@ function literalStrings(written: string, out: Map<string, number>): void {
   }
   // One word may be a listed value a repair rewrites ("vertical" → "column"): text has a space;
   // a number with its unit (`6 rows`, quoted by the mend) may become its number.
-  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim()) && numberIn(s) === null) out.set(s, (out.get(s) ?? 0) + n);
+  const texts = new Map<string, number>();
+  for (const [s, n] of agreed) if (n > 0 && /\s/.test(s.trim()) && numberIn(s) === null) texts.set(s, n);
+  // A JSX element's text children are text, one word too; unquoted, they are certain though the element may not read.
+  const children = new Map<string, number>();
+  for (const s of jsxTexts(written)) add(children, s);
+  for (const [s, n] of children) texts.set(s, Math.max(n, texts.get(s) ?? 0));
+  for (const [s, n] of texts) out.set(s, (out.get(s) ?? 0) + n);
 }
 
 /** The quoted literals every reading of `text`'s quotes finds, each as often as the fewest finds it. */

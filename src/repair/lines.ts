@@ -8,6 +8,7 @@ import { removeLines, type Edit } from "./edits.ts";
 import { closedBeforeSibling, closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
+import { jsxAsCalls } from "./jsx.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
 import { closedEarly, closedQuote, innerQuotes, mendLine, mismatchedQuote, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
@@ -149,9 +150,33 @@ function statementOverLines(round: Round, lines: BrokenLine[], i: number): { bod
   return { body: round.text.slice(line.start, end), end, last };
 }
 
-/** A statement over lines read whole: a string typed over lines, or a closer left out in one of them. */
+// Lines of a JSX element over lines that are followed to its closing tag, at most.
+const MAX_ELEMENT_LINES = 200;
+const TAG = /<\/?[A-Z]/;
+
+/**
+ * A JSX element over lines (`x = <Card variant="sunk">`, its children in the lines after it,
+ * then `</Card>`): lines[i] and those after it, none a statement, up to the one that closes
+ * every element opened (jsx.ts reads them as calls); null unless one does.
+ */
+function elementOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
+  let end = bodyEnd(round, lines[i]);
+  let body = round.text.slice(lines[i].start, end);
+  if (!TAG.test(body)) return null;
+  for (let j = i + 1; j < lines.length && j <= i + MAX_ELEMENT_LINES; j++) {
+    const between = round.text.slice(end, lines[j].start);
+    if (lines[j].id !== undefined || !/^\s*$/.test(between)) return null;
+    end = bodyEnd(round, lines[j]);
+    body += between + round.text.slice(lines[j].start, end);
+    const calls = jsxAsCalls(body);
+    if (calls !== null && !TAG.test(calls)) return { body, end, last: j };
+  }
+  return null;
+}
+
+/** A statement over lines read whole: a string typed over lines, a closer left out in one of them, a JSX element. */
 function readOverLines(round: Round, lines: BrokenLine[], i: number): { edit: Edit; last: number } | null {
-  for (const over of [stringOverLines, statementOverLines]) {
+  for (const over of [stringOverLines, statementOverLines, elementOverLines]) {
     const span = over(round, lines, i);
     const edit = span && readLine(round, lines[i], span.body, span.end);
     if (span && edit) return { edit, last: span.last };

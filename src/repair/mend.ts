@@ -11,6 +11,7 @@
 // the result.
 import { balance } from "../lang/balance.ts";
 import { readAlone } from "../lang/program.ts";
+import { jsxAsCalls } from "./jsx.ts";
 
 const DECLARATION = /^([ \t]*)(?:export[ \t]+default[ \t]+|(?:export[ \t]+)?(?:const|let|var)[ \t]+)(?=\$?[A-Za-z_])/;
 // `root = () => Stack(...)`: the value written as a function that returns it.
@@ -304,18 +305,6 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
-// A JSX element that closes itself (`<Tag label="New" size={2} active />`): the call, its
-// attributes as named arguments (`Tag(label: "New", size: 2, active: true)`), mapped to places by
-// property name as any named argument is.
-const JSX_ELEMENT =
-  /<([A-Z][A-Za-z0-9_]*)((?:[ \t]+[A-Za-z_][\w-]*(?:[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*'|\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}))?)*)[ \t]*\/>/g;
-const JSX_ATTRIBUTE = /([A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|\{([^\n]*)\}))?/g;
-
-function jsxCall(_: string, name: string, attributes: string): string {
-  const named = [...attributes.matchAll(JSX_ATTRIBUTE)].map(([, key, value, inner]) => `${key}: ${inner !== undefined ? inner.trim() : (value ?? "true")}`);
-  return `${name}(${named.join(", ")})`;
-}
-
 // A block comment of C and JavaScript (`/* row */`), with the spaces before it where it ends the code.
 const BLOCK_COMMENT = /[ \t]*\/\*.*?\*\/(?=[ \t]*$)|\/\*.*?\*\/[ \t]*/g;
 
@@ -325,7 +314,7 @@ const DOUBLED = /(?<!["\\])""([^"\n,()[\]{}][^"\n]*?)""(?!")/g;
 
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  const jsx = line.includes("/>") ? line.replace(JSX_ELEMENT, jsxCall) : line;
+  const jsx = (line.includes("<") && jsxAsCalls(line)) || line;
   let text = unwrapped(jsx.includes('""') ? jsx.replace(TRIPLED, '"$1"').replace(DOUBLED, '"$1"') : jsx)
     .replace(ARROW, "$1")
     .replace(COLON_ASSIGN, "$1 = ")

@@ -561,7 +561,46 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines(ROOT, TAIL[0]!, 'b = <TextContent size={"large-heavy"} text="$12"/>'), lines(ROOT, ...TAIL));
   });
 
+  test("a JSX element with children: text, expressions and elements, on one line or over lines", () => {
+    becomes(lines(ROOT, 'a = <TextContent size="small-heavy">Revenue</TextContent>', TAIL[1]!), lines(ROOT, ...TAIL));
+    restores('root = <Stack direction="column" gap="m">{a}{b}</Stack>', ROOT);
+    restores(lines('root = <Stack direction="column" gap="m">', "  {a}", "  {b}", "</Stack>"), ROOT);
+    restores('root = <Stack gap="m" direction="column">{[a, b]}</Stack>', ROOT);
+    const note = 'n = Callout("info", "Getting started", "Three steps to your first dashboard.")';
+    becomes(
+      lines("root = Stack([n])", 'n = <Callout variant="info" title="Getting started">Three steps to your first dashboard.</Callout>'),
+      lines("root = Stack([n])", note),
+    );
+    becomes(
+      lines("root = Stack([n])", 'n = <Callout variant="info" title="Getting started">', "  Three steps to your first dashboard.", "</Callout>"),
+      lines("root = Stack([n])", note),
+    );
+    // Elements inside elements; a text over lines keeps its line breaks (Markdown's mean something).
+    becomes(
+      lines(
+        "root = Stack([k])",
+        'k = <Card variant="sunk">',
+        '  <TextContent size="small-heavy">Revenue</TextContent>',
+        '  <TextContent size="large-heavy">$84,200</TextContent>',
+        "</Card>",
+      ),
+      lines("root = Stack([k])", 'k = Card([TextContent("Revenue", "small-heavy"), TextContent("$84,200", "large-heavy")], "sunk")'),
+    );
+    becomes(
+      lines("root = Stack([m])", 'm = <MarkDownRenderer variant="clear">', "  - 5 workspaces", "  - Unlimited projects", "</MarkDownRenderer>"),
+      lines("root = Stack([m])", 'm = MarkDownRenderer("- 5 workspaces\\n- Unlimited projects", "clear")'),
+    );
+    // HTML elements are named by shape, the inner ones first: the outer one is named by what they became.
+    becomes(
+      lines("root = Stack([n])", "n = <div><h2>Getting started</h2><p>Three steps to your first dashboard.</p></div>"),
+      lines("root = Stack([n])", 'n = Stack([TextContent("Getting started"), TextContent("Three steps to your first dashboard.")])'),
+    );
+  });
+
   test("a result that would lose the program's text is not a fix: the fixing model gets the original", () => {
+    // A JSX element that does not read (its closing tag cut): its text children, one word too, are content.
+    expect(repair(lines("root = Stack([n])", 'n = <Callout variant="info" title="Note">Read the terms first.</Callout'), lib).status).toBe("fix_failed");
+    expect(repair(lines("root = Stack([t])", "t = <h1>Pricing</h1 <<>>"), lib).status).toBe("fix_failed");
     // A list over lines that cannot be read: the strings of its other rows are content, though a
     // slipped quote shifts them when the lines are read as one.
     const rows = repair(
