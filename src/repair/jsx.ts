@@ -13,7 +13,14 @@ const MAX_DEPTH = 32;
 
 /** `line` with its JSX elements written as calls, or null when it has none that reads. */
 export function jsxAsCalls(line: string): string | null {
-  const deep = { reached: false };
+  return elementsAsCalls(line, 0, { reached: false });
+}
+
+/** Depth so far, and whether an element was nested past MAX_DEPTH (then nothing is read). */
+type Deep = { reached: boolean };
+
+/** jsxAsCalls for code at `depth` elements deep (what an attribute's or a child's braces hold). */
+function elementsAsCalls(line: string, depth: number, deep: Deep): string | null {
   let out = "";
   let from = 0;
   for (let i = 0; i < line.length; i++) {
@@ -23,7 +30,7 @@ export function jsxAsCalls(line: string): string | null {
       continue;
     }
     if (c !== "<" || !/[A-Za-z]/.test(line[i + 1] ?? "")) continue;
-    const element = readElement(line, i, 0, deep);
+    const element = readElement(line, i, depth, deep);
     if (deep.reached) return null;
     if (!element) continue;
     out += line.slice(from, i) + element.call;
@@ -61,7 +68,7 @@ function match(pattern: RegExp, text: string, at: number): string | null {
 const skipSpace = (text: string, at: number) => at + (match(SPACE, text, at)?.length ?? 0);
 
 /** The element that opens at `at` (a `<` before a capital) as a call, and where it ends; null when it does not read. */
-function readElement(text: string, at: number, depth: number, deep: { reached: boolean }): { call: string; end: number } | null {
+function readElement(text: string, at: number, depth: number, deep: Deep): { call: string; end: number } | null {
   const name = match(NAME, text, at + 1);
   if (!name) return null;
   if (depth > MAX_DEPTH) {
@@ -84,7 +91,7 @@ function readElement(text: string, at: number, depth: number, deep: { reached: b
       continue;
     }
     i = skipSpace(text, i + 1);
-    const value = attributeValue(text, i);
+    const value = attributeValue(text, i, depth, deep);
     if (!value) return null;
     args.push(`${key}: ${value.text}`);
     i = value.end;
@@ -109,7 +116,7 @@ function readElement(text: string, at: number, depth: number, deep: { reached: b
     } else if (text[i] === "{") {
       const end = braceEnd(text, i);
       if (end === -1) return null;
-      const inner = text.slice(i + 1, end - 1).trim();
+      const inner = code(text.slice(i + 1, end - 1).trim(), depth, deep);
       if (inner && !/^\/\*[\s\S]*\*\/$/.test(inner)) children.push({ element: false, value: inner });
       i = end;
     } else {
@@ -127,8 +134,11 @@ function readElement(text: string, at: number, depth: number, deep: { reached: b
   return { call: `${callee}(${args.join(", ")})`, end: i };
 }
 
+/** What braces hold, its elements written as calls (`{<Tag label="A" />}`). */
+const code = (inner: string, depth: number, deep: Deep) => (inner.includes("<") && elementsAsCalls(inner, depth + 1, deep)) || inner;
+
 /** An attribute's value at `at`: a quoted string as written, or what `{…}` holds. */
-function attributeValue(text: string, at: number): { text: string; end: number } | null {
+function attributeValue(text: string, at: number, depth: number, deep: Deep): { text: string; end: number } | null {
   const c = text[at];
   if (c === '"' || c === "'") {
     const end = quoteEnd(text, at);
@@ -136,7 +146,7 @@ function attributeValue(text: string, at: number): { text: string; end: number }
   }
   if (c !== "{") return null;
   const end = braceEnd(text, at);
-  return end === -1 ? null : { text: text.slice(at + 1, end - 1).trim(), end };
+  return end === -1 ? null : { text: code(text.slice(at + 1, end - 1).trim(), depth, deep), end };
 }
 
 /**

@@ -13,6 +13,10 @@ describe("jsxAsCalls", () => {
     expect(jsxAsCalls("x = <Stack>{[a, b]}</Stack>")).toBe("x = Stack(children: [a, b])");
     expect(jsxAsCalls("x = <Stack>{a} {b}{/* note */}</Stack>")).toBe("x = Stack(children: [a, b])");
     expect(jsxAsCalls('x = <Card><Tag label="A" /><Tag label="B" /></Card>')).toBe('x = Card(children: [Tag(label: "A"), Tag(label: "B")])');
+    // Elements in braces too, an attribute's or a child's.
+    expect(jsxAsCalls('x = <Card header={<CardHeader title="Q3" />}>{[<Tag label="A" />]}</Card>')).toBe(
+      'x = Card(header: CardHeader(title: "Q3"), children: [Tag(label: "A")])',
+    );
     // Beside an attribute named children, one more argument placed by its value.
     expect(jsxAsCalls("x = <Steps children={[s1]}>Getting started</Steps>")).toBe('x = Steps(children: [s1], "Getting started")');
   });
