@@ -83,7 +83,12 @@ export function danglingRefs(round: Round): Edit[] {
   for (const error of dangling) {
     const stmt = statementAt(round, error.at);
     const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "ref" && e.start === error.at);
-    if (!hit || hit.e.k !== "ref" || round.defs.has(hit.e.name)) continue; // a cycle: not ours to cut
+    if (!hit || hit.e.k !== "ref" || round.defs.has(hit.e.name)) {
+      // A cycle, reported at its statement: one that lists itself (`main = Stack([header, main])`)
+      // meant some other item, or none; the item goes (an orphan it meant is attached later).
+      if (stmt && error.statementId === stmt.id) edits.push(...selfItems(stmt));
+      continue;
+    }
     const ref = hit.e;
     // True, None, undefined: another language's literal, not a reference.
     if (Object.hasOwn(LITERALS, ref.name)) {
@@ -129,11 +134,7 @@ export function danglingRefs(round: Round): Edit[] {
     }
     const parent = hit.parent;
     if (parent?.k === "arr") {
-      const items = parent.items;
-      const i = hit.index;
-      if (i < items.length - 1) edits.push({ start: ref.start, end: items[i + 1].start, text: "" });
-      else if (i > 0) edits.push({ start: items[i - 1].end, end: ref.end, text: "" });
-      else edits.push({ start: ref.start, end: ref.end, text: "" });
+      edits.push(itemLeftOut(parent.items, hit.index));
     } else if (parent?.k === "call") {
       const i = hit.index;
       if (!prop) continue;
@@ -150,6 +151,23 @@ export function danglingRefs(round: Round): Edit[] {
       edits.push(argumentLeftOut(parent.args, i));
     }
   }
+  return edits;
+}
+
+/** The edit that takes item `i` out of a list, with the comma that parts it from a neighbour. */
+function itemLeftOut(items: Expr[], i: number): Edit {
+  if (i < items.length - 1) return { start: items[i].start, end: items[i + 1].start, text: "" };
+  if (i > 0) return { start: items[i - 1].end, end: items[i].end, text: "" };
+  return { start: items[i].start, end: items[i].end, text: "" };
+}
+
+/** A statement's references to itself in its lists taken out: the first of each list this round (the edits of one list would meet). */
+function selfItems(stmt: Statement): Edit[] {
+  const edits: Edit[] = [];
+  eachNode(stmt.expr, (e) => {
+    const i = e.k === "arr" ? e.items.findIndex((item) => item.k === "ref" && item.name === stmt.id) : -1;
+    if (e.k === "arr" && i !== -1) edits.push(itemLeftOut(e.items, i));
+  });
   return edits;
 }
 

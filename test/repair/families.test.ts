@@ -561,6 +561,13 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines(ROOT, TAIL[0]!, 'b = <TextContent size={"large-heavy"} text="$12"/>'), lines(ROOT, ...TAIL));
   });
 
+  test("a statement that lists itself: the item goes, and an orphan it stood for is attached", () => {
+    restores('root = Stack([a, b, root], "column", "m")', ROOT);
+    restores('root = Stack([a, root], "column", "m")', ROOT);
+    const row = (items: string) => lines("root = Stack([r])", `r = Stack([${items}], "row")`, ...TAIL);
+    becomes(row("a, r, r, b"), row("a, b"));
+  });
+
   test("a JSX element with children: text, expressions and elements, on one line or over lines", () => {
     becomes(lines(ROOT, 'a = <TextContent size="small-heavy">Revenue</TextContent>', TAIL[1]!), lines(ROOT, ...TAIL));
     restores('root = <Stack direction="column" gap="m">{a}{b}</Stack>', ROOT);
