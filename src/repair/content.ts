@@ -72,7 +72,8 @@ function quoted(text: string): Map<string, number> {
  * The text strings of a line the parser could not read: the quoted literals with a space inside
  * that every reading of its quotes finds (mend.ts: as written, a closing quote put back, quotes
  * inside a string escaped), the line first read as the repair reads it (a string typed over lines
- * is one), and the text children of its JSX elements. Where a quote slipped, the strings after it are not certain, and not counted.
+ * is one), and the text children of its JSX elements. Where a quote slipped, the strings after it
+ * are not certain, and not counted.
  */
 function literalStrings(written: string, out: Map<string, number>): void {
   const agreed = agreedStrings(mendLine(written) ?? written);

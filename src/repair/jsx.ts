@@ -67,7 +67,7 @@ function match(pattern: RegExp, text: string, at: number): string | null {
 
 const skipSpace = (text: string, at: number) => at + (match(SPACE, text, at)?.length ?? 0);
 
-/** The element that opens at `at` (a `<` before a capital) as a call, and where it ends; null when it does not read. */
+/** The element that opens at `at` (a `<` before a letter) as a call, and where it ends; null when it does not read. */
 function readElement(text: string, at: number, depth: number, deep: Deep): { call: string; end: number } | null {
   const name = match(NAME, text, at + 1);
   if (!name) return null;

@@ -152,7 +152,7 @@ function statementOverLines(round: Round, lines: BrokenLine[], i: number): { bod
 
 // Lines of a JSX element over lines that are followed to its closing tag, at most.
 const MAX_ELEMENT_LINES = 200;
-const TAG = /<\/?[A-Z]/;
+const TAG = /<\/?[A-Za-z]/;
 
 /**
  * A JSX element over lines (`x = <Card variant="sunk">`, its children in the lines after it,
