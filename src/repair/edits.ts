@@ -83,8 +83,15 @@ export function removeLines(text: string, start: number, end: number, from: numb
   return { start: s, end: e, text: "" };
 }
 
-/** Argument `i` of a call left out: `null` where arguments follow (they keep their places), else removed with the comma before it. */
-export function argumentLeftOut(args: readonly { start: number; end: number }[], i: number): Edit {
-  if (i < args.length - 1) return { start: args[i].start, end: args[i].end, text: "null" };
-  return i > 0 ? { start: args[i - 1].end, end: args[i].end, text: "" } : { start: args[i].start, end: args[i].end, text: "" };
+type Spans = readonly { start: number; end: number }[];
+
+/** Item `i` of a list taken out, with the comma that parts it from a neighbour. */
+export function itemLeftOut(items: Spans, i: number): Edit {
+  if (i < items.length - 1) return { start: items[i].start, end: items[i + 1].start, text: "" };
+  return i > 0 ? { start: items[i - 1].end, end: items[i].end, text: "" } : { start: items[i].start, end: items[i].end, text: "" };
+}
+
+/** Argument `i` of a call left out: `null` where arguments follow (they keep their places), else taken out as a list's last item. */
+export function argumentLeftOut(args: Spans, i: number): Edit {
+  return i < args.length - 1 ? { start: args[i].start, end: args[i].end, text: "null" } : itemLeftOut(args, i);
 }

@@ -1,6 +1,6 @@
 // Passes over the reference graph: references to nothing, a missing `root`, orphaned statements.
 import type { Expr, PropSchema, Statement } from "../lang/index.ts";
-import { argumentLeftOut, lineBreak, removeLines, type Edit } from "./edits.ts";
+import { argumentLeftOut, itemLeftOut, lineBreak, removeLines, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { camelName, hyphenDefined, inCode, LITERALS } from "./mend.ts";
@@ -152,13 +152,6 @@ export function danglingRefs(round: Round): Edit[] {
     }
   }
   return edits;
-}
-
-/** The edit that takes item `i` out of a list, with the comma that parts it from a neighbour. */
-function itemLeftOut(items: Expr[], i: number): Edit {
-  if (i < items.length - 1) return { start: items[i].start, end: items[i + 1].start, text: "" };
-  if (i > 0) return { start: items[i - 1].end, end: items[i].end, text: "" };
-  return { start: items[i].start, end: items[i].end, text: "" };
 }
 
 /** A statement's references to itself in its lists taken out: the first of each list this round (the edits of one list would meet). */

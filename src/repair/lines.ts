@@ -167,7 +167,10 @@ function elementOverLines(round: Round, lines: BrokenLine[], i: number): { body:
     const between = round.text.slice(end, lines[j].start);
     if (lines[j].id !== undefined || !/^\s*$/.test(between)) return null;
     end = bodyEnd(round, lines[j]);
-    body += between + round.text.slice(lines[j].start, end);
+    const piece = round.text.slice(lines[j].start, end);
+    body += between + piece;
+    // Only a line with a tag's end in it may close the element: the others are not read again.
+    if (!piece.includes(">")) continue;
     const calls = jsxAsCalls(body);
     if (calls !== null && !TAG.test(calls)) return { body, end, last: j };
   }
