@@ -2,13 +2,13 @@
 // a statement written as a Markdown list item or inline code; `UI.Card(` and `new Card(` for `Card(`;
 // `const`/`let`/`var` and `export default`; a trailing semicolon, or one between two statements;
 // a comma after a whole statement; `name: value`, `name := value`, `name == value`,
-// `name => value`, `name = () => value` and `name Card(...)` for `name = value`; Python's
-// True/False/None and tuples, JavaScript's undefined, template literals and escapes (`\'`);
-// strings in typographic quotes; `34%` and `16px` for 34 and 16, `6 rows` for `"6 rows"`; named
-// arguments written `label="Go"`; `...` for items left out; a comma typed twice, or left out
-// between names in a list; line breaks typed inside a string (`\n`); quotes left unescaped inside
-// a string, a string's closing or opening quote left out. Pure text edits; the parser then judges
-// the result.
+// `name => value`, `name = () => value`, `name: Type = value` and `name Card(...)` for
+// `name = value`; Python's True/False/None and tuples, JavaScript's undefined, template literals
+// and escapes (`\'`); strings in typographic quotes; `34%` and `16px` for 34 and 16, `6 rows` for
+// `"6 rows"`; named arguments written `label="Go"`; `...` for items left out; a comma typed twice,
+// or left out between names in a list; line breaks typed inside a string (`\n`); quotes left
+// unescaped inside a string, a string's closing or opening quote left out. Pure text edits; the
+// parser then judges the result.
 import { balance } from "../lang/balance.ts";
 import { readAlone } from "../lang/program.ts";
 import { jsxAsCalls } from "./jsx.ts";
@@ -27,6 +27,8 @@ const NAME_WORDS = /^([ \t]*)([a-z][A-Za-z0-9_]*(?:[ \t]+[A-Za-z][A-Za-z0-9_]*)+
 const HYPHEN_NAME = /^([ \t]*)(\$?[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)+)(?=[ \t]*=)/;
 // `UI.Card(`: a namespace before a component call; `new Card(`: a constructor's keyword.
 const NAMESPACE = /(?<![A-Za-z0-9_$.])(?:[A-Za-z_][A-Za-z0-9_]*\.|new[ \t]+)(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/g;
+// `header: CardHeader = CardHeader(...)`: a type written after the name, as TypeScript does.
+const TYPED_NAME = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*:[ \t]*[A-Za-z_][A-Za-z0-9_.]*(?:<[^<>=]*>)?(?:\[\])*[ \t]*(?==(?![=>]))/;
 const COLON_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::=?|==|=>)[ \t]*(?=\S)/;
 // `name Card(...)`: the `=` left out before a component call.
 const NO_ASSIGN = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?=[A-Z][A-Za-z0-9_]*[ \t]*\()/;
@@ -317,6 +319,7 @@ export function mendLine(line: string): string | null {
   const jsx = (line.includes("<") && jsxAsCalls(line)) || line;
   let text = unwrapped(jsx.includes('""') ? jsx.replace(TRIPLED, '"$1"').replace(DOUBLED, '"$1"') : jsx)
     .replace(ARROW, "$1")
+    .replace(TYPED_NAME, "$1 ")
     .replace(COLON_ASSIGN, "$1 = ")
     .replace(NO_ASSIGN, "$1 = ");
   const depth = { paren: 0 };

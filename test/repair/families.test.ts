@@ -96,6 +96,9 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([m])", 'm = MarkDownRenderer("- one\\n- `two` $3 \\"four\\"")'),
     );
     restores('root: Stack([a, b], "column", "m")', ROOT);
+    // A type after the name, as TypeScript writes it.
+    restores('root: Stack = Stack([a, b], "column", "m")', ROOT);
+    restores('const root: Component<"Stack"> = Stack([a, b], "column", "m")', ROOT);
     restores('root = Stack([a, b] "column" "m")', ROOT);
     // A closer left out, shown by the next one: put back where the library reads the line best;
     // an opener left out likewise; a closer too many taken out.
