@@ -1,5 +1,5 @@
 // Passes over calls: a misspelt component or builtin, a component where its parent takes
-// another, excess arguments, a required argument
+// another, a string where it takes components, excess arguments, a required argument
 // that can safely be filled, an inline Query/Mutation hoisted into its own statement, and a
 // root of the wrong component wrapped in the library's root component.
 import { BUILTINS, ACTION_STEPS, TOOL_CALLS } from "../lang/check.ts";
@@ -7,7 +7,7 @@ import type { Expr, PropSchema } from "../lang/index.ts";
 import { lineBreak, type Edit } from "./edits.ts";
 import { eachNode, innermostAt, lastHolding, type CallExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
-import { demoted, heldBy, nameByShape } from "./names.ts";
+import { demoted, heldBy, nameByShape, stringAsText } from "./names.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 
 /** A misspelt component or builtin becomes the closest name, when one is close. */
@@ -50,6 +50,18 @@ export function unknownComponents(round: Round): Edit[] {
   }
   const holding = new Set(renamed.filter((outer) => renamed.some((inner) => inner.start > outer.start && inner.end <= outer.end)).map((c) => c.start));
   return holding.size === 0 ? edits : edits.filter((e) => !holding.has(e.start));
+}
+
+/** A string where its parent takes components: held in the text component allowed there (names.ts). */
+export function stringsAsText(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const error of errorsOf(round, "type-mismatch")) {
+    const stmt = statementAt(round, error.at);
+    const hit = stmt && innermostAt(stmt.expr, error.at, (e) => e.k === "str" && e.start === error.at);
+    const edit = hit ? stringAsText(round, hit.e, stmt.expr) : null;
+    if (edit) edits.push(edit);
+  }
+  return edits;
 }
 
 /**

@@ -202,11 +202,11 @@ interface ListSite {
   owner: Statement;
   /** The component argument the list is (null for a list that stands alone or deeper). */
   slot: { call: CallExpr; index: number } | null;
-  /** Its items that name statements, with them. */
+  /** Its items that refer to statements, with them (an item naming one in quotes is not among them). */
   named: { item: Expr; stmt: Statement }[];
 }
 
-/** Every list of the statements reachable from root that names a statement among its items. */
+/** Every list of the statements reachable from root that names a statement among its items, by reference or in quotes. */
 function listSites(round: Round, reachable: Set<string>): ListSite[] {
   const out: ListSite[] = [];
   for (const owner of round.defs.values()) {
@@ -217,12 +217,14 @@ function listSites(round: Round, reachable: Set<string>): ListSite[] {
       if (e.k === "call") e.args.forEach((a, index) => stack.push({ e: a, slot: { call: e, index } }));
       else if (e.k === "arr") {
         const named: ListSite["named"] = [];
+        let quoted = false;
         for (const item of e.items) {
           const stmt = item.k === "ref" ? round.defs.get(item.name) : undefined;
           if (stmt) named.push({ item, stmt });
+          else if (item.k === "str") quoted ||= round.defs.has(item.v);
           else stack.push({ e: item, slot: null });
         }
-        if (named.length) out.push({ arr: e, owner, slot, named });
+        if (named.length || quoted) out.push({ arr: e, owner, slot, named });
       }
     }
   }

@@ -198,19 +198,37 @@ function choose(round: Round, call: CallExpr, only: string | undefined, slot: Sl
 
 /**
  * When no component takes an unknown call, its text survives: a call whose arguments are all
- * strings and numbers becomes the text component the position allows (one whose first property
- * takes free text and whose others are optional; one named for text first), its strings joined.
- * Null when the call holds more than text, or no text component may stand there.
+ * strings and numbers becomes the text component the position allows (textComponent), its
+ * strings joined. Null when the call holds more than text, or no text component may stand there.
  */
 export function demoted(round: Round, call: CallExpr, root: Expr, stmtId: string): { start: number; end: number; text: string } | null {
   if (call.args.length === 0 || !call.args.every((a) => a.k === "str" || a.k === "num")) return null;
-  const comps = round.library.components;
-  if (comps.size > MAX_SHAPE_CANDIDATES) return null;
+  if (round.library.components.size > MAX_SHAPE_CANDIDATES) return null;
   const slot = call === root ? usedAt(round, stmtId) : slotOf(root, call);
-  const parent = slot ? comps.get(slot.call.name) : undefined;
   const only = call === root && stmtId === "root" ? round.library.root : undefined;
   const text = call.args.map((a) => (a.k === "str" ? a.v : a.k === "num" ? String(a.v) : "")).join(" ");
-  const str: Expr = { k: "str", v: text, start: call.start, end: call.end };
+  const best = textComponent(round, { k: "str", v: text, start: call.start, end: call.end }, slot, only);
+  return best ? { start: call.start, end: call.end, text: `${best.name}(${JSON.stringify(text)})` } : null;
+}
+
+/**
+ * A string where its parent takes only components (`AccordionItem("q", "Q?", ["The answer."])`):
+ * held in the text component the position allows, as written. Null when none may stand there.
+ */
+export function stringAsText(round: Round, str: Expr, root: Expr): { start: number; end: number; text: string } | null {
+  if (str.k !== "str" || round.library.components.size > MAX_SHAPE_CANDIDATES) return null;
+  const slot = slotOf(root, str);
+  const best = slot && textComponent(round, str, slot, undefined);
+  return best ? { start: str.start, end: str.end, text: `${best.name}(${round.text.slice(str.start, str.end)})` } : null;
+}
+
+/**
+ * The text component that may stand in `slot` holding `str` alone: one whose first property takes
+ * free text and whose others are optional; one named for text first, then the fewest properties.
+ */
+function textComponent(round: Round, str: Extract<Expr, { k: "str" }>, slot: Slot | null, only: string | undefined): Component | null {
+  const comps = round.library.components;
+  const parent = slot ? comps.get(slot.call.name) : undefined;
   let best: Component | null = null;
   const rank = (c: Component) => [/text/i.test(c.name) ? 0 : 1, c.props.length, c.name.length];
   const compare = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
@@ -218,13 +236,12 @@ export function demoted(round: Round, call: CallExpr, root: Expr, stmtId: string
     if ((only !== undefined && c.name !== only) || !c.props[0] || !freeText(c.props[0].schema)) continue;
     if (!round.fit.score([str], c).perfect) continue;
     if (parent && slot) {
-      let value: Expr = { ...call, name: c.name, args: [str] };
-      for (let i = 0; i < slot.lists; i++) value = { k: "arr", items: [value], start: call.start, end: call.end };
-      if (!round.fit.fits(value, parent, slot.index)) continue;
+      const value: Expr = { k: "call", name: c.name, args: [str], start: str.start, end: str.end, nameEnd: str.start };
+      if (!round.fit.fits(wrapped(value, slot), parent, slot.index)) continue;
     }
     if (!best || compare(rank(c), rank(best)) < 0) best = c;
   }
-  return best ? { start: call.start, end: call.end, text: `${best.name}(${JSON.stringify(text)})` } : null;
+  return best;
 }
 
 /**

@@ -3,9 +3,9 @@
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
 // (`Slice(34, "Organic")`), a list after a list or a text with no comma between (read as an
 // index), a number written with thousands separators (`3,400`, read as two), a list inside a
-// list of its own (`[[a, b]]`). Each call with a type mismatch or excess arguments is rewritten
-// to the reading whose arguments all fit, by the checker's rules; when none fits it is left for
-// the other passes.
+// list of its own (`[[a, b]]`) or around one value (`[Select(...)]`). Each call with a type
+// mismatch or excess arguments is rewritten to the reading whose arguments all fit, by the
+// checker's rules; when none fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
 import type { Edit } from "./edits.ts";
@@ -149,12 +149,16 @@ function thousands(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
-/** A list written inside a list of its own (`Card([[header, body]], "card")`): the inner list. */
+/**
+ * What a list of one holds, in its place: a list written inside a list of its own
+ * (`Card([[header, body]], "card")`), or one value where the place takes it alone
+ * (`FormControl("Size", [Select(...)])`). Chosen, as every reading, only where it fits.
+ */
 function unnested(round: Round, call: CallExpr): Candidate[] {
   const out: Candidate[] = [];
   call.args.forEach((a, k) => {
     const inner = a.k === "arr" && a.items.length === 1 ? a.items[0] : null;
-    if (inner?.k !== "arr") return;
+    if (!inner) return;
     out.push({
       args: call.args.map((x, i) => (i === k ? inner : x)),
       edit: () => [{ start: a.start, end: a.end, text: round.text.slice(inner.start, inner.end) }],

@@ -3,7 +3,7 @@
 import { inspect, type FixError, type Inspection, type Library, type PlacedError } from "../lang/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
-import { excessArgs, hoistInline, misplacedComponents, requiredArgs, unknownComponents, wrapRoot } from "./calls.ts";
+import { excessArgs, hoistInline, misplacedComponents, requiredArgs, stringsAsText, unknownComponents, wrapRoot } from "./calls.ts";
 import { mismatchedValues, unlistedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, hyphenNames, missingRoot, orphans } from "./graph.ts";
@@ -23,7 +23,7 @@ const PHASES: Pass[][] = [
   [requiredArgs],
   // A component renamed where its parent takes another: once its arguments and values are mended
   // (a list its parent wants is wrapped, not renamed), since naming one scores every component.
-  [misplacedComponents],
+  [misplacedComponents, stringsAsText],
   // Dropping arguments loses what they said: only once no other reading of the call is left.
   [excessArgs],
   // Likewise a listed value that means none of the listed ones.

@@ -184,7 +184,7 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([pageTitle, n])", 'pageTitle = TextContent("page-title", "large-heavy")', "n = TextContent(@Count([1]) - x)", "x = 1"),
     );
   });
-  test("one value where a list goes is wrapped; a text where a component goes becomes its call; a number in groups is one", () => {
+  test("one value where a list goes is wrapped, a list of one where one value goes unwrapped; a text where a component goes becomes its call; a number in groups is one", () => {
     becomes(
       lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", "required"))])'),
       lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name", "text", ["required"]))])'),
@@ -208,6 +208,16 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([p])", 'p = PieChart([Slice("Organic", 3400), Slice("Paid", 1250000.5)])'),
     );
     restores('root = Stack([a, b], "row", "m", "start", "start", "yes")', 'root = Stack([a, b], "row", "m", "start", "start", true)');
+    // A list of one around what the place takes alone.
+    becomes(
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", [Input("name", "Your name")])])'),
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name"))])'),
+    );
+    // A text among components: held in the text component allowed there, as written.
+    becomes(
+      lines("root = Stack([q])", 'q = Accordion([AccordionItem("a", "Can I switch?", ["Yes, at any \\"time\\"."])])'),
+      lines("root = Stack([q])", 'q = Accordion([AccordionItem("a", "Can I switch?", [TextContent("Yes, at any \\"time\\".")])])'),
+    );
     // A number written as a word.
     becomes(
       lines("root = Stack([f])", 'f = Form("f", [FormControl("Note", TextArea("note", "Your note", "six"))])'),
@@ -456,6 +466,8 @@ describe("repairs that keep what the model wrote", () => {
     // A statement's name in quotes: the reference (where a component goes, and in a list that takes text too).
     becomes(lines("root = Stack([c])", 'c = Card([a, "b"], "card")', ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "card")', ...TAIL));
     restores('root = Stack(["a", b], "column", "m")', ROOT);
+    // Every item in quotes: no item refers to a statement, and the list is still theirs.
+    restores('root = Stack(["a", "b"], "column", "m")', ROOT);
     // A listed value without its quotes (a reference to nothing) where one goes: the value.
     restores('root = Stack([a, b], column, "m")', ROOT);
     becomes(lines("root = Stack([c])", "c = Card([a, b], sunk)", ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "sunk")', ...TAIL));
