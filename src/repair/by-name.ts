@@ -9,6 +9,14 @@ export function propertyIndex(names: readonly string[], key: string): number {
   return exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
 }
 
+/**
+ * Keys of presentation or identity that React and HTML give every element (`className: "mt-4"`):
+ * unless a property is so named, they say nothing the component takes, and fill no place.
+ */
+const ELEMENT_KEYS = new Set(["className", "class", "style", "sx", "key", "id", "ref"]);
+// An entry that takes no place, not even a free one its value fits: -1 in the answer.
+const NO_PLACE = -2;
+
 /** What a kind of value may fill: the property types it fits. */
 const FITS: Partial<Record<Expr["k"], string[]>> = { str: ["string"], num: ["number", "integer"], bool: ["boolean"], arr: ["array"], obj: ["object"] };
 
@@ -16,16 +24,16 @@ const FITS: Partial<Record<Expr["k"], string[]>> = { str: ["string"], num: ["num
  * The property each entry goes to, in entry order, the first `taken` properties being given by
  * position: the one its key names (propertyIndex); for a key that names none, the free property
  * whose listed values hold its value, else the first free one of its value's type; -1 when none
- * is free. Null when two entries name one property, or one names a taken one: which was meant
- * cannot be told.
+ * is free, or the key is one every element has (ELEMENT_KEYS). Null when two entries name one
+ * property, or one names a taken one: which was meant cannot be told.
  */
 export function placesByName(component: Component, entries: readonly { key: string; value: Expr }[], taken = 0): number[] | null {
   const props = component.props;
   const names = props.map((p) => p.name);
   const filled = props.map((_, i) => i < taken);
-  const out = entries.map(({ key }) => propertyIndex(names, key));
+  const out = entries.map(({ key }) => (ELEMENT_KEYS.has(key) && !names.includes(key) ? NO_PLACE : propertyIndex(names, key)));
   for (const i of out) {
-    if (i === -1) continue;
+    if (i < 0) continue;
     if (filled[i]) return null;
     filled[i] = true;
   }
@@ -42,5 +50,5 @@ export function placesByName(component: Component, entries: readonly { key: stri
     if (place !== -1) filled[place] = true;
     out[k] = place;
   });
-  return out;
+  return out.map((i) => Math.max(i, -1));
 }

@@ -84,13 +84,13 @@ function readMixed(seg: string, library: Library): Read[] | null {
 }
 
 /** The arguments of the call at `open`…`close`: positional ones, then the named ones from `namedFrom` (callExtent), or null unless both read. */
-function readArgs(line: string, open: number, close: number, namedFrom: number, library: Library): { positional: string[]; named: Read[] } | null {
+function readArgs(line: string, open: number, close: number, namedFrom: number, library: Library): { positional: Read[]; named: Read[] } | null {
   const seg = line.slice(namedFrom + 1, close);
   const named = readLiteral(seg, library, "{") ?? readMixed(seg, library);
   if (named === null) return null;
   if (namedFrom === open) return { positional: [], named };
   const positional = readLiteral(line.slice(open + 1, namedFrom), library, "[");
-  return positional && { positional: positional.map((p) => p.value), named };
+  return positional && { positional, named };
 }
 
 /** Rewrites the last named-argument call in `line`, or returns null when there is none it can read. */
@@ -109,17 +109,28 @@ function rewriteLast(line: string, library: Library): string | null {
     if (args !== null) {
       const component = library.components.get(name) ?? library.components.get(nearest(name, library.components.keys()) ?? "");
       const { positional, named } = args;
-      if (!component) return line.slice(0, match.index!) + `${name}(${[...positional, ...named.map((e) => e.value)].join(", ")})` + line.slice(close + 1);
+      if (!component) return line.slice(0, match.index!) + `${name}(${[...positional, ...named].map((e) => e.value).join(", ")})` + line.slice(close + 1);
       // Each in the place its key names (by-name.ts: `variant: "small"` goes where "small" is
-      // listed); one with no place is dropped.
-      const places = placesByName(
-        component,
-        named.map((e) => ({ key: e.key, value: e.expr })),
-        positional.length,
-      );
+      // listed); one with no place is dropped. When a name takes the place of a positional
+      // argument, or finds none (`Card("card", children: [a])`, `Buttons("row", children: [b])`),
+      // the positional ones were not meant as the first: they are placed by their values, after
+      // the named ones, if fewer are then dropped.
+      const entries = (reads: Read[]) => reads.map((e) => ({ key: e.key, value: e.expr }));
+      const dropped = (p: number[] | null) => (p === null ? Infinity : p.filter((i) => i === -1).length);
+      let given = named;
+      let places = placesByName(component, entries(named), positional.length);
+      const slots: (string | undefined)[] = positional.map((e) => e.value);
+      if (dropped(places) > 0 && positional.length > 0) {
+        const all = [...named, ...positional]; // positional ones are keyed ""
+        const byValue = placesByName(component, entries(all));
+        if (dropped(byValue) < dropped(places)) {
+          given = all;
+          places = byValue;
+          slots.length = 0;
+        }
+      }
       if (places === null) return null;
-      const slots: (string | undefined)[] = positional.slice();
-      named.forEach((e, k) => {
+      given.forEach((e, k) => {
         if (places[k] !== -1) slots[places[k]] = e.value;
       });
       // Gaps before a given argument hold `null`: fine for optional properties.

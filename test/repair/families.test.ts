@@ -36,6 +36,18 @@ describe("repairs that keep what the model wrote", () => {
     // Positional arguments first, then named ones (a comma inside a string is no argument's end).
     restores('root = Stack([a, b], direction="column", gap="m")', ROOT);
     restores('root = Stack([a, b], "column", gap: "m")', ROOT);
+    // Named children after the positional values they were meant to follow: those go by value.
+    restores('root = Stack("column", "m", children: [a, b])', ROOT);
+    becomes(
+      lines("root = Stack([btns])", 'btns = Buttons("row", children: [Button("Go", "action:go")])'),
+      lines("root = Stack([btns])", 'btns = Buttons([Button("Go", "action:go")], "row")'),
+    );
+    // What React and HTML give every element says nothing a component takes.
+    restores('root = Stack([a, b], "column", "m", className: "mt-4", style: {padding: 16})', ROOT);
+    becomes(
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name"), className: "mt-4")])'),
+      lines("root = Stack([f])", 'f = Form("f", [FormControl("Name", Input("name", "Your name"))])'),
+    );
     becomes(
       lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", variant: "small")'),
       lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", "small")'),
