@@ -171,7 +171,10 @@ function outOfStyle(def: string, used: string, round: Round): boolean {
   const [was, is] = [styleOf(def), styleOf(used)];
   if (was === is || was === "plain" || is === "plain" || normal(def) !== normal(used)) return false;
   let score = 0;
-  for (const id of round.defs.keys()) if (id !== def) score += styleOf(id) === is ? 1 : styleOf(id) === was ? -1 : 0;
+  for (const id of round.defs.keys()) {
+    const style = id === def ? null : styleOf(id);
+    score += style === is ? 1 : style === was ? -1 : 0;
+  }
   return score > 0;
 }
 

@@ -101,8 +101,11 @@ function baseReading(body: string, library: Round["library"]): string {
   return renameLowerCaseCalls(joined, library) ?? joined;
 }
 
-// The most lines a string typed over lines is followed through.
-const MAX_STRING_LINES = 200;
+/** A statement read over lines: its text from lines[i] on, where it ends, and its last line. */
+type Span = { body: string; end: number; last: number };
+
+// The most lines a string typed over lines, or a JSX element, is followed through.
+const MAX_LINES_FOLLOWED = 200;
 /** The quote of the string `text` ends inside, or null. */
 export const openQuote = (text: string): string | null => {
   const closer = balance(text).closers[0];
@@ -115,19 +118,43 @@ export const openQuote = (text: string): string | null => {
  * lines that carry its string on, each break written `\n`, up to the line that closes it. Null
  * unless the line ends inside a string and following lines, none a statement, close it.
  */
-function stringOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
+function stringOverLines(round: Round, lines: BrokenLine[], i: number): Span | null {
+  let quote = openQuote(round.text.slice(lines[i].start, bodyEnd(round, lines[i])));
+  if (quote === null) return null;
+  return followedLines(
+    round,
+    lines,
+    i,
+    (between) => "\\n".repeat(between.split("\n").length - 1),
+    // Each line read once: it starts inside the string (what is open before it is not a string's).
+    (_, piece) => {
+      quote = openQuote(quote + piece);
+      return quote === null;
+    },
+  );
+}
+
+/**
+ * lines[i] and the lines after it, none a statement and only blank space between (written as
+ * `join` makes it), up to the first after which `done(body, piece)` holds, `piece` that line's
+ * text; at most MAX_LINES_FOLLOWED of them. Null unless one does.
+ */
+function followedLines(
+  round: Round,
+  lines: BrokenLine[],
+  i: number,
+  join: (between: string) => string,
+  done: (body: string, piece: string) => boolean,
+): Span | null {
   let end = bodyEnd(round, lines[i]);
   let body = round.text.slice(lines[i].start, end);
-  let quote = openQuote(body);
-  for (let j = i + 1; quote !== null && j < lines.length && j <= i + MAX_STRING_LINES; j++) {
+  for (let j = i + 1; j < lines.length && j <= i + MAX_LINES_FOLLOWED; j++) {
     const between = round.text.slice(end, lines[j].start);
     if (lines[j].id !== undefined || !/^\s*$/.test(between)) return null;
     end = bodyEnd(round, lines[j]);
     const piece = round.text.slice(lines[j].start, end);
-    body += "\\n".repeat(between.split("\n").length - 1) + piece;
-    // Each line read once: it starts inside the string (what is open before it is not a string's).
-    quote = openQuote(quote + piece);
-    if (quote === null) return { body, end, last: j };
+    body += join(between) + piece;
+    if (done(body, piece)) return { body, end, last: j };
   }
   return null;
 }
@@ -137,7 +164,7 @@ function stringOverLines(round: Round, lines: BrokenLine[], i: number): { body: 
  * closer left out in one of its lines): lines[i] and the lines after it that reading reached,
  * none a statement of its own; null when reading stopped within its first line.
  */
-function statementOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
+function statementOverLines(round: Round, lines: BrokenLine[], i: number): Span | null {
   const line = lines[i];
   if (line.id === undefined || line.stoppedAt === undefined || line.stoppedAt <= line.end) return null;
   let last = i;
@@ -150,8 +177,6 @@ function statementOverLines(round: Round, lines: BrokenLine[], i: number): { bod
   return { body: round.text.slice(line.start, end), end, last };
 }
 
-// Lines of a JSX element over lines that are followed to its closing tag, at most.
-const MAX_ELEMENT_LINES = 200;
 const TAG = /<\/?[A-Za-z]/;
 
 /**
@@ -159,22 +184,20 @@ const TAG = /<\/?[A-Za-z]/;
  * then `</Card>`): lines[i] and those after it, none a statement, up to the one that closes
  * every element opened (jsx.ts reads them as calls); null unless one does.
  */
-function elementOverLines(round: Round, lines: BrokenLine[], i: number): { body: string; end: number; last: number } | null {
-  let end = bodyEnd(round, lines[i]);
-  let body = round.text.slice(lines[i].start, end);
-  if (!TAG.test(body)) return null;
-  for (let j = i + 1; j < lines.length && j <= i + MAX_ELEMENT_LINES; j++) {
-    const between = round.text.slice(end, lines[j].start);
-    if (lines[j].id !== undefined || !/^\s*$/.test(between)) return null;
-    end = bodyEnd(round, lines[j]);
-    const piece = round.text.slice(lines[j].start, end);
-    body += between + piece;
+function elementOverLines(round: Round, lines: BrokenLine[], i: number): Span | null {
+  if (!TAG.test(round.text.slice(lines[i].start, bodyEnd(round, lines[i])))) return null;
+  return followedLines(
+    round,
+    lines,
+    i,
+    (between) => between,
     // Only a line with a tag's end in it may close the element: the others are not read again.
-    if (!piece.includes(">")) continue;
-    const calls = jsxAsCalls(body);
-    if (calls !== null && !TAG.test(calls)) return { body, end, last: j };
-  }
-  return null;
+    (body, piece) => {
+      if (!piece.includes(">")) return false;
+      const calls = jsxAsCalls(body);
+      return calls !== null && !TAG.test(calls);
+    },
+  );
 }
 
 /** A statement over lines read whole: a string typed over lines, a closer left out in one of them, a JSX element. */
