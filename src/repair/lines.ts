@@ -10,7 +10,7 @@ import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { jsxAsCalls } from "./jsx.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
-import { closedEarly, closedQuote, innerQuotes, mendLine, mismatchedQuote, missingCommas, openedQuotes, quotesByLine } from "./mend.ts";
+import { closedEarly, closedQuote, innerQuotes, mendLine, mismatchedQuote, missingCommas, openedQuotes, proseAfter, quotesByLine } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -294,7 +294,12 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
-  const first = firstThatParses(round, line, [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library)], end);
+  const first = firstThatParses(
+    round,
+    line,
+    [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library), ...proseAfter(base)],
+    end,
+  );
   if (first) return closedInside(round, line, first, base, end);
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);

@@ -607,3 +607,41 @@ export function missingCommas(line: string, tries = 3): string | null {
   }
   return readAlone(text).broken.length === 0 ? text : null;
 }
+
+// Candidate ends `proseAfter` tries, from the last: a line with more has prose with code in it.
+const MAX_PROSE_ENDS = 3;
+
+/**
+ * A whole statement with prose after it on its line (`rows = Stack([a, b])  <- the main layout`):
+ * the line cut where a value ends at depth 0 (a closing bracket, a string's closing quote) and
+ * words follow after a space, the last such end first. Each is a reading the parser then judges.
+ */
+export function proseAfter(line: string): string[] {
+  const ends: number[] = [];
+  let at = 0;
+  let depth = 0;
+  let assigned = false;
+  for (const p of parts(line)) {
+    if (!p.code) {
+      at += p.text.length;
+      if (assigned && depth === 0) ends.push(at);
+      continue;
+    }
+    for (let i = 0; i < p.text.length; i++) {
+      const c = p.text[i];
+      if (c === "=" && depth === 0) assigned = true;
+      else if (OPENERS.includes(c)) depth++;
+      else if (OPENER_OF[c] !== undefined && --depth === 0 && assigned) ends.push(at + i + 1);
+    }
+    at += p.text.length;
+  }
+  const out: string[] = [];
+  for (let k = ends.length - 1; k >= 0 && out.length < MAX_PROSE_ENDS; k--) {
+    if (PROSE_FOLLOWS.test(line.slice(ends[k]))) out.push(line.slice(0, ends[k]));
+  }
+  return out;
+}
+
+// After a value: a space, then text with a word of two letters or more in it and no code (a
+// string, a list, a call, an `=`: a value or statement that a comma or line break left out).
+const PROSE_FOLLOWS = /^[ \t]+(?![^\n]*(?:["[{=]|\w\())[^\n]*[A-Za-z]{2}/;

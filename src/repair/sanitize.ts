@@ -4,7 +4,7 @@ import { inspect, type FixError, type Inspection, type Library, type PlacedError
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLines, dropBroken } from "./lines.ts";
 import { excessArgs, hoistInline, misplacedComponents, requiredArgs, stringsAsText, unknownComponents, wrapRoot } from "./calls.ts";
-import { mismatchedValues, unlistedValues } from "./values.ts";
+import { mismatchedValues, optionsObjects, unlistedValues } from "./values.ts";
 import { reshapeCalls } from "./reshape.ts";
 import { danglingRefs, hyphenNames, missingRoot, orphans } from "./graph.ts";
 import { makeRound, type Round } from "./round.ts";
@@ -18,6 +18,8 @@ type Pass = (round: Round) => Edit[];
 const PHASES: Pass[][] = [
   [hyphenNames],
   [brokenLines],
+  // Options in braces become named arguments, which the broken-line pass reads next round.
+  [optionsObjects],
   [unknownComponents, reshapeCalls, mismatchedValues, hoistInline, wrapRoot],
   // A required argument filled only once no reshape reads it from what is there (`Form("a" [f])`).
   [requiredArgs],

@@ -3,7 +3,7 @@
 // `"six"` for 6) takes the wanted type; an object or a text where a component goes becomes that
 // component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
-import { argumentLeftOut, type Edit } from "./edits.ts";
+import { argumentLeftOut, itemLeftOut, type Edit } from "./edits.ts";
 import { calls, innermostAt } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
@@ -198,6 +198,23 @@ export function unlistedValues(round: Round): Edit[] {
     if (!arg?.optional || value.k !== "str" || !STYLE_WORD.test(value.v) || !branches(schema).some((b) => b.enum?.length)) continue;
     if (coerce(value, round.text.slice(value.start, value.end), schema, round.library) !== null) continue;
     edits.push(argumentLeftOut(arg.call.args, arg.index));
+  }
+  return edits;
+}
+
+/**
+ * Options written as an object after the positional arguments, as JavaScript passes them
+ * (`Button("Go", "go", {variant: "primary"})`, `Card([a], "card", {padding: 16})`), in a place
+ * that takes no object: its braces taken off, so that its entries read as named arguments (the
+ * broken-line pass places each by its property's name, and drops a style's). An empty one goes.
+ */
+export function optionsObjects(round: Round): Edit[] {
+  const edits: Edit[] = [];
+  for (const { value, schema, arg } of mismatches(round)) {
+    if (value.k !== "obj" || !arg || arg.index === 0 || arg.index !== arg.call.args.length - 1 || arg.call.args[arg.index] !== value) continue;
+    if (branches(schema).some((b) => b.type === "object" || (Array.isArray(b.type) && b.type.includes("object")))) continue;
+    const inside = round.text.slice(value.start + 1, value.end - 1).trim();
+    edits.push(inside ? { start: value.start, end: value.end, text: inside } : itemLeftOut(arg.call.args, arg.index));
   }
   return edits;
 }

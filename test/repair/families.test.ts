@@ -474,6 +474,20 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("prose after a whole statement on its line goes; options in braces after the positional arguments are read by name", () => {
+    restores('root = Stack([a, b], "column", "m")  <- the main layout', ROOT);
+    becomes(lines(ROOT, 'a = TextContent("Revenue", "small-heavy") (the label)', TAIL[1]!), lines(ROOT, ...TAIL));
+    const card = (args: string) => lines("root = Stack([c])", `c = Card(${args})`, ...TAIL);
+    // A style's keys name no property, and go; so does an empty object.
+    for (const options of ["{padding: 16}", "{style: {padding: 16}}", "{}"]) becomes(card(`[a, b], "card", ${options}`), card('[a, b], "card"'));
+    // Keys that name properties take their places.
+    becomes(card('[a, b], {variant: "sunk"}'), card('[a, b], "sunk"'));
+    becomes(
+      lines("root = Stack([s])", 's = Button("Submit", "submit:contact", {variant: "secondary"})'),
+      lines("root = Stack([s])", 's = Button("Submit", "submit:contact", "secondary")'),
+    );
+  });
+
   test("quotes a reference took or a listed value lost: the statement's name, the value", () => {
     // A statement's name in quotes: the reference (where a component goes, and in a list that takes text too).
     becomes(lines("root = Stack([c])", 'c = Card([a, "b"], "card")', ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "card")', ...TAIL));
