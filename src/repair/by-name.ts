@@ -4,7 +4,7 @@ import type { Component, Expr } from "../lang/index.ts";
 import { nearest } from "./nearest.ts";
 
 /** Where `key` stands among property `names`: its own place, else the nearest name's; -1 when none is near. */
-export function propertyIndex(names: readonly string[], key: string): number {
+function propertyIndex(names: readonly string[], key: string): number {
   const exact = names.indexOf(key);
   return exact !== -1 ? exact : names.indexOf(nearest(key, names) ?? "");
 }

@@ -3,14 +3,15 @@
 // in their array (`Stack(header, main, "column")`, `Series("MAU", 1, 2)`), two arguments swapped
 // (`Slice(34, "Organic")`), a list after a list or a text with no comma between (read as an
 // index), a number written with thousands separators (`3,400`, read as two), a list inside a
-// list of its own (`[[a, b]]`) or around one value (`[Select(...)]`). Each call with a type
-// mismatch or excess arguments is rewritten to the reading whose arguments all fit, by the
-// checker's rules; when none fits it is left for the other passes.
+// list of its own (`[[a, b]]`) or around one value (`[Select(...)]`), data written as records
+// (`BarChart([{month: "Oct", revenue: 198000}])`). Each call with a type mismatch or excess
+// arguments is rewritten to the reading whose arguments all fit, by the checker's rules; when none
+// fits it is left for the other passes.
 import type { Component, Expr } from "../lang/index.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
 import type { Edit } from "./edits.ts";
 import { innermostAt, type CallExpr } from "./exprs.ts";
-import { propertyIndex } from "./by-name.ts";
+import { placesByName } from "./by-name.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { coerce } from "./values.ts";
 
@@ -31,17 +32,21 @@ const wantsArray = (component: Component, at = 0) => {
   return t === "array" || (Array.isArray(t) && t.includes("array"));
 };
 
-/** `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments; null when its keys are not `c`'s props. */
+/**
+ * `{children: [...], variant: "card"}`, the only argument, as `c`'s positional arguments, each
+ * entry where placesByName puts it (a key that names no property, by its value); null when two
+ * entries would take one place, or none takes any.
+ */
 function byName(call: CallExpr, c: Component): Expr[] | null {
   const obj = call.args[0];
   if (call.args.length !== 1 || obj?.k !== "obj" || obj.entries.length === 0) return null;
-  const names = c.props.map((p) => p.name);
+  const places = placesByName(c, obj.entries);
+  if (places === null) return null;
   const slots: Expr[] = [];
-  for (const { key, value } of obj.entries) {
-    const i = propertyIndex(names, key);
-    if (i === -1 || slots[i] !== undefined) return null;
-    slots[i] = value;
-  }
+  obj.entries.forEach(({ value }, k) => {
+    if (places[k] !== -1) slots[places[k]] = value;
+  });
+  if (slots.length === 0) return null;
   return Array.from(slots, (v) => v ?? ({ k: "null", start: -1, end: -1 } as Expr));
 }
 
@@ -147,6 +152,100 @@ function thousands(round: Round, call: CallExpr): Candidate[] {
     i = j - 1;
   }
   return out;
+}
+
+type Record = Extract<Expr, { k: "obj" }>;
+
+const itemsOf = (component: Component, at: number) => component.props[at]?.schema.items;
+const componentAt = (round: Round, component: Component, at: number) => {
+  const ref = itemsOf(component, at)?.$ref;
+  return typeof ref === "string" ? round.library.components.get(ref.slice(ref.lastIndexOf("/") + 1)) : undefined;
+};
+
+/** Records, each with the same keys in the same order: the values of key `k` are `column(k)`. */
+type Records = { keys: string[]; column(k: number): Expr[]; rows: Record[] };
+
+/** A signature's first two places, read from records: their values, and how each is written. */
+type FromRecords = { values: [Expr[], Expr[]]; texts: [string, string]; kept: 0 | 1 };
+
+/**
+ * Data written as records, as chart and table libraries take it (`BarChart([{month: "Oct",
+ * revenue: 198000}, …], "grouped")`, `Table([{name: "Ava", salary: 132000}, …])`), where the
+ * signature takes two lists instead: labels and series (seriesOf), or columns and rows (tableOf),
+ * in the order written. Records in a statement of their own (`AreaChart(data, …)`) stay there,
+ * as the part of the two that is most like them, and the other is written beside the name.
+ */
+function fromRecords(round: Round, call: CallExpr, component: Component): Candidate[] {
+  const given = call.args[0];
+  const data = given?.k === "ref" ? round.defs.get(given.name)?.expr : given;
+  if (data?.k !== "arr" || data.items.length === 0 || !data.items.every((r) => r.k === "obj")) return [];
+  const rows = data.items as Record[];
+  const keys = rows[0].entries.map((e) => e.key);
+  if (!rows.every((r) => r.entries.length === keys.length && r.entries.every((e, k) => e.key === keys[k]))) return [];
+  const records: Records = { keys, rows, column: (k) => rows.map((r) => r.entries[k].value) };
+  const source = (e: Expr) => round.text.slice(e.start, e.end);
+  const read = seriesOf(component, records, round, source) ?? tableOf(component, records, round, source);
+  if (!read) return [];
+  const { start, end } = data;
+  const args = [...read.values.map((items): Expr => ({ k: "arr", items, start, end })), ...call.args.slice(1)];
+  const [first, second] = read.texts;
+  if (given === data) return [{ args, edit: () => [{ start, end, text: `${first}, ${second}` }] }];
+  const other = read.kept === 0 ? { start: given.end, end: given.end, text: `, ${second}` } : { start: given.start, end: given.start, text: `${first}, ` };
+  return [{ args, edit: () => [{ start, end, text: read.texts[read.kept] }, other] }];
+}
+
+/** Labels (a list of texts) then series (a component of a name and a list of numbers): the text key and each number key. */
+function seriesOf(component: Component, { keys, column }: Records, round: Round, source: (e: Expr) => string): FromRecords | null {
+  const series = componentAt(round, component, 1);
+  if (itemsOf(component, 0)?.type !== "string" || !series || series.props[0]?.schema.type !== "string" || itemsOf(series, 1)?.type !== "number") return null;
+  const labelAt = keys.findIndex((_, k) => column(k).every((v) => v.k === "str"));
+  const numbers = keys.flatMap((_, k) => (column(k).every((v) => v.k === "num") ? [k] : []));
+  if (labelAt === -1 || numbers.length === 0 || numbers.length + 1 !== keys.length) return null;
+  const labels = column(labelAt);
+  const at = { start: labels[0].start, end: labels[0].end };
+  const named = numbers.map(
+    (k): Expr => ({
+      k: "call",
+      name: series.name,
+      args: [
+        { k: "str", v: keys[k], ...at },
+        { k: "arr", items: column(k), ...at },
+      ],
+      ...at,
+      nameEnd: at.start,
+    }),
+  );
+  const list = (items: Expr[]) => `[${items.map(source).join(", ")}]`;
+  return {
+    values: [labels, named],
+    texts: [list(labels), `[${numbers.map((k) => `${series.name}(${JSON.stringify(keys[k])}, ${list(column(k))})`).join(", ")}]`],
+    kept: 0,
+  };
+}
+
+/** Columns (a component of a label and, where it has one, a listed type) then rows (lists of values): a column per key. */
+function tableOf(component: Component, { keys, column, rows }: Records, round: Round, source: (e: Expr) => string): FromRecords | null {
+  const col = componentAt(round, component, 0);
+  if (!col || col.props[0]?.schema.type !== "string" || itemsOf(component, 1)?.type !== "array") return null;
+  if (!rows.every((r) => r.entries.every((e) => e.value.k === "str" || e.value.k === "num" || e.value.k === "bool"))) return null;
+  const types = col.props[1]?.schema.enum;
+  const typeOf = (k: number) => {
+    const kind = column(k).every((v) => v.k === "num") ? "number" : "string";
+    return types?.includes(kind) ? kind : null;
+  };
+  const at = { start: rows[0].start, end: rows[0].end };
+  const cols = keys.map((key, k): Expr => {
+    const type = typeOf(k);
+    const args: Expr[] = [{ k: "str", v: key, ...at }, ...(type ? [{ k: "str" as const, v: type, ...at }] : [])];
+    return { k: "call", name: col.name, args, ...at, nameEnd: at.start };
+  });
+  const lines = rows.map((r): Expr => ({ k: "arr", items: r.entries.map((e) => e.value), start: r.start, end: r.end }));
+  const colText = (key: string, k: number) => `${col.name}(${[JSON.stringify(key), ...(typeOf(k) ? [JSON.stringify(typeOf(k))] : [])].join(", ")})`;
+  return {
+    values: [cols, lines],
+    texts: [`[${keys.map(colText).join(", ")}]`, `[${rows.map((r) => `[${r.entries.map((e) => source(e.value)).join(", ")}]`).join(", ")}]`],
+    kept: 1,
+  };
 }
 
 /**
@@ -300,6 +399,7 @@ export function reshapeCalls(round: Round): Edit[] {
       ...splitIndex(round, call),
       ...thousands(round, call),
       ...unnested(round, call),
+      ...fromRecords(round, call, component),
       ...swaps(round, call),
       ...reordered(round, call, component),
     ];

@@ -110,14 +110,25 @@ function textAsCall(source: string, component: Component): string | null {
   return `${component.name}(${Array(required).fill(source).join(", ")})`;
 }
 
+const LITERAL_KINDS = new Set<Expr["k"]>(["str", "num", "bool", "null"]);
+
+/**
+ * A row written as an object where a list of values goes (`{name: "Ava", salary: 132000}` for a
+ * table's `["Ava", 132000]`): its values, in the order written. Null unless each is a literal.
+ */
+function objectAsRow(value: Extract<Expr, { k: "obj" }>, source: string): string | null {
+  if (value.entries.length === 0 || !value.entries.every((e) => LITERAL_KINDS.has(e.value.k))) return null;
+  return `[${value.entries.map((e) => source.slice(e.value.start - value.start, e.value.end - value.start)).join(", ")}]`;
+}
+
 /** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
 export function coerce(value: Expr, source: string, schema: PropSchema, library?: Library): string | null {
   const all = branches(schema);
   const component = library && (value.k === "obj" || value.k === "str") ? componentOf(all, library) : null;
   if (component) return value.k === "obj" ? objectAsCall(value, source, component) : textAsCall(source, component);
-  if (value.k === "obj") return null;
-  const listed = all.flatMap((b) => b.enum ?? []);
   const types = new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
+  if (value.k === "obj") return types.has("array") ? objectAsRow(value, source) : null;
+  const listed = all.flatMap((b) => b.enum ?? []);
   if (listed.length) {
     if (value.k === "str") {
       const strings = listed.filter((v): v is string => typeof v === "string");

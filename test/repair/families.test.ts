@@ -488,6 +488,31 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("data written as records: a table's rows, a chart's labels and series, a table's columns and rows; props whose keys name no property, by value", () => {
+    const cols = 'cols = [Col("Name", "string"), Col("Years", "number")]';
+    becomes(
+      lines("root = Stack([t])", "t = Table(cols, rows)", cols, 'rows = [{name: "Priya", years: 3}, {name: "Tom", years: 5}]'),
+      lines("root = Stack([t])", "t = Table(cols, rows)", cols, 'rows = [["Priya", 3], ["Tom", 5]]'),
+    );
+    const chart = '["Jul", "Aug"], [Series("Offers", [4, 6]), Series("Hires", [2, 5])], "natural"';
+    const records = '[{month: "Jul", Offers: 4, Hires: 2}, {month: "Aug", Offers: 6, Hires: 5}]';
+    becomes(lines("root = Stack([c])", `c = AreaChart(${records}, "natural")`), lines("root = Stack([c])", `c = AreaChart(${chart})`));
+    // Records in a statement of their own keep its name: for a chart's labels, for a table's rows.
+    becomes(
+      lines("root = Stack([c])", 'c = LineChart(data, "natural")', `data = ${records}`),
+      lines("root = Stack([c])", 'c = LineChart(data, [Series("Offers", [4, 6]), Series("Hires", [2, 5])], "natural")', 'data = ["Jul", "Aug"]'),
+    );
+    becomes(
+      lines("root = Stack([t])", "t = Table(staff)", 'staff = [{name: "Priya", years: 3}, {name: "Tom", years: 5}]'),
+      lines("root = Stack([t])", 't = Table([Col("name", "string"), Col("years", "number")], staff)', 'staff = [["Priya", 3], ["Tom", 5]]'),
+    );
+    // Keys that name no property, each placed by its value.
+    becomes(
+      lines("root = Stack([b])", 'b = Buttons({"children": [s], "layout": "row"})', 's = Button("Send", "submit:contact")'),
+      lines("root = Stack([b])", 'b = Buttons([s], "row")', 's = Button("Send", "submit:contact")'),
+    );
+  });
+
   test("quotes a reference took or a listed value lost: the statement's name, the value", () => {
     // A statement's name in quotes: the reference (where a component goes, and in a list that takes text too).
     becomes(lines("root = Stack([c])", 'c = Card([a, "b"], "card")', ...TAIL), lines("root = Stack([c])", 'c = Card([a, b], "card")', ...TAIL));
