@@ -62,8 +62,8 @@ function cleanReading(round: Round, line: BrokenLine, text: string, end: number)
 // Lines longer than this are not read for two mistakes at once (a bracket with a comma or another bracket).
 const MAX_TWICE_CHARS = 2_000;
 
-// A line that stops after `=` or an operator: its statement goes on in the next line.
-const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*$/;
+// A line that stops after `=` or an operator (a backslash may continue it): its statement goes on in the next line.
+const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*(?:\\[ \t]*)?$/;
 
 /**
  * The readings of a line to try, best first: mended in place (`base`), named arguments made
@@ -237,7 +237,7 @@ export function brokenLines(round: Round): Edit[] {
     if (!line.incomplete && next !== undefined && next.id === undefined && /^[ \t]*$/.test(round.text.slice(line.end, next.start)) && GOES_ON.test(body)) {
       // A statement broken over two lines: the second is the rest of the first, joined in the line.
       const nextEnd = bodyEnd(round, next);
-      body = `${body.replace(/[ \t]+$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;
+      body = `${body.replace(/[ \t]*(?:\\[ \t]*)?$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;
       end = nextEnd;
       i++;
       const edit = readLine(round, line, body, end);

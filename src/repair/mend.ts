@@ -6,7 +6,7 @@
 // `name = value`; Python's True/False/None and tuples, JavaScript's undefined, template literals
 // and escapes (`\'`); strings in typographic quotes; `34%` and `16px` for 34 and 16, `6 rows` for
 // `"6 rows"`; named arguments written `label="Go"`; `...` for items left out; a comma typed twice,
-// or left out between names in a list; line breaks typed inside a string (`\n`); quotes left
+// or left out between names in a list; a backslash continuing a line; line breaks typed inside a string (`\n`); quotes left
 // unescaped inside a string, a string's closing or opening quote left out. Pure text edits; the
 // parser then judges the result.
 import { balance } from "../lang/balance.ts";
@@ -212,6 +212,9 @@ const CSS_UNIT = /^(?:%|px|rem|em|pt)$/;
 // `...` standing for items left out (`[a, b, ...]`, `[...]`): nothing, as written.
 const ELLIPSIS = /,[ \t]*(?:\.\.\.|…)(?=[ \t]*[\])])|(?<=[[(])[ \t]*(?:\.\.\.|…)[ \t]*(?=[\])])/g;
 
+// A backslash that continues a line (Python's, a shell's), where code breaks over lines: the break alone.
+const CONTINUED = /[ \t]*\\[ \t]*(?=\r?\n)/g;
+
 // An amount with its currency sign where a value goes (`$1,200`): quoted, as UNIT quotes a number with its word.
 const CURRENCY = /(?<![A-Za-z0-9_$.])[$€£]-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?=[ \t]*(?:[,)\]}]|$))/g;
 // Words without quotes where a value goes, the first capitalized (`CardHeader(Monthly Revenue, …)`): text.
@@ -327,7 +330,7 @@ export function mendLine(line: string): string | null {
     .map((p) =>
       p.code
         ? namedEquals(
-            literals(p.text.replace(BLOCK_COMMENT, ""))
+            literals(p.text.replace(BLOCK_COMMENT, "").replace(CONTINUED, ""))
               .replace(BARE_TEXT, '"$&"')
               .replace(CURRENCY, '"$&"')
               .replace(UNIT, unitless)

@@ -488,6 +488,11 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("a backslash that continues a line goes, the line break kept where code may break", () => {
+    restores('root = Stack([a, \\\n  b], "column", "m")', 'root = Stack([a,\n  b], "column", "m")');
+    restores('root = \\\n  Stack([a, b], "column", "m")', ROOT);
+  });
+
   test("data written as records: a table's rows, a chart's labels and series, a table's columns and rows; props whose keys name no property, by value", () => {
     const cols = 'cols = [Col("Name", "string"), Col("Years", "number")]';
     becomes(
