@@ -209,7 +209,7 @@ interface ListSite {
   named: { item: Expr; stmt: Statement }[];
 }
 
-/** Every list of the statements reachable from root that names a statement among its items, by reference or in quotes. */
+/** Every list of the statements reachable from root that names a statement among its items, by reference or in quotes, or is an empty argument. */
 function listSites(round: Round, reachable: Set<string>): ListSite[] {
   const out: ListSite[] = [];
   for (const owner of round.defs.values()) {
@@ -227,7 +227,8 @@ function listSites(round: Round, reachable: Set<string>): ListSite[] {
           else if (item.k === "str") quoted ||= round.defs.has(item.v);
           else stack.push({ e: item, slot: null });
         }
-        if (named.length || quoted) out.push({ arr: e, owner, slot, named });
+        // An empty list a component takes (`Stack([], "column")`) is a site too: its owner's neighbours may fill it.
+        if (named.length || quoted || (e.items.length === 0 && slot !== null)) out.push({ arr: e, owner, slot, named });
       }
     }
   }
@@ -284,6 +285,25 @@ function placeFor(round: Round, orphan: Statement, sites: ListSite[], beside: Se
   return { start: first.start, end: first.start, text: `${orphan.id}, ` };
 }
 
+/**
+ * An empty list a component takes (`metrics = Card([], "card")`, or one reshape.ts put back), filled
+ * with the orphans written after its statement, in order, until one does not fit it (statements
+ * that are no orphans are passed over): a model writes a card's parts after the card.
+ */
+function emptyFilled(round: Round, site: ListSite, order: Statement[], orphaned: Set<string>): { edit: Edit; ids: string[] } | null {
+  const parent = site.slot && round.library.components.get(site.slot.call.name);
+  if (site.arr.items.length !== 0 || !parent || !site.slot) return null;
+  const ids: string[] = [];
+  for (let i = order.indexOf(site.owner) + 1; i < order.length; i++) {
+    const stmt = order[i];
+    if (!orphaned.has(stmt.id)) continue;
+    const ref: Expr = { k: "ref", name: stmt.id, start: stmt.start, end: stmt.start };
+    if (stmt.kind !== "component" || !round.fit.fits({ k: "arr", items: [ref], start: 0, end: 0 }, parent, site.slot.index)) break;
+    ids.push(stmt.id);
+  }
+  return ids.length ? { edit: { start: site.arr.start + 1, end: site.arr.end - 1, text: ids.join(", ") }, ids } : null;
+}
+
 /** For each name, the first statement that refers to it. */
 function firstUsers(round: Round): Map<string, Statement> {
   const out = new Map<string, Statement>();
@@ -335,12 +355,23 @@ export function orphans(round: Round): Edit[] {
   const order = place && sites.length ? round.ins.statements : [];
   const where = new Map(order.map((s, i) => [s, i]));
   const users = place && sites.length ? firstUsers(round) : new Map<string, Statement>();
+  const orphaned = new Set(errors.flatMap((e) => (e.statementId && !used.has(e.statementId) ? [e.statementId] : [])));
+  const placed = new Set<string>();
+  for (const site of place ? sites : []) {
+    const filled = emptyFilled(round, site, order, orphaned);
+    if (!filled) continue;
+    edits.push(filled.edit);
+    for (const id of filled.ids) placed.add(id);
+  }
+  const removals: Edit[] = [];
   for (const error of errors) {
     const stmt = round.defs.get(error.statementId ?? "");
-    if (!stmt || used.has(stmt.id)) continue;
+    if (!stmt || used.has(stmt.id) || placed.has(stmt.id)) continue;
     const at =
       quotedName(sites, stmt.id) ?? (place && stmt.kind === "component" ? placeFor(round, stmt, sites, besides(order, where.get(stmt) ?? -1, users)) : null);
-    edits.push(at ?? removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
+    if (at) edits.push(at);
+    else removals.push(removeLines(round.text, stmt.start, stmt.end, round.from, round.to));
   }
-  return edits;
+  // Removed only in a round that places none: an orphan placed now may be the neighbour the others need.
+  return edits.length ? edits : removals;
 }

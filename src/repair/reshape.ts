@@ -62,6 +62,19 @@ function fromObject(round: Round, call: CallExpr, component: Component): Candida
   };
 }
 
+/**
+ * The list the first property wants, left out before values that each fit the property after
+ * theirs (`Stack("column", "l")`): an empty one put first, which the statements beside it then
+ * fill (graph.ts, as orphans).
+ */
+function listLeftOut(round: Round, call: CallExpr, component: Component): Candidate[] {
+  const first = call.args[0];
+  if (!first || first.k === "arr" || !wantsArray(component)) return [];
+  if (!call.args.every((a, i) => (a.k === "str" || a.k === "num" || a.k === "bool") && round.fit.fits(a, component, i + 1))) return [];
+  const at = first.start;
+  return [{ args: [{ k: "arr", items: [], start: at, end: at }, ...call.args], edit: () => [{ start: at, end: at, text: "[], " }] }];
+}
+
 /** Leading element arguments wrapped in the array the first property wants. */
 function wrapped(round: Round, call: CallExpr, component: Component): Candidate[] {
   if (!wantsArray(component) || call.args.length === 0 || call.args[0].k === "arr") return [];
@@ -394,6 +407,7 @@ export function reshapeCalls(round: Round): Edit[] {
     const object = fromObject(round, call, component);
     const candidates = [
       ...(object ? [object] : []),
+      ...listLeftOut(round, call, component),
       ...wrapped(round, call, component),
       ...wrappedRun(round, call, component),
       ...splitIndex(round, call),

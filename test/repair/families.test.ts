@@ -493,6 +493,16 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = \\\n  Stack([a, b], "column", "m")', ROOT);
   });
 
+  test("a children list left empty or left out is filled with the statements written after it, not emptied of them", () => {
+    const parts = ['h = CardHeader("Revenue", "Last 6 months")', 'v = TextContent("$1,284,000", "large-heavy")'];
+    const page = (root: string, card: string) => lines(root, 't = TextContent("Sales")', card, ...parts);
+    const fixed = page("root = Stack([t, c])", 'c = Card([h, v], "card")');
+    becomes(page("root = Stack([t, c])", 'c = Card([], "card")'), fixed);
+    becomes(page("root = Stack([t, c])", 'c = Card("card")'), fixed);
+    // The root's list, over statements that other statements use.
+    becomes(page('root = Stack("column", "m")', 'c = Card([h, v], "card")'), page('root = Stack([t, c], "column", "m")', 'c = Card([h, v], "card")'));
+  });
+
   test("data written as records: a table's rows, a chart's labels and series, a table's columns and rows; props whose keys name no property, by value", () => {
     const cols = 'cols = [Col("Name", "string"), Col("Years", "number")]';
     becomes(
