@@ -5,6 +5,10 @@ import { children } from "../lang/expr-children.ts";
 export { children };
 
 export type CallExpr = Extract<Expr, { k: "call" }>;
+export type ObjExpr = Extract<Expr, { k: "obj" }>;
+
+/** A text, a number or a boolean: a value written as it is. */
+export const isLiteral = (e: Expr): boolean => e.k === "str" || e.k === "num" || e.k === "bool";
 
 /**
  * Calls `visit` on every node, outermost first. A loop over a stack of its own: a generator that

@@ -3,7 +3,7 @@
 // or where another closer shows it was left out), a string typed over lines is joined, the
 // root written without its name is named, prose goes.
 import { inspect, type BrokenLine, type Expr, type Inspection, type PlacedError } from "../lang/index.ts";
-import { eachNode, innermostAt } from "./exprs.ts";
+import { eachNode, innermostAt, isLiteral } from "./exprs.ts";
 import { removeLines, type Edit } from "./edits.ts";
 import { closedBeforeSibling, closings, leftOutBracket } from "./balance.ts";
 import { balance } from "../lang/autoclose.ts";
@@ -390,8 +390,7 @@ function errorsBeside(round: Round, text: string, ins: Inspection): number {
 }
 
 /** Whether a list holds both references, calls or lists and plain values. */
-const mixed = (items: Expr[]) =>
-  items.some((e) => e.k === "ref" || e.k === "call" || e.k === "arr") && items.some((e) => e.k === "str" || e.k === "num" || e.k === "bool");
+const mixed = (items: Expr[]) => items.some((e) => e.k === "ref" || e.k === "call" || e.k === "arr") && items.some(isLiteral);
 
 /** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */
 export function dropBroken(round: Round): Edit[] {

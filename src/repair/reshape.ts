@@ -10,7 +10,7 @@
 import type { Component, Expr } from "../lang/index.ts";
 import { TOOL_CALLS } from "../lang/check.ts";
 import type { Edit } from "./edits.ts";
-import { innermostAt, type CallExpr } from "./exprs.ts";
+import { innermostAt, isLiteral, type CallExpr, type ObjExpr } from "./exprs.ts";
 import { placesByName } from "./by-name.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
 import { coerce } from "./values.ts";
@@ -70,7 +70,7 @@ function fromObject(round: Round, call: CallExpr, component: Component): Candida
 function listLeftOut(round: Round, call: CallExpr, component: Component): Candidate[] {
   const first = call.args[0];
   if (!first || first.k === "arr" || !wantsArray(component)) return [];
-  if (!call.args.every((a, i) => (a.k === "str" || a.k === "num" || a.k === "bool") && round.fit.fits(a, component, i + 1))) return [];
+  if (!call.args.every((a, i) => isLiteral(a) && round.fit.fits(a, component, i + 1))) return [];
   const at = first.start;
   return [{ args: [{ k: "arr", items: [], start: at, end: at }, ...call.args], edit: () => [{ start: at, end: at, text: "[], " }] }];
 }
@@ -167,8 +167,6 @@ function thousands(round: Round, call: CallExpr): Candidate[] {
   return out;
 }
 
-type Record = Extract<Expr, { k: "obj" }>;
-
 const itemsOf = (component: Component, at: number) => component.props[at]?.schema.items;
 const componentAt = (round: Round, component: Component, at: number) => {
   const ref = itemsOf(component, at)?.$ref;
@@ -176,7 +174,7 @@ const componentAt = (round: Round, component: Component, at: number) => {
 };
 
 /** Records, each with the same keys in the same order: the values of key `k` are `column(k)`. */
-type Records = { keys: string[]; column(k: number): Expr[]; rows: Record[] };
+type Records = { keys: string[]; column(k: number): Expr[]; rows: ObjExpr[] };
 
 /** A signature's first two places, read from records: their values, and how each is written. */
 type FromRecords = { values: [Expr[], Expr[]]; texts: [string, string]; kept: 0 | 1 };
@@ -192,7 +190,7 @@ function fromRecords(round: Round, call: CallExpr, component: Component): Candid
   const given = call.args[0];
   const data = given?.k === "ref" ? round.defs.get(given.name)?.expr : given;
   if (data?.k !== "arr" || data.items.length === 0 || !data.items.every((r) => r.k === "obj")) return [];
-  const rows = data.items as Record[];
+  const rows = data.items as ObjExpr[];
   const keys = rows[0].entries.map((e) => e.key);
   if (!rows.every((r) => r.entries.length === keys.length && r.entries.every((e, k) => e.key === keys[k]))) return [];
   const records: Records = { keys, rows, column: (k) => rows.map((r) => r.entries[k].value) };
@@ -240,20 +238,19 @@ function seriesOf(component: Component, { keys, column }: Records, round: Round,
 function tableOf(component: Component, { keys, column, rows }: Records, round: Round, source: (e: Expr) => string): FromRecords | null {
   const col = componentAt(round, component, 0);
   if (!col || col.props[0]?.schema.type !== "string" || itemsOf(component, 1)?.type !== "array") return null;
-  if (!rows.every((r) => r.entries.every((e) => e.value.k === "str" || e.value.k === "num" || e.value.k === "bool"))) return null;
-  const types = col.props[1]?.schema.enum;
-  const typeOf = (k: number) => {
+  if (!rows.every((r) => r.entries.every((e) => isLiteral(e.value)))) return null;
+  // A column's type where the column component lists one: number when every value is one.
+  const listed = col.props[1]?.schema.enum;
+  const typed = keys.map((_, k) => {
     const kind = column(k).every((v) => v.k === "num") ? "number" : "string";
-    return types?.includes(kind) ? kind : null;
-  };
-  const at = { start: rows[0].start, end: rows[0].end };
-  const cols = keys.map((key, k): Expr => {
-    const type = typeOf(k);
-    const args: Expr[] = [{ k: "str", v: key, ...at }, ...(type ? [{ k: "str" as const, v: type, ...at }] : [])];
-    return { k: "call", name: col.name, args, ...at, nameEnd: at.start };
+    return listed?.includes(kind) ? [kind] : [];
   });
+  const at = { start: rows[0].start, end: rows[0].end };
+  const cols = keys.map(
+    (key, k): Expr => ({ k: "call", name: col.name, args: [key, ...typed[k]].map((v): Expr => ({ k: "str", v, ...at })), ...at, nameEnd: at.start }),
+  );
   const lines = rows.map((r): Expr => ({ k: "arr", items: r.entries.map((e) => e.value), start: r.start, end: r.end }));
-  const colText = (key: string, k: number) => `${col.name}(${[JSON.stringify(key), ...(typeOf(k) ? [JSON.stringify(typeOf(k))] : [])].join(", ")})`;
+  const colText = (key: string, k: number) => `${col.name}(${[key, ...typed[k]].map((v) => JSON.stringify(v)).join(", ")})`;
   return {
     values: [cols, lines],
     texts: [`[${keys.map(colText).join(", ")}]`, `[${rows.map((r) => `[${r.entries.map((e) => source(e.value)).join(", ")}]`).join(", ")}]`],

@@ -4,7 +4,7 @@
 // component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import { argumentLeftOut, itemLeftOut, type Edit } from "./edits.ts";
-import { calls, innermostAt } from "./exprs.ts";
+import { calls, innermostAt, isLiteral, type ObjExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
 import { listedByMeaning, truthOf } from "./meaning.ts";
@@ -85,7 +85,7 @@ function componentOf(all: PropSchema[], library: Library): Component | null {
  * component called with its entries as arguments, each in the place its key names (by-name.ts).
  * Null unless every entry finds a place.
  */
-function objectAsCall(value: Extract<Expr, { k: "obj" }>, source: string, component: Component): string | null {
+function objectAsCall(value: ObjExpr, source: string, component: Component): string | null {
   const places = placesByName(component, value.entries);
   if (places === null || places.includes(-1)) return null;
   const slots: string[] = [];
@@ -110,14 +110,12 @@ function textAsCall(source: string, component: Component): string | null {
   return `${component.name}(${Array(required).fill(source).join(", ")})`;
 }
 
-const LITERAL_KINDS = new Set<Expr["k"]>(["str", "num", "bool", "null"]);
-
 /**
  * A row written as an object where a list of values goes (`{name: "Ava", salary: 132000}` for a
  * table's `["Ava", 132000]`): its values, in the order written. Null unless each is a literal.
  */
-function objectAsRow(value: Extract<Expr, { k: "obj" }>, source: string): string | null {
-  if (value.entries.length === 0 || !value.entries.every((e) => LITERAL_KINDS.has(e.value.k))) return null;
+function objectAsRow(value: ObjExpr, source: string): string | null {
+  if (value.entries.length === 0 || !value.entries.every((e) => isLiteral(e.value) || e.value.k === "null")) return null;
   return `[${value.entries.map((e) => source.slice(e.value.start - value.start, e.value.end - value.start)).join(", ")}]`;
 }
 
