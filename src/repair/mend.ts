@@ -563,13 +563,13 @@ export function openedQuotes(line: string, max = 4): string[] {
   return out;
 }
 
-/** Runs of spaces outside strings between the end of one value and the start of another. */
+/** Runs of spaces (or a line break, in a statement over lines) outside strings between the end of one value and the start of another. */
 function valueGaps(line: string): number[] {
   const out: number[] = [];
   let at = 0;
   for (const p of parts(line)) {
     if (p.code) {
-      for (const m of p.text.matchAll(/[ \t]+/g)) {
+      for (const m of p.text.matchAll(/[ \t]*\r?\n[ \t]*|[ \t]+/g)) {
         const i = at + m.index!;
         const left = line[i - 1] ?? "";
         const right = line[i + m[0].length] ?? "";
@@ -597,7 +597,11 @@ export function missingCommas(line: string, tries = 3): string | null {
     let fallback: string | null = null;
     for (const at of gaps) {
       // Not the gap between a statement's name and its `=` (no value there), nor keywords' own.
-      const candidate = `${text.slice(0, at)}, ${text.slice(at).replace(/^[ \t]+/, "")}`;
+      // Over lines, the comma ends the first line.
+      const rest = text.slice(at);
+      const candidate = /^[ \t]*\r?\n/.test(rest)
+        ? `${text.slice(0, at)},${rest.replace(/^[ \t]+/, "")}`
+        : `${text.slice(0, at)}, ${rest.replace(/^[ \t]+/, "")}`;
       const ins = readAlone(candidate);
       if (ins.statements === 1 && ins.broken.length === 0) return candidate;
       // Readable further than before: there may be another comma missing after it.

@@ -560,6 +560,8 @@ describe("repairs that keep what the model wrote", () => {
   test("commas typed twice or left out between names, `new` before a call, a number with a word after it", () => {
     restores('root = Stack([a, b], "column", , "m")', ROOT);
     restores('root = Stack([a b], "column", "m")', ROOT);
+    // Over lines, the comma ends the line where it was left out.
+    restores('root = Stack([\n  a\n  b\n], "column", "m")', 'root = Stack([\n  a,\n  b\n], "column", "m")');
     restores('root = new Stack([a, b], "column", "m")', ROOT);
     const table = ["root = Stack([t])", 't = Table([Col("Name", "string"), Col("Years", "number")], rows)'];
     becomes(lines(...table, 'rows = [["Priya", 3], , ["Tom", 5]]'), lines(...table, 'rows = [["Priya", 3], ["Tom", 5]]'));
