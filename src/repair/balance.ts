@@ -27,7 +27,7 @@ const BRACKET_TRIES = 8;
  * was left out (`Card([a, b, "sunk")`): put back before each comma of the bracket it leaves open,
  * last first, and before the closer that met it; or the opener of the closer that came
  * (`Card(a, b], "sunk")`): put in after the bracket that is open, and after each of its commas.
- * Or one closer too many (`Card([a]))`), taken out. Empty when every closer meets its own opener.
+ * Or one closer too many (`Card([a]))`, `Stack([a]], "row")`), taken out. Empty when every closer meets its own opener.
  */
 export function leftOutBracket(text: string): string[] {
   const b = balance(text);
@@ -50,6 +50,8 @@ export function leftOutBracket(text: string): string[] {
   // Or left out deeper, where a list's like items begin to nest (`[["a", 1, ["b", 2]])`).
   const deeper = siblingsAt(text, b, m.from, m.at, m.depth, m.wanted);
   return [
+    // A closer typed twice (`Stack([a, b]], "column")`): the one that met the wrong opener taken out.
+    ...(text[m.at] === text[m.at - 1] ? [text.slice(0, m.at) + text.slice(m.at + 1)] : []),
     ...closerAt.map((at) => put(at, m.wanted)),
     put(m.at, m.wanted),
     ...deeper.map((at) => put(at, m.wanted)),

@@ -557,9 +557,11 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
-  test("commas typed twice or left out between names, `new` before a call, a number with a word after it", () => {
+  test("commas (or a closer) typed twice, commas left out between names, `new` before a call, a number with a word after it", () => {
     restores('root = Stack([a, b], "column", , "m")', ROOT);
     restores('root = Stack([a b], "column", "m")', ROOT);
+    // A closer typed twice: the second taken out, not an opener added to match it.
+    restores('root = Stack([a, b]], "column", "m")', ROOT);
     // Over lines, the comma ends the line where it was left out.
     restores('root = Stack([\n  a\n  b\n], "column", "m")', 'root = Stack([\n  a,\n  b\n], "column", "m")');
     restores('root = new Stack([a, b], "column", "m")', ROOT);
