@@ -27,7 +27,8 @@ const BRACKET_TRIES = 8;
  * was left out (`Card([a, b, "sunk")`): put back before each comma of the bracket it leaves open,
  * last first, and before the closer that met it; or the opener of the closer that came
  * (`Card(a, b], "sunk")`): put in after the bracket that is open, and after each of its commas.
- * Or one closer too many (`Card([a]))`, `Stack([a]], "row")`), taken out. Empty when every closer meets its own opener.
+ * Or one closer too many (`Card([a]))`, `Stack([a]], "row")`), taken out. Empty when every
+ * closer meets its own opener.
  */
 export function leftOutBracket(text: string): string[] {
   const b = balance(text);

@@ -599,9 +599,7 @@ export function missingCommas(line: string, tries = 3): string | null {
       // Not the gap between a statement's name and its `=` (no value there), nor keywords' own.
       // Over lines, the comma ends the first line.
       const rest = text.slice(at);
-      const candidate = /^[ \t]*\r?\n/.test(rest)
-        ? `${text.slice(0, at)},${rest.replace(/^[ \t]+/, "")}`
-        : `${text.slice(0, at)}, ${rest.replace(/^[ \t]+/, "")}`;
+      const candidate = `${text.slice(0, at)},${/^[ \t]*\r?\n/.test(rest) ? "" : " "}${rest.replace(/^[ \t]+/, "")}`;
       const ins = readAlone(candidate);
       if (ins.statements === 1 && ins.broken.length === 0) return candidate;
       // Readable further than before: there may be another comma missing after it.
