@@ -290,11 +290,11 @@ function placeFor(round: Round, orphan: Statement, sites: ListSite[], beside: Se
  * with the orphans written after its statement, in order, until one does not fit it (statements
  * that are no orphans are passed over): a model writes a card's parts after the card.
  */
-function emptyFilled(round: Round, site: ListSite, order: Statement[], orphaned: Set<string>): { edit: Edit; ids: string[] } | null {
+function emptyFilled(round: Round, site: ListSite, order: Statement[], from: number, orphaned: Set<string>): { edit: Edit; ids: string[] } | null {
   const parent = site.slot && round.library.components.get(site.slot.call.name);
   if (site.arr.items.length !== 0 || !parent || !site.slot) return null;
   const ids: string[] = [];
-  for (let i = order.indexOf(site.owner) + 1; i < order.length; i++) {
+  for (let i = from + 1; i < order.length; i++) {
     const stmt = order[i];
     if (!orphaned.has(stmt.id)) continue;
     const ref: Expr = { k: "ref", name: stmt.id, start: stmt.start, end: stmt.start };
@@ -358,7 +358,7 @@ export function orphans(round: Round): Edit[] {
   const orphaned = new Set(errors.flatMap((e) => (e.statementId && !used.has(e.statementId) ? [e.statementId] : [])));
   const placed = new Set<string>();
   for (const site of place ? sites : []) {
-    const filled = emptyFilled(round, site, order, orphaned);
+    const filled = emptyFilled(round, site, order, where.get(site.owner) ?? order.length, orphaned);
     if (!filled) continue;
     edits.push(filled.edit);
     for (const id of filled.ids) placed.add(id);

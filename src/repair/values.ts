@@ -4,7 +4,7 @@
 // component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import { argumentLeftOut, itemLeftOut, type Edit } from "./edits.ts";
-import { calls, innermostAt, isLiteral, type ObjExpr } from "./exprs.ts";
+import { calls, innermostAt, isLiteral, type CallExpr, type ObjExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
 import { listedByMeaning, truthOf } from "./meaning.ts";
@@ -43,7 +43,7 @@ function resolve(round: Round, value: Expr | undefined, seen = new Set<string>()
 }
 
 /** The value at a checker path (`/prop/2/key`) of a call, with the schema it must fit. */
-function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string): { value: Expr; schema: PropSchema; arg: Arg | null } | null {
+function locate(round: Round, call: CallExpr, path: string): { value: Expr; schema: PropSchema; arg: Arg | null } | null {
   const component = round.library.components.get(call.name);
   const [propName, ...rest] = path.split("/").slice(1);
   const index = component?.props.findIndex((p) => p.name === propName) ?? -1;
@@ -64,7 +64,7 @@ function locate(round: Round, call: Extract<Expr, { k: "call" }>, path: string):
 }
 
 /** A value written as a call's argument itself (not reached through a reference or inside one). */
-type Arg = { call: Extract<Expr, { k: "call" }>; index: number; optional: boolean };
+type Arg = { call: CallExpr; index: number; optional: boolean };
 
 // A word or two in lower case, as a style is named: a text (`"Revenue"`, a sentence) where a listed
 // value goes is kept for the fixing model.
@@ -119,12 +119,15 @@ function objectAsRow(value: ObjExpr, source: string): string | null {
   return `[${value.entries.map((e) => source.slice(e.value.start - value.start, e.value.end - value.start)).join(", ")}]`;
 }
 
+/** The JSON types schema branches allow. */
+const typesOf = (all: PropSchema[]) => new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
+
 /** The text that makes `value` fit `schema`, or null when no safe coercion exists. */
 export function coerce(value: Expr, source: string, schema: PropSchema, library?: Library): string | null {
   const all = branches(schema);
   const component = library && (value.k === "obj" || value.k === "str") ? componentOf(all, library) : null;
   if (component) return value.k === "obj" ? objectAsCall(value, source, component) : textAsCall(source, component);
-  const types = new Set(all.flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type : [b.type])));
+  const types = typesOf(all);
   if (value.k === "obj") return types.has("array") ? objectAsRow(value, source) : null;
   const listed = all.flatMap((b) => b.enum ?? []);
   if (listed.length) {
@@ -156,8 +159,17 @@ export function coerce(value: Expr, source: string, schema: PropSchema, library?
 
 type Mismatch = { value: Expr; schema: PropSchema; arg: Arg | null; stmt: Statement };
 
+// A round's mismatches, found once for the passes of several phases that read them.
+const mismatchesOf = new WeakMap<Round, Mismatch[]>();
+
 /** The value each type mismatch sits in, with its schema and statement (those that can be found). */
 function mismatches(round: Round): Mismatch[] {
+  let out = mismatchesOf.get(round);
+  if (out === undefined) mismatchesOf.set(round, (out = located(round)));
+  return out;
+}
+
+function located(round: Round): Mismatch[] {
   const out: Mismatch[] = [];
   for (const error of errorsOf(round, "type-mismatch")) {
     if (error.path === undefined || error.component === undefined) continue;
@@ -220,8 +232,7 @@ export function unlistedValues(round: Round): Edit[] {
 export function optionsObjects(round: Round): Edit[] {
   const edits: Edit[] = [];
   for (const { value, schema, arg } of mismatches(round)) {
-    if (value.k !== "obj" || !arg || arg.index === 0 || arg.index !== arg.call.args.length - 1 || arg.call.args[arg.index] !== value) continue;
-    if (branches(schema).some((b) => b.type === "object" || (Array.isArray(b.type) && b.type.includes("object")))) continue;
+    if (value.k !== "obj" || !arg || arg.index === 0 || arg.index !== arg.call.args.length - 1 || typesOf(branches(schema)).has("object")) continue;
     const inside = round.text.slice(value.start + 1, value.end - 1).trim();
     edits.push(inside ? { start: value.start, end: value.end, text: inside } : itemLeftOut(arg.call.args, arg.index));
   }
