@@ -10,7 +10,18 @@ import { balance } from "../lang/autoclose.ts";
 import { positional } from "./named.ts";
 import { jsxAsCalls } from "./jsx.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
-import { closedEarly, closedQuote, innerQuotes, mendLine, mismatchedQuote, missingCommas, openedQuotes, proseAfter, quotesByLine } from "./mend.ts";
+import {
+  closedEarly,
+  closedQuote,
+  innerQuotes,
+  itemAfterCloser,
+  mendLine,
+  mismatchedQuote,
+  missingCommas,
+  openedQuotes,
+  proseAfter,
+  quotesByLine,
+} from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
 import { readAlone } from "../lang/program.ts";
 
@@ -294,13 +305,14 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
+  const moved = /\][ \t\r\n]/.test(base) ? itemAfterCloser(base) : [];
   const first = firstThatParses(
     round,
     line,
-    [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library), ...proseAfter(base)],
+    [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library), ...proseAfter(base), ...moved],
     end,
   );
-  if (first) return closedInside(round, line, first, base, end);
+  if (first) return closedInside(round, line, intoList(round, line, first, moved, end), base, end);
   const brackets = [base, ...(named ? [named] : [])].flatMap((t) => leftOutBracket(t));
   const once = fewestErrors(round, line, brackets, end);
   // Two mistakes: a bracket and a comma, or two brackets; tried on lines of ordinary length only
@@ -311,6 +323,16 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
     return [...brackets.flatMap((t) => missingCommas(t) ?? []), ...(withComma ? leftOutBracket(withComma) : []), ...brackets.flatMap((t) => leftOutBracket(t))];
   };
   return fewestErrors(round, line, twice(), end);
+}
+
+/**
+ * The first clean reading, or one with the value after a list's closing bracket moved into the
+ * list (`moved`: itemAfterCloser), whichever the library finds fewer errors in; the first when
+ * they are as good as each other (a comma put back after the bracket is its usual reading).
+ */
+function intoList(round: Round, line: BrokenLine, reading: Edit, moved: string[], end: number): Edit {
+  if (moved.length === 0 || moved.includes(reading.text)) return reading;
+  return fewestErrors(round, line, [reading.text, ...moved], end) ?? reading;
 }
 
 // Readings with an opening quote given back that a broken line is tried with (openedQuotes).

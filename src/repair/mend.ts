@@ -613,6 +613,45 @@ export function missingCommas(line: string, tries = 3): string | null {
   return readAlone(text).broken.length === 0 ? text : null;
 }
 
+// Where a value starts, after a list's closing bracket (`] name`, `] "text"`, `] Text(`).
+const VALUE_START = /[A-Za-z0-9_$@"'[{-]/;
+
+/**
+ * A list's last item written after its closing bracket (`[a,\n  b\n] c, d)` for
+ * `[a,\n  b,\n  c\n], d)`): for each `]` with a value after it and no comma between, the line with
+ * that value moved inside, laid out as the items before it. The reading with a comma after the
+ * `]` instead is missingCommas'; the library judges between them.
+ */
+export function itemAfterCloser(line: string): string[] {
+  const code: { c: string; at: number; depth: number }[] = [];
+  eachInCode(line, (c, at, _prev, depth) => code.push({ c, at, depth }));
+  const out: string[] = [];
+  code.forEach(({ c, at, depth }, k) => {
+    if (c !== "]") return;
+    let start = at + 1;
+    while (/\s/.test(line[start] ?? "")) start++;
+    if (start === at + 1 || !VALUE_START.test(line[start] ?? "")) return;
+    // The value runs to a comma beside it or to the closer of what holds it.
+    let stop = line.length;
+    for (let j = k + 1; j < code.length; j++) {
+      const e = code[j];
+      if (e.at < start) continue;
+      if ((e.c === "," && e.depth === depth) || e.depth < depth) {
+        stop = e.at;
+        break;
+      }
+    }
+    const value = line.slice(start, stop).trimEnd();
+    const before = line.slice(0, at).trimEnd();
+    const gap = line.slice(before.length, at);
+    const lastLine = before.slice(before.lastIndexOf("\n") + 1);
+    const separator = gap.includes("\n") ? `\n${/^[ \t]*/.exec(lastLine)![0]}` : " ";
+    const comma = before.endsWith("[") || before.endsWith(",") ? "" : ",";
+    out.push(`${before}${comma}${before.endsWith("[") ? "" : separator}${value}${gap}]${line.slice(start + value.length)}`);
+  });
+  return out;
+}
+
 // Candidate ends `proseAfter` tries, from the last: a line with more has prose with code in it.
 const MAX_PROSE_ENDS = 3;
 

@@ -575,6 +575,23 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack([t])", 't = TextContent(30 seconds, "small")'), lines("root = Stack([t])", 't = TextContent("30 seconds", "small")'));
   });
 
+  test("a list's last item written after its closing bracket goes back in where it fits the list, not where it follows", () => {
+    const fields = [
+      'name = FormControl("Name", Input("name", "Your name", "text", ["required"]))',
+      'email = FormControl("Email", Input("email", "you@example.com", "email", ["required"]))',
+      'message = FormControl("Message", TextArea("message", "How can we help?", 6, ["required"]))',
+      'buttons = Buttons([Button("Send", "submit:contact", "primary")], "row")',
+    ];
+    const form = (list: string) => lines("root = Stack([form])", `form = Form("contact", ${list}, buttons)`, ...fields);
+    becomes(form("[\n  name,\n  email\n] message"), form("[\n  name,\n  email,\n  message\n]"));
+    becomes(form("[name, email] message"), form("[name, email, message]"));
+    // Inside a record's list too, where a comma after the bracket cannot be read.
+    const trend = (values: string) => lines("root = Stack([c])", `c = LineChart(["2024", "2025"], [Series("Users", ${values})])`);
+    becomes(trend("[\n  120\n] 340"), trend("[\n  120,\n  340\n]"));
+    // What fits the place after the list stays there: a comma goes back after the bracket.
+    restores('root = Stack([a, b] "column", "m")', ROOT);
+  });
+
   test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
     const text = (x: string, y: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, `b = TextContent(${y}, "large-heavy")`);
     const fixed = text('"Revenue"', '"$12"');
