@@ -20,6 +20,7 @@ import {
   missingCommas,
   openedQuotes,
   proseAfter,
+  proseLinesOut,
   quotesByLine,
 } from "./mend.ts";
 import { parsesAsStatement, type Round } from "./round.ts";
@@ -309,7 +310,15 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const first = firstThatParses(
     round,
     line,
-    [...list, commas, () => named && missingCommas(named), ...requoted(body, base, round.library), ...proseAfter(base), ...moved],
+    [
+      ...list,
+      commas,
+      () => named && missingCommas(named),
+      ...requoted(body, base, round.library),
+      ...proseAfter(base),
+      ...moved,
+      () => proseLinesOut(base, (w) => round.defs.has(w)),
+    ],
     end,
   );
   if (first) return closedInside(round, line, intoList(round, line, first, moved, end), base, end);

@@ -310,8 +310,9 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
-// A block comment of C and JavaScript (`/* row */`), with the spaces before it where it ends the code.
-const BLOCK_COMMENT = /[ \t]*\/\*.*?\*\/(?=[ \t]*$)|\/\*.*?\*\/[ \t]*/g;
+// A block comment of C and JavaScript (`/* row */`, or over lines inside a statement over lines):
+// with its lines where it has them to itself, else with the spaces before it where it ends the code.
+const BLOCK_COMMENT = /\r?\n[ \t]*\/\*[\s\S]*?\*\/[ \t]*(?=\r?\n)|[ \t]*\/\*[\s\S]*?\*\/(?=[ \t]*$)|\/\*[\s\S]*?\*\/[ \t]*/g;
 
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;
@@ -650,6 +651,24 @@ export function itemAfterCloser(line: string): string[] {
     out.push(`${before}${comma}${before.endsWith("[") ? "" : separator}${value}${gap}]${line.slice(start + value.length)}`);
   });
   return out;
+}
+
+// A line of words and nothing else: no string, bracket, `=` or number.
+const WORDS_LINE = /^[ \t]*([A-Za-z][^"'`\[\]{}()=0-9\r\n]*?)[ \t]*\r?$/;
+
+/**
+ * A statement over lines with a line of prose among its lines (`Next, the details section:`):
+ * without that line. A line of names only (`header body footer`, each `isName`) is a list
+ * whose commas were left out, not prose. Null when no line is prose.
+ */
+export function proseLinesOut(text: string, isName: (word: string) => boolean): string | null {
+  const all = text.split("\n");
+  const kept = all.filter((line, i) => {
+    const words = i === 0 ? null : WORDS_LINE.exec(line)?.[1];
+    if (!words) return true;
+    return !words.split(/[^A-Za-z0-9_$]+/).some((w) => w !== "" && !isName(w));
+  });
+  return kept.length === all.length ? null : kept.join("\n");
 }
 
 // Candidate ends `proseAfter` tries, from the last: a line with more has prose with code in it.

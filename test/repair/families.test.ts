@@ -592,6 +592,25 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack([a, b] "column", "m")', ROOT);
   });
 
+  test("a block comment or a line of prose among the lines of a statement over lines goes, its lines with it", () => {
+    const rows = (between: string[]) =>
+      lines(
+        "root = Stack([tbl])",
+        'tbl = Table([Col("Plan", "string"), Col("Price", "string")], rows)',
+        "rows = [",
+        '  ["Starter", "$12"],',
+        ...between,
+        '  ["Team", "$29"]',
+        "]",
+      );
+    becomes(rows(["/*", "  The paid plans", "*/"]), rows([]));
+    becomes(rows(["  /* the paid plans */"]), rows([]));
+    becomes(rows(["Next, the paid plans:"]), rows([]));
+    // Names alone on a line are items whose commas were left out, not prose.
+    const list = (items: string) => lines("root = Stack([", items, '], "column", "m")', ...TAIL);
+    becomes(list("  a b"), list("  a, b"));
+  });
+
   test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
     const text = (x: string, y: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, `b = TextContent(${y}, "large-heavy")`);
     const fixed = text('"Revenue"', '"$12"');
