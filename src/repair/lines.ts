@@ -306,7 +306,7 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
   const { base, named, list } = readings(body, round.library);
   let comma: string | null | undefined;
   const commas = () => (comma === undefined ? (comma = missingCommas(base)) : comma);
-  const moved = /\][ \t\r\n]/.test(base) ? itemAfterCloser(base) : [];
+  const moved = itemAfterCloser(base);
   const first = firstThatParses(
     round,
     line,

@@ -647,8 +647,9 @@ export function itemAfterCloser(line: string): string[] {
     const gap = line.slice(before.length, at);
     const lastLine = before.slice(before.lastIndexOf("\n") + 1);
     const separator = gap.includes("\n") ? `\n${/^[ \t]*/.exec(lastLine)![0]}` : " ";
-    const comma = before.endsWith("[") || before.endsWith(",") ? "" : ",";
-    out.push(`${before}${comma}${before.endsWith("[") ? "" : separator}${value}${gap}]${line.slice(start + value.length)}`);
+    const first = before.endsWith("[");
+    const comma = first || before.endsWith(",") ? "" : ",";
+    out.push(`${before}${comma}${first ? "" : separator}${value}${gap}]${line.slice(start + value.length)}`);
   });
   return out;
 }
@@ -657,16 +658,15 @@ export function itemAfterCloser(line: string): string[] {
 const WORDS_LINE = /^[ \t]*([A-Za-z][^"'`\[\]{}()=0-9\r\n]*?)[ \t]*\r?$/;
 
 /**
- * A statement over lines with a line of prose among its lines (`Next, the details section:`):
- * without that line. A line of names only (`header body footer`, each `isName`) is a list
- * whose commas were left out, not prose. Null when no line is prose.
+ * A statement over lines with a line of prose among its lines (`Next, the details section:`, two
+ * words or more): without that line. A line of names only (`header body footer`, each `isName`)
+ * is a list whose commas were left out, not prose. Null when no line is prose.
  */
 export function proseLinesOut(text: string, isName: (word: string) => boolean): string | null {
   const all = text.split("\n");
   const kept = all.filter((line, i) => {
-    const words = i === 0 ? null : WORDS_LINE.exec(line)?.[1];
-    if (!words) return true;
-    return !words.split(/[^A-Za-z0-9_$]+/).some((w) => w !== "" && !isName(w));
+    const words = (i === 0 ? undefined : WORDS_LINE.exec(line)?.[1])?.split(/[^A-Za-z0-9_$]+/).filter((w) => w !== "") ?? [];
+    return words.length < 2 || words.every(isName);
   });
   return kept.length === all.length ? null : kept.join("\n");
 }
