@@ -181,16 +181,23 @@ function outOfStyle(def: string, used: string, round: Round): boolean {
 /**
  * No `root`: the single top statement becomes `root` when it fits the library's root (any
  * element when the library names none); otherwise a root is built over every top statement.
+ * A `root` written as a list (`root = [header, table]`) is held in the library's root component.
  */
 export function missingRoot(round: Round): Edit[] {
-  if (!errorsOf(round, "missing-root").some((e) => e.statementId === undefined)) return [];
+  const errors = errorsOf(round, "missing-root");
+  const want = round.library.root;
+  const rootComponent = want ? round.library.components.get(want) : undefined;
+  const canBuild = rootComponent?.props[0] && [rootComponent.props[0].schema.type].flat().includes("array");
+  const root = round.defs.get("root");
+  if (canBuild && root?.expr.k === "arr" && errors.some((e) => e.statementId === "root")) {
+    const { start, end } = root.expr;
+    return [{ start, end, text: `${want}(${round.text.slice(start, end)})` }];
+  }
+  if (!errors.some((e) => e.statementId === undefined)) return [];
   const used = referenced(round);
   const tops: Statement[] = [...round.defs.values()].filter((s) => s.kind === "component" && !used.has(s.id)).sort((a, b) => a.start - b.start);
   if (!tops.length) return [];
-  const want = round.library.root;
   const fits = (s: Statement) => s.expr.k === "call" && (want ? s.expr.name === want : round.library.components.has(s.expr.name));
-  const rootComponent = want ? round.library.components.get(want) : undefined;
-  const canBuild = rootComponent?.props[0] && [rootComponent.props[0].schema.type].flat().includes("array");
   if ((tops.length === 1 && fits(tops[0])) || (!canBuild && fits(tops[0]))) {
     return [{ start: tops[0].start, end: tops[0].start + tops[0].id.length, text: "root" }];
   }

@@ -162,6 +162,9 @@ describe.skipIf(!HAVE_SHARED)("sanitizer repairs", () => {
       ["missing-root"],
     );
   });
+  test("root written as a list is held in the root component", () => {
+    fixed(lines("root = [title, note]", T, 'note = TextContent("n")'), lines("root = Stack([title, note])", T, 'note = TextContent("n")'), ["missing-root"]);
+  });
   test("root of another component is wrapped in the root component", () => {
     fixed(lines('root = Card([title], "card")', T), lines('root = Stack([Card([title], "card")])', T), ["type-mismatch"]);
   });
