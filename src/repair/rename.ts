@@ -45,15 +45,15 @@ export function lowerCaseCalls(text: string): LowerCall[] {
 const MAX_NAME_WORDS = 3;
 const CALL_OPENS = /[ \t]*\(/y;
 
-/** `text` with each call whose name is written as words that make a component's name (`Text Content(`) named so, or null when none is. */
+/** `text` with each call whose name is written as words that make a component's name (`Text Content(`, `text-content(`) named so, or null when none is. */
 export function joinedCallNames(text: string, library: Library): string | null {
   const words = codeWords(text);
   let out = "";
   let at = 0;
   for (let w = 0; w < words.length; w++) {
     let k = w;
-    // Words one space or tab apart, the last one before `(`.
-    while (k + 1 < words.length && k + 1 - w < MAX_NAME_WORDS && /^[ \t]+$/.test(text.slice(words[k].end, words[k + 1].start))) k++;
+    // Words one space, tab or hyphen apart (`text-content(`, as in HTML), the last one before `(`.
+    while (k + 1 < words.length && k + 1 - w < MAX_NAME_WORDS && /^(?:[ \t]+|-)$/.test(text.slice(words[k].end, words[k + 1].start))) k++;
     for (let last = k; last > w; last--) {
       CALL_OPENS.lastIndex = words[last].end;
       if (!CALL_OPENS.test(text)) continue;

@@ -179,6 +179,11 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([n])", 'n = Text Content("Contact us", "large-heavy")'),
       lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
     );
+    // Or as HTML writes a tag's name, with hyphens.
+    becomes(
+      lines("root = Stack([n])", 'n = text-content("Contact us", "large-heavy")'),
+      lines("root = Stack([n])", 'n = TextContent("Contact us", "large-heavy")'),
+    );
     // Words inside a string stay as written.
     becomes(
       lines("root = Stack([n])", 'n = Text Content("Text Content (draft)", "large-heavy")'),
