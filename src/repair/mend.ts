@@ -310,9 +310,11 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
-// A block comment of C and JavaScript (`/* row */`, or over lines inside a statement over lines):
-// with its lines where it has them to itself, else with the spaces before it where it ends the code.
-const BLOCK_COMMENT = /\r?\n[ \t]*\/\*[\s\S]*?\*\/[ \t]*(?=\r?\n)|[ \t]*\/\*[\s\S]*?\*\/(?=[ \t]*$)|\/\*[\s\S]*?\*\/[ \t]*/g;
+// A block comment of C and JavaScript (`/* row */`) or HTML (`<!-- row -->`), on one line or over
+// lines inside a statement over lines: with its lines where it has them to itself, else with the
+// spaces before it where it ends the code.
+const COMMENT = String.raw`(?:\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->)`;
+const BLOCK_COMMENT = new RegExp(String.raw`\r?\n[ \t]*${COMMENT}[ \t]*(?=\r?\n)|[ \t]*${COMMENT}(?=[ \t]*$)|${COMMENT}[ \t]*`, "g");
 
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;

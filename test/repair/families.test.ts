@@ -597,7 +597,7 @@ describe("repairs that keep what the model wrote", () => {
     restores('root = Stack([a, b] "column", "m")', ROOT);
   });
 
-  test("a block comment or a line of prose among the lines of a statement over lines goes, its lines with it", () => {
+  test("a block comment (C's or HTML's) or a line of prose among the lines of a statement over lines goes, its lines with it", () => {
     const rows = (between: string[]) =>
       lines(
         "root = Stack([tbl])",
@@ -610,6 +610,7 @@ describe("repairs that keep what the model wrote", () => {
       );
     becomes(rows(["/*", "  The paid plans", "*/"]), rows([]));
     becomes(rows(["  /* the paid plans */"]), rows([]));
+    becomes(rows(["  <!-- the paid plans -->"]), rows([]));
     becomes(rows(["Next, the paid plans:"]), rows([]));
     // Names alone on a line are items whose commas were left out, not prose.
     const list = (items: string) => lines("root = Stack([", items, '], "column", "m")', ...TAIL);
