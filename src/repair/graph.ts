@@ -90,6 +90,12 @@ export function danglingRefs(round: Round): Edit[] {
       continue;
     }
     const ref = hit.e;
+    // `Stack[[a, b]]`: a call written with square brackets, read as indexing a name.
+    const indexed = hit.parent?.k === "index" && hit.parent.obj === ref ? hit.parent : null;
+    if (indexed && round.library.components.has(ref.name)) {
+      edits.push({ start: ref.end, end: indexed.end, text: `(${round.text.slice(indexed.index.start, indexed.index.end)})` });
+      continue;
+    }
     // True, None, undefined: another language's literal, not a reference.
     if (Object.hasOwn(LITERALS, ref.name)) {
       edits.push({ start: ref.start, end: ref.end, text: LITERALS[ref.name] });

@@ -11,6 +11,7 @@ import { positional } from "./named.ts";
 import { jsxAsCalls } from "./jsx.ts";
 import { joinedCallNames, renameLowerCaseCalls } from "./rename.ts";
 import {
+  callsMended,
   closedEarly,
   closedQuote,
   innerQuotes,
@@ -318,6 +319,7 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
       ...proseAfter(base),
       ...moved,
       () => proseLinesOut(base, (w) => round.defs.has(w)),
+      ...callsMended(base).flatMap((t) => [t, t + balance(t).closers]),
     ],
     end,
   );

@@ -16,11 +16,12 @@ import { jsxAsCalls } from "./jsx.ts";
 const DECLARATION = /^([ \t]*)(?:export[ \t]+default[ \t]+|(?:export[ \t]+)?(?:const|let|var)[ \t]+)(?=\$?[A-Za-z_])/;
 // `root = () => Stack(...)`: the value written as a function that returns it.
 const ARROW = /^([ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*=)[ \t]*\([ \t]*\)[ \t]*=>(?=[ \t]*\S)/;
-// A statement written as a Markdown list item (`- `, `* `, `1. `) or as inline code (`` `…` ``).
-const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=)/;
+// A statement written as a Markdown list item (`- `, `* `, `• `, `1. `) or as inline code (`` `…` ``).
+const LIST_ITEM = /^([ \t]*)(?:[-*+\u2022\u00b7\u25aa\u25e6\u2023]|\d+[.)])[ \t]+(?=\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=)/;
 const INLINE_CODE = /^([ \t]*)`(\$?[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[^`]*)`[ \t]*$/;
-// A statement's name in Markdown's emphasis or code (`**header** = …`, `` `header` = …``).
-const NAME_MARKED = /^([ \t]*)(\*\*|__|\*|`)(\$?[A-Za-z_][A-Za-z0-9_-]*)\2(?=[ \t]*=)/;
+// A statement's name in Markdown's emphasis or code (`**header** = …`, `` `header` = …``), or in
+// quotes as a JSON key is (`"header" = …`).
+const NAME_MARKED = /^([ \t]*)(\*\*|__|\*|`|"|')(\$?[A-Za-z_][A-Za-z0-9_-]*)\2(?=[ \t]*=)/;
 // A statement's name written as words (`metric card = …`): in camel case.
 const NAME_WORDS = /^([ \t]*)([a-z][A-Za-z0-9_]*(?:[ \t]+[A-Za-z][A-Za-z0-9_]*)+)(?=[ \t]*=(?!=))/;
 // `form-buttons = …`: a name written with hyphens, as HTML ids are (graph.ts renames it).
@@ -653,6 +654,34 @@ export function itemAfterCloser(line: string): string[] {
     const comma = first || before.endsWith(",") ? "" : ",";
     out.push(`${before}${comma}${first ? "" : separator}${value}${gap}]${line.slice(start + value.length)}`);
   });
+  return out;
+}
+
+// A component's name where a call starts (not a member's name, `a.Card`).
+const CALL_NAME = /(?<![A-Za-z0-9_$.@])[A-Z][A-Za-z0-9_]*$/;
+// The most calls a line's readings below are made for, each on its own.
+const MAX_CALL_SITES = 3;
+
+/**
+ * Calls written with square brackets (`TextContent["Hi", "large"]`) or with their opening
+ * parenthesis left out (`TextContent "Hi", "large")`): for each, the line with it written as a
+ * call. A closer the second leaves missing is put back by the readings that close a line.
+ */
+export function callsMended(line: string): string[] {
+  const code: { c: string; at: number; depth: number }[] = [];
+  eachInCode(line, (c, at, _prev, depth) => code.push({ c, at, depth }));
+  const out: string[] = [];
+  for (let k = 0; k < code.length && out.length < MAX_CALL_SITES; k++) {
+    const { c, at, depth } = code[k];
+    const name = CALL_NAME.exec(line.slice(Math.max(0, at - 64), at).trimEnd());
+    if (!name) continue;
+    if (c === "[") {
+      const close = code.find((e, j) => j > k && e.c === "]" && e.depth === depth - 1);
+      if (close) out.push(`${line.slice(0, at)}(${line.slice(at + 1, close.at)})${line.slice(close.at + 1)}`);
+    } else if (c === " " && line[at - 1] !== " " && VALUE_START.test(line.slice(at).trimStart()[0] ?? "")) {
+      out.push(`${line.slice(0, at)}(${line.slice(at).trimStart()}`);
+    }
+  }
   return out;
 }
 

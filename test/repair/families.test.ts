@@ -617,6 +617,17 @@ describe("repairs that keep what the model wrote", () => {
     becomes(list("  a b"), list("  a, b"));
   });
 
+  test("a call written with square brackets or without its opening parenthesis; a statement's name in quotes or after a bullet", () => {
+    restores('root = Stack[[a, b], "column", "m"]', ROOT);
+    // One list alone in the brackets reads as indexing a name: the same call.
+    const list = lines("root = Stack([a, b])", ...TAIL);
+    becomes(lines("root = Stack[[a, b]]", ...TAIL), list);
+    restores('root = Stack [a, b], "column", "m")', ROOT);
+    becomes(lines(ROOT, 'a = TextContent "Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
+    restores('"root" = Stack([a, b], "column", "m")', ROOT);
+    restores('\u2022 root = Stack([a, b], "column", "m")', ROOT);
+  });
+
   test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
     const text = (x: string, y: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, `b = TextContent(${y}, "large-heavy")`);
     const fixed = text('"Revenue"', '"$12"');
