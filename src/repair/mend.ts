@@ -317,6 +317,9 @@ export function inCode(line: string, at: number): boolean {
 const COMMENT = String.raw`(?:\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->)`;
 const BLOCK_COMMENT = new RegExp(String.raw`\r?\n[ \t]*${COMMENT}[ \t]*(?=\r?\n)|[ \t]*${COMMENT}(?=[ \t]*$)|${COMMENT}[ \t]*`, "g");
 
+// Characters of no width (a zero-width space or joiner, a byte-order mark) copied into code.
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;
 const DOUBLED = /(?<!["\\])""([^"\n,()[\]{}][^"\n]*?)""(?!")/g;
@@ -334,7 +337,7 @@ export function mendLine(line: string): string | null {
     .map((p) =>
       p.code
         ? namedEquals(
-            literals(p.text.replace(BLOCK_COMMENT, "").replace(CONTINUED, ""))
+            literals(p.text.replace(BLOCK_COMMENT, "").replace(CONTINUED, "").replace(ZERO_WIDTH, ""))
               .replace(BARE_TEXT, '"$&"')
               .replace(CURRENCY, '"$&"')
               .replace(UNIT, unitless)

@@ -617,7 +617,7 @@ describe("repairs that keep what the model wrote", () => {
     becomes(list("  a b"), list("  a, b"));
   });
 
-  test("a call written with square brackets or without its opening parenthesis; a statement's name in quotes or after a bullet", () => {
+  test("a call written with square brackets or without its opening parenthesis; a statement's name in quotes or after a bullet; characters of no width", () => {
     restores('root = Stack[[a, b], "column", "m"]', ROOT);
     // One list alone in the brackets reads as indexing a name: the same call.
     const list = lines("root = Stack([a, b])", ...TAIL);
@@ -626,6 +626,12 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines(ROOT, 'a = TextContent "Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
     restores('"root" = Stack([a, b], "column", "m")', ROOT);
     restores('\u2022 root = Stack([a, b], "column", "m")', ROOT);
+    // Characters of no width copied into code go; in a string they stay.
+    restores('root\u200b = Stack([a,\u200b b], "column", "m")', ROOT);
+    becomes(
+      lines(ROOT, 'a = Text\u200dContent("Re\u200bvenue", "small-heavy")', TAIL[1]!),
+      lines(ROOT, 'a = TextContent("Re\u200bvenue", "small-heavy")', TAIL[1]!),
+    );
   });
 
   test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
