@@ -66,9 +66,9 @@ function locate(round: Round, call: CallExpr, path: string): { value: Expr; sche
 /** A value written as a call's argument itself (not reached through a reference or inside one). */
 type Arg = { call: CallExpr; index: number; optional: boolean };
 
-// A word or two in lower case, as a style is named: a text (`"Revenue"`, a sentence) where a listed
-// value goes is kept for the fixing model.
-const STYLE_WORD = /^[a-z][A-Za-z0-9_-]{0,23}(?: [a-z][a-z0-9_-]{0,23})?$/;
+// A word or two in lower case, as a style is named, or nothing (`""`, a value left empty): a text
+// (`"Revenue"`, a sentence) where a listed value goes is kept for the fixing model.
+const STYLE_WORD = /^(?:[a-z][A-Za-z0-9_-]{0,23}(?: [a-z][a-z0-9_-]{0,23})?|[ \t]*)$/;
 
 /** The component `schema` (or one of its branches) names by `$ref`, when exactly one. */
 export function namedComponent(schema: PropSchema | undefined, library: Library): Component | null {
@@ -209,7 +209,7 @@ export function mismatchedValues(round: Round): Edit[] {
 
 /**
  * An optional argument's listed value that means none of the listed ones (`"fancy"` where a
- * Card takes card, sunk or clear: a style the library does not have): left out, so that the
+ * Card takes card, sunk or clear: a style the library does not have; `""`): left out, so that the
  * component renders as it does without it (`null` where arguments follow), rather than the
  * program failing for it. Only once nothing else reads the call another way.
  */

@@ -687,6 +687,8 @@ describe("repairs that keep what the model wrote", () => {
     // A style the library does not have: the component as it renders without one.
     becomes(lines("root = Stack([c])", 'c = Card([a, b], "fancy")', ...TAIL), lines("root = Stack([c])", "c = Card([a, b])", ...TAIL));
     becomes(lines('root = Stack([a, b], "diagonal", "m")', ...TAIL), lines('root = Stack([a, b], null, "m")', ...TAIL));
+    // A listed value left empty: none.
+    becomes(lines('root = Stack([a, b], "", "m")', ...TAIL), lines('root = Stack([a, b], null, "m")', ...TAIL));
     // A text is no style: left for the fixing model.
     expect(repair(lines('root = Stack([a, b], "Quarterly revenue by region", "m")', ...TAIL), lib).status).toBe("fix_failed");
     expect(repair(lines('root = Stack([a, b], "Revenue", "m")', ...TAIL), lib).status).toBe("fix_failed");
