@@ -13,7 +13,7 @@ import type { Edit } from "./edits.ts";
 import { innermostAt, isLiteral, type CallExpr, type ObjExpr } from "./exprs.ts";
 import { placesByName } from "./by-name.ts";
 import { errorsOf, statementAt, type Round } from "./round.ts";
-import { coerce } from "./values.ts";
+import { coerce, objectItemsAsCalls } from "./values.ts";
 
 type Candidate = { args: Expr[]; edit: () => Edit[] };
 
@@ -363,13 +363,16 @@ export function argReadings(round: Round, call: CallExpr, component: Component):
   return out;
 }
 
-/** `args` with each value that does not fit `c` but that values.ts would mend (`"Card"` for "card", `"6"` for 6) as mended. */
+/**
+ * `args` with each value that does not fit `c` but that values.ts would mend (`"Card"` for "card",
+ * `"6"` for 6, a list's objects as the component its items are) as mended.
+ */
 export function mendedValues(round: Round, args: Expr[], c: Component): Expr[] {
   let out: Expr[] | null = null;
   args.forEach((a, i) => {
     if (i >= c.props.length || a.k === "null" || round.fit.fits(a, c, i)) return;
-    const text = coerce(a, round.text.slice(a.start, a.end), c.props[i].schema);
-    const value = text === null ? undefined : literalOf(text, a);
+    const text = a.k === "arr" ? null : coerce(a, round.text.slice(a.start, a.end), c.props[i].schema);
+    const value = text === null ? (objectItemsAsCalls(a, c.props[i].schema, round.library) ?? undefined) : literalOf(text, a);
     if (value !== undefined) (out ??= args.slice())[i] = value;
   });
   return out ?? args;

@@ -86,13 +86,46 @@ function componentOf(all: PropSchema[], library: Library): Component | null {
  * Null unless every entry finds a place.
  */
 function objectAsCall(value: ObjExpr, source: string, component: Component): string | null {
+  const args = entriesAsArgs(value, component);
+  const text = (a: Expr | undefined) => (a ? source.slice(a.start - value.start, a.end - value.start) : "null");
+  return args && `${component.name}(${Array.from(args, text).join(", ")})`;
+}
+
+/** An object's entries as `component`'s arguments, each in the place its key names; null unless every entry finds one. */
+function entriesAsArgs(value: ObjExpr, component: Component): (Expr | undefined)[] | null {
   const places = placesByName(component, value.entries);
   if (places === null || places.includes(-1)) return null;
-  const slots: string[] = [];
+  const args: (Expr | undefined)[] = [];
   value.entries.forEach(({ value: v }, k) => {
-    slots[places[k]] = source.slice(v.start - value.start, v.end - value.start);
+    args[places[k]] = v;
   });
-  return `${component.name}(${Array.from(slots, (t) => t ?? "null").join(", ")})`;
+  return args;
+}
+
+/**
+ * A list whose objects stand where its items are one component (`[Tag("a"), {text: "b"}]` where
+ * Tags go) with those objects as the calls objectAsCall writes: the list as the value passes will
+ * have mended it, for a fit (names.ts). Null when no object is one.
+ */
+export function objectItemsAsCalls(list: Expr, schema: PropSchema, library: Library): Expr | null {
+  const component = list.k === "arr" ? namedComponent(branches(schema).find((b) => b.items)?.items, library) : null;
+  if (list.k !== "arr" || !component) return null;
+  let changed = false;
+  const items = list.items.map((item) => {
+    const args = item.k === "obj" ? entriesAsArgs(item, component) : null;
+    if (!args) return item;
+    changed = true;
+    const none = (): Expr => ({ k: "null", start: item.start, end: item.start });
+    return {
+      k: "call",
+      name: component.name,
+      args: Array.from(args, (a) => a ?? none()),
+      start: item.start,
+      end: item.end,
+      nameEnd: item.start,
+    } satisfies CallExpr;
+  });
+  return changed ? { ...list, items } : null;
 }
 
 /** Whether a property takes free text (a string, not one of listed values). */

@@ -634,6 +634,11 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("a misspelt component whose list holds its items both as calls and as objects is named by that list's fit", () => {
+    const cta = (name: string, later: string) => lines("root = Stack([cta])", `cta = ${name}([Button("Go", "action:go", "primary"), ${later}])`);
+    becomes(cta("Bttons", '{label: "Later", action: "action:later", variant: "secondary"}'), cta("Buttons", 'Button("Later", "action:later", "secondary")'));
+  });
+
   test("text without its quotes or in quotes of other kinds, a name marked up or written as words, names in braces, an amount with its sign", () => {
     const text = (x: string, y: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, `b = TextContent(${y}, "large-heavy")`);
     const fixed = text('"Revenue"', '"$12"');
