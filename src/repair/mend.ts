@@ -95,6 +95,13 @@ function eachInCode(line: string, visit: (c: string, at: number, prev: string, d
   }
 }
 
+/** The characters of `line` that are code, each with its offset and depth (as eachInCode gives them). */
+function codeChars(line: string): { c: string; at: number; depth: number }[] {
+  const code: { c: string; at: number; depth: number }[] = [];
+  eachInCode(line, (c, at, _prev, depth) => code.push({ c, at, depth }));
+  return code;
+}
+
 /** A template literal as a double-quoted string, its `${x}` parts joined with `+`. */
 function untemplate(literal: string): string {
   const body = literal.slice(1, literal.endsWith("`") && literal.length > 1 ? -1 : undefined);
@@ -630,8 +637,7 @@ const VALUE_START = /[A-Za-z0-9_$@"'[{-]/;
  * `]` instead is missingCommas'; the library judges between them.
  */
 export function itemAfterCloser(line: string): string[] {
-  const code: { c: string; at: number; depth: number }[] = [];
-  eachInCode(line, (c, at, _prev, depth) => code.push({ c, at, depth }));
+  const code = codeChars(line);
   const out: string[] = [];
   code.forEach(({ c, at, depth }, k) => {
     if (c !== "]") return;
@@ -671,8 +677,7 @@ const MAX_CALL_SITES = 3;
  * call. A closer the second leaves missing is put back by the readings that close a line.
  */
 export function callsMended(line: string): string[] {
-  const code: { c: string; at: number; depth: number }[] = [];
-  eachInCode(line, (c, at, _prev, depth) => code.push({ c, at, depth }));
+  const code = codeChars(line);
   const out: string[] = [];
   for (let k = 0; k < code.length && out.length < MAX_CALL_SITES; k++) {
     const { c, at, depth } = code[k];

@@ -371,9 +371,10 @@ export function mendedValues(round: Round, args: Expr[], c: Component): Expr[] {
   let out: Expr[] | null = null;
   args.forEach((a, i) => {
     if (i >= c.props.length || a.k === "null" || round.fit.fits(a, c, i)) return;
-    const text = a.k === "arr" ? null : coerce(a, round.text.slice(a.start, a.end), c.props[i].schema);
-    const value = text === null ? (objectItemsAsCalls(a, c.props[i].schema, round.library) ?? undefined) : literalOf(text, a);
-    if (value !== undefined) (out ??= args.slice())[i] = value;
+    const { schema } = c.props[i];
+    const text = a.k === "arr" ? null : coerce(a, round.text.slice(a.start, a.end), schema);
+    const value = a.k === "arr" ? objectItemsAsCalls(a, schema, round.library) : text === null ? null : literalOf(text, a);
+    if (value) (out ??= args.slice())[i] = value;
   });
   return out ?? args;
 }
