@@ -319,7 +319,10 @@ function readLine(round: Round, line: BrokenLine, body: string, end: number): Ed
       ...proseAfter(base),
       ...moved,
       () => proseLinesOut(base, (w) => round.defs.has(w)),
-      ...callsMended(base).flatMap((t) => [t, t + balance(t).closers]),
+      ...callsMended(base).flatMap((t): Reading[] => {
+        const closed = t + balance(t).closers;
+        return [t, closed, () => missingCommas(closed)];
+      }),
     ],
     end,
   );

@@ -624,6 +624,8 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines("root = Stack[[a, b]]", ...TAIL), list);
     restores('root = Stack [a, b], "column", "m")', ROOT);
     becomes(lines(ROOT, 'a = TextContent "Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
+    // Written as Ruby calls a method: no parentheses, no commas.
+    becomes(lines(ROOT, 'a = TextContent "Revenue" "small-heavy"', TAIL[1]!), lines(ROOT, ...TAIL));
     restores('"root" = Stack([a, b], "column", "m")', ROOT);
     restores('\u2022 root = Stack([a, b], "column", "m")', ROOT);
     // Characters of no width copied into code go; in a string they stay.
