@@ -318,10 +318,10 @@ export function inCode(line: string, at: number): boolean {
   return false; // in the comment that ends the line
 }
 
-// A block comment of C and JavaScript (`/* row */`) or HTML (`<!-- row -->`), on one line or over
+// A block comment of C and JavaScript (`/* row */`, in JSX `{/* row */}`) or HTML (`<!-- row -->`), on one line or over
 // lines inside a statement over lines: with its lines where it has them to itself, else with the
 // spaces before it where it ends the code.
-const COMMENT = String.raw`(?:\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->)`;
+const COMMENT = String.raw`(?:\{[ \t]*\/\*[\s\S]*?\*\/[ \t]*\}|\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->)`;
 const BLOCK_COMMENT = new RegExp(String.raw`\r?\n[ \t]*${COMMENT}[ \t]*(?=\r?\n)|[ \t]*${COMMENT}(?=[ \t]*$)|${COMMENT}[ \t]*`, "g");
 
 // Characters of no width (a zero-width space or joiner, a byte-order mark) copied into code.
@@ -365,12 +365,14 @@ export function mendLine(line: string): string | null {
   text = listCommas(tuplesAsArrays(semicolonsInside(text)));
   // A trailing semicolon (or several), with what spacing follows (read back from the end: a
   // pattern for it would try every run of semicolons in the line); or one comma after a whole
-  // statement, as between an object's entries (inside an open bracket it goes on the next line).
+  // statement, as between an object's entries (inside an open bracket it goes on the next line),
+  // or one full stop after a closing bracket, as a sentence ends.
   let end = text.length;
   while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
   let cut = end;
   while (cut > 0 && text[cut - 1] === ";") cut--;
   if (cut === end && text[end - 1] === "," && closedAt(text, end - 1)) cut--;
+  else if (cut === end && text[end - 1] === "." && /[)\]}]/.test(text[end - 2] ?? "") && closedAt(text, end - 1)) cut--;
   if (cut < end) text = text.slice(0, cut) + text.slice(end);
   return text === line ? null : text;
 }

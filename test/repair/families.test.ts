@@ -456,6 +456,9 @@ describe("repairs that keep what the model wrote", () => {
     // A comma after a whole statement, as between an object's entries.
     restores(`${ROOT},`, ROOT);
     becomes(lines(`${ROOT},`, `${TAIL[0]},`, TAIL[1]!), lines(ROOT, ...TAIL));
+    // A full stop after one, as a sentence ends; a JSX comment after one.
+    restores(`${ROOT}.`, ROOT);
+    restores(`${ROOT} {/* the page */}`, ROOT);
     // Two statements on one line, `;` between them.
     becomes(lines(ROOT, `${TAIL[0]}; ${TAIL[1]}`), lines(ROOT, ...TAIL));
     // `export default`, and the value written as a function returning it.
