@@ -75,6 +75,9 @@ function cleanReading(round: Round, line: BrokenLine, text: string, end: number)
 // Lines longer than this are not read for two mistakes at once (a bracket with a comma or another bracket).
 const MAX_TWICE_CHARS = 2_000;
 
+// A statement that ends with a full stop after its closing bracket (`… "small").`).
+const FULL_STOP = /[)\]}][ \t]*\.[ \t]*$/;
+
 // A line that stops after `=` or an operator (a backslash may continue it): its statement goes on in the next line.
 const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*(?:\\[ \t]*)?$/;
 
@@ -274,8 +277,9 @@ export function brokenLines(round: Round): Edit[] {
     }
     if (line.incomplete) {
       // The stream stopped here, or the last line lost a closing quote: close what is open, else
-      // drop the cut statement.
-      const closed = firstThatParses(round, line, [...closedWhole(body), ...closings(body)]);
+      // drop the cut statement. A full stop after its closer ends a sentence, not a member's name cut off.
+      const stop = FULL_STOP.test(body) ? mendLine(body) : null;
+      const closed = firstThatParses(round, line, [stop, ...closedWhole(body), ...closings(body)]);
       edits.push(
         closed ? closedInside(round, line, closed, body.replace(/\s+$/, ""), end) : removeLines(round.text, line.start, line.end, round.from, round.to),
       );

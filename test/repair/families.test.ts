@@ -458,6 +458,8 @@ describe("repairs that keep what the model wrote", () => {
     becomes(lines(`${ROOT},`, `${TAIL[0]},`, TAIL[1]!), lines(ROOT, ...TAIL));
     // A full stop after one, as a sentence ends; a JSX comment after one.
     restores(`${ROOT}.`, ROOT);
+    // On the program's last line too, where it might have been a member's name cut off.
+    becomes(lines(ROOT, TAIL[0]!, `${TAIL[1]}.`), lines(ROOT, ...TAIL));
     restores(`${ROOT} {/* the page */}`, ROOT);
     // Two statements on one line, `;` between them.
     becomes(lines(ROOT, `${TAIL[0]}; ${TAIL[1]}`), lines(ROOT, ...TAIL));
