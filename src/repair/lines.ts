@@ -392,9 +392,10 @@ function byObject(expr: Expr, error: PlacedError): boolean {
 
 /**
  * Of `texts`, the reading firstThatParses would take that the library finds the fewest errors in;
- * a list that mixes components or lists with plain values counts as one (an unknown call's
- * arguments have no schema to say which reading is right: `Div([a, b, "column", "l")`; nor has a
- * value statement's list: `[["a", 1], ["b", 2, ["c", 3]]`). Readings as good as each other alone
+ * a list that mixes components or lists with plain values, or lists with objects, counts as one
+ * (an unknown call's arguments have no schema to say which reading is right: `Div([a, b,
+ * "column", "l")`, `Chart(["Q1", "Q2"], {…}], …)`; nor has a value statement's list:
+ * `[["a", 1], ["b", 2, ["c", 3]]`). Readings as good as each other alone
  * are read again beside the statements they refer to: what those are decides where they fit
  * (`TabItem("m", "M", [text], pie)` puts a chart where an icon goes).
  */
@@ -429,8 +430,10 @@ function errorsBeside(round: Round, text: string, ins: Inspection): number {
   return inspect(`${text}\n${[...defs].join("\n")}`, round.library).errors.filter((e) => e.at < text.length).length;
 }
 
-/** Whether a list holds both references, calls or lists and plain values. */
-const mixed = (items: Expr[]) => items.some((e) => e.k === "ref" || e.k === "call" || e.k === "arr") && items.some(isLiteral);
+/** Whether a list holds both references, calls or lists and plain values, or both lists and objects (rows and records). */
+const mixed = (items: Expr[]) =>
+  (items.some((e) => e.k === "ref" || e.k === "call" || e.k === "arr") && items.some(isLiteral)) ||
+  (items.some((e) => e.k === "arr") && items.some((e) => e.k === "obj"));
 
 /** Last resort: a `name = ...` line nothing could read is dropped (references to it go next round). */
 export function dropBroken(round: Round): Edit[] {

@@ -667,6 +667,12 @@ describe("repairs that keep what the model wrote", () => {
     const rows = ['  ["Priya", 3],', '  ["Tom", 5],', '  ["Lena", 7]'];
     becomes(lines(...head, 'rows = [["Priya", 3], ["Tom", 5, ["Lena", 7]]'), lines(...head, 'rows = [["Priya", 3], ["Tom", 5], ["Lena", 7]]'));
     becomes(lines(...head, 'rows = [["Priya", 3, ["Tom", 5], ["Lena", 7]]'), lines(...head, 'rows = [["Priya", 3], ["Tom", 5], ["Lena", 7]]'));
+    // An opener left out before records, in a call no component is known by: not where it would
+    // make one list of a list and a record (the record then reads as the chart's Series).
+    becomes(
+      lines("root = Stack([c])", 'c = Chart(["Q1", "Q2"], {category: "2025", values: [120, 135]}], "grouped")'),
+      lines("root = Stack([c])", 'c = BarChart(["Q1", "Q2"], [Series("2025", [120, 135])], "grouped")'),
+    );
     // A closer that met the wrong opener (`)` for `]`).
     becomes(
       lines("root = Stack([t])", 't = Table([Col("Name", "string")], [["Priya", ["Tom"]])'),
