@@ -191,6 +191,7 @@ function outOfStyle(def: string, used: string, round: Round): boolean {
  */
 export function missingRoot(round: Round): Edit[] {
   const errors = errorsOf(round, "missing-root");
+  if (errors.length === 0) return [];
   const want = round.library.root;
   const rootComponent = want ? round.library.components.get(want) : undefined;
   const canBuild = rootComponent?.props[0] && [rootComponent.props[0].schema.type].flat().includes("array");

@@ -75,8 +75,8 @@ function cleanReading(round: Round, line: BrokenLine, text: string, end: number)
 // Lines longer than this are not read for two mistakes at once (a bracket with a comma or another bracket).
 const MAX_TWICE_CHARS = 2_000;
 
-// A statement that ends with a full stop after its closing bracket (`… "small").`).
-const FULL_STOP = /[)\]}][ \t]*\.[ \t]*$/;
+// A statement that ends with a full stop after its closing bracket (`… "small").`), as mendLine takes it off.
+const FULL_STOP = /[)\]}]\.[ \t]*$/;
 
 // A line that stops after `=` or an operator (a backslash may continue it): its statement goes on in the next line.
 const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*(?:\\[ \t]*)?$/;

@@ -631,6 +631,9 @@ export function missingCommas(line: string, tries = 3): string | null {
 
 // Where a value starts, after a list's closing bracket (`] name`, `] "text"`, `] Text(`).
 const VALUE_START = /[A-Za-z0-9_$@"'[{-]/;
+// A value after a closing bracket with only space between: a line without one has no reading below
+// (a broken line is read for it every round; most lines are not walked).
+const VALUE_AFTER_CLOSER = /\]\s+[A-Za-z0-9_$@"'[{-]/;
 
 /**
  * A list's last item written after its closing bracket (`[a,\n  b\n] c, d)` for
@@ -639,6 +642,7 @@ const VALUE_START = /[A-Za-z0-9_$@"'[{-]/;
  * `]` instead is missingCommas'; the library judges between them.
  */
 export function itemAfterCloser(line: string): string[] {
+  if (!VALUE_AFTER_CLOSER.test(line)) return [];
   const code = codeChars(line);
   const out: string[] = [];
   code.forEach(({ c, at, depth }, k) => {
@@ -670,6 +674,8 @@ export function itemAfterCloser(line: string): string[] {
 
 // A component's name where a call starts (not a member's name, `a.Card`).
 const CALL_NAME = /(?<![A-Za-z0-9_$.@])[A-Z][A-Za-z0-9_]*$/;
+// A capitalized name before `[` or before a space and a value: a line without one has no reading below.
+const CALL_WITHOUT_PARENS = /[A-Z][A-Za-z0-9_]*(?:\s*\[| \s*[A-Za-z0-9_$@"'[{-])/;
 // The most calls a line's readings below are made for, each on its own.
 const MAX_CALL_SITES = 3;
 
@@ -679,6 +685,7 @@ const MAX_CALL_SITES = 3;
  * call. A closer the second leaves missing is put back by the readings that close a line.
  */
 export function callsMended(line: string): string[] {
+  if (!CALL_WITHOUT_PARENS.test(line)) return [];
   const code = codeChars(line);
   const out: string[] = [];
   for (let k = 0; k < code.length && out.length < MAX_CALL_SITES; k++) {

@@ -87,9 +87,11 @@ function componentOf(all: PropSchema[], library: Library): Component | null {
  */
 function objectAsCall(value: ObjExpr, source: string, component: Component): string | null {
   const args = entriesAsArgs(value, component);
-  const text = (a: Expr | undefined) => (a ? source.slice(a.start - value.start, a.end - value.start) : "null");
-  return args && `${component.name}(${Array.from(args, text).join(", ")})`;
+  return args && `${component.name}(${Array.from(args, (a) => (a ? within(source, value, a) : "null")).join(", ")})`;
 }
+
+/** The text of `inner`, a part of `outer` whose text is `source`. */
+const within = (source: string, outer: Expr, inner: Expr) => source.slice(inner.start - outer.start, inner.end - outer.start);
 
 /** An object's entries as `component`'s arguments, each in the place its key names; null unless every entry finds one. */
 function entriesAsArgs(value: ObjExpr, component: Component): (Expr | undefined)[] | null {
@@ -108,8 +110,9 @@ function entriesAsArgs(value: ObjExpr, component: Component): (Expr | undefined)
  * have mended it, for a fit (names.ts). Null when no object is one.
  */
 export function objectItemsAsCalls(list: Expr, schema: PropSchema, library: Library): Expr | null {
-  const component = list.k === "arr" ? namedComponent(branches(schema).find((b) => b.items)?.items, library) : null;
-  if (list.k !== "arr" || !component) return null;
+  if (list.k !== "arr") return null;
+  const component = namedComponent(branches(schema).find((b) => b.items)?.items, library);
+  if (!component) return null;
   let changed = false;
   const items = list.items.map((item) => {
     const args = item.k === "obj" ? entriesAsArgs(item, component) : null;
@@ -149,7 +152,7 @@ function textAsCall(source: string, component: Component): string | null {
  */
 function objectAsRow(value: ObjExpr, source: string): string | null {
   if (value.entries.length === 0 || !value.entries.every((e) => isLiteral(e.value) || e.value.k === "null")) return null;
-  return `[${value.entries.map((e) => source.slice(e.value.start - value.start, e.value.end - value.start)).join(", ")}]`;
+  return `[${value.entries.map((e) => within(source, value, e.value)).join(", ")}]`;
 }
 
 /** The JSON types schema branches allow. */
