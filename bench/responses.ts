@@ -2,7 +2,10 @@
 //   1. Added latency over a direct call to a stand-in OpenAI provider, beside Embed's
 //      (/v1/embed/chat/completions): non-streaming (whole answer) and streaming (time to the
 //      first event, and to the first text), p50/p99, interleaved samples; once with both surfaces
-//      free (Embed then writes nothing before its answer) and once with both priced alike.
+//      free (Embed then writes nothing before its answer) and once with both priced alike; in this
+//      process, and again with the server in a process of its own, as it is deployed (in one
+//      process the client, the server and the stand-in share one thread, so the server's work after
+//      its answer, such as storing a turn that has streamed its first text, delays the client's reads).
 //   2. previous_response_id chains: continuing from depth 1 and from depth 200 (ratio deep/shallow;
 //      target: at most 2×).
 //   3. Listing one page of a 10,000-item conversation (items created through the API, 20 per call),
@@ -12,10 +15,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createOrganization } from "../src/db/index.ts";
+import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
+import { startServerProcess } from "../test/support/server-process.ts";
 import { pct } from "./stats.ts";
 
 const ms = (x: number) => x.toFixed(3);
@@ -67,6 +71,8 @@ interface Stats {
 }
 const stats = (xs: number[]): Stats => ({ p50: pct(xs, 50), p99: pct(xs, 99) });
 interface Latency {
+  /** Where the server runs: in the bench's process, or in its own. */
+  setting: string;
   label: string;
   /** Credits per call on both surfaces. */
   price: number;
@@ -76,6 +82,8 @@ interface Latency {
   eAdded: Stats;
   rAdded: Stats;
 }
+const HERE = "in this process";
+const OWN = "own process";
 /** The priced rows' price, per call, on Embed and Responses alike. */
 const PRICE = 1;
 
@@ -119,7 +127,7 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
     { label: "streaming: first event", direct: timeFirst(null), embed: timeFirst(null), responses: timeFirst(null), stream: true },
     { label: "streaming: first text", direct: timeFirst(chatText), embed: timeFirst(chatText), responses: timeFirst(respText), stream: true },
   ];
-  const addedLatency = async (base: string, key: string, price: number) => {
+  const addedLatency = async (setting: string, base: string, key: string, price: number) => {
     const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
     const embed = `${base}/v1/embed/chat/completions`;
     const responses = `${base}/v1/embed/responses`;
@@ -149,12 +157,34 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
         eAdded.push(b - a);
         rAdded.push(c - a);
       }
-      rows.push({ label: m.label, price, d: stats(d), e: stats(e), r: stats(r), eAdded: stats(eAdded), rAdded: stats(rAdded) });
+      rows.push({ setting, label: m.label, price, d: stats(d), e: stats(e), r: stats(r), eAdded: stats(eAdded), rAdded: stats(rAdded) });
     }
     return rows;
   };
-  const latency = [...(await addedLatency(server.url, key, 0)), ...(await addedLatency(priced.server.url, priced.key, PRICE))];
+  const latency = [...(await addedLatency(HERE, server.url, key, 0)), ...(await addedLatency(HERE, priced.server.url, priced.key, PRICE))];
   await priced.server.stop();
+  // The same rows with the server in a process of its own (bun src/server/main.ts), free and priced.
+  for (const price of [0, PRICE]) {
+    const dbPath = join(dir, `own-${price}.db`);
+    const db = await openDatabase(dbPath);
+    const org = await createOrganization(db, "bench", price > 0 ? 1_000_000_000 : 0);
+    const { key: ownKey } = await createApiKey(db, org.id);
+    await db.destroy();
+    const own = await startServerProcess({
+      HOST: "127.0.0.1",
+      TESSERA_DB: dbPath,
+      TESSERA_DATA_DIR: dir,
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "sk-bench",
+      TESSERA_EMBED_PRICE: String(price),
+      TESSERA_RESPONSES_PRICE: String(price),
+    });
+    try {
+      latency.push(...(await addedLatency(OWN, own.base, ownKey, price)));
+    } finally {
+      await own.stop();
+    }
+  }
   const hTessera = { "content-type": "application/json", authorization: `Bearer ${key}` };
   const responses = `${server.url}/v1/embed/responses`;
 
@@ -277,12 +307,12 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   console.log(`responses bench: ${samples} interleaved samples per latency row, loopback, stand-in OpenAI provider, stored responses (store: true)`);
   console.log("\n1. Added latency over a direct call to the provider (ms)\n");
   console.log(
-    "| path | credits per call | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |",
+    "| server | path | credits per call | direct p50 | direct p99 | embed p50 | embed p99 | responses p50 | responses p99 | embed added p50 / p99 | responses added p50 / p99 | responses ÷ direct (p50) | responses added ÷ embed added (p50) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const l of latency) {
     console.log(
-      `| ${l.label} | ${l.price} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`,
+      `| ${l.setting} | ${l.label} | ${l.price} | ${ms(l.d.p50)} | ${ms(l.d.p99)} | ${ms(l.e.p50)} | ${ms(l.e.p99)} | ${ms(l.r.p50)} | ${ms(l.r.p99)} | ${ms(l.eAdded.p50)} / ${ms(l.eAdded.p99)} | ${ms(l.rAdded.p50)} / ${ms(l.rAdded.p99)} | ${ratio(l.r.p50, l.d.p50)} | ${l.eAdded.p50 > 0 ? ratio(l.rAdded.p50, l.eAdded.p50) : "n/a"} |`,
     );
   }
   const chainRatio = dp.p50 / sh.p50;
