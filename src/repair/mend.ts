@@ -326,6 +326,14 @@ const BLOCK_COMMENT = new RegExp(String.raw`\r?\n[ \t]*${COMMENT}[ \t]*(?=\r?\n)
 
 // Characters of no width (a zero-width space or joiner, a byte-order mark) copied into code.
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
+// Punctuation of a CJK keyboard in code (`TextContent（"Hi"，"small"）`, the ideographic comma `、`
+// between items): its ASCII character.
+const FULL_WIDTH = /[\uff08\uff09\uff0c\uff3b\uff3d\uff5b\uff5d\u3001]/g;
+const FULL_WIDTH_AS: Record<string, string> = { "（": "(", "）": ")", "，": ",", "［": "[", "］": "]", "｛": "{", "｝": "}", "、": "," };
+// Digits grouped by underscores (`1_000`, as JavaScript and Python allow): the number.
+const DIGIT_GROUPS = /(?<![A-Za-z0-9_$.])\d+(?:_\d+)+(?![A-Za-z0-9_])/g;
+// A typographic minus or dash before a number where a value begins (`−6`, `—6`): a minus.
+const TYPOGRAPHIC_MINUS = /(?<=[(,[=:][ \t]*)[\u2212\u2013\u2014](?=\d)/g;
 
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;
@@ -344,7 +352,15 @@ export function mendLine(line: string): string | null {
     .map((p) =>
       p.code
         ? namedEquals(
-            literals(p.text.replace(BLOCK_COMMENT, "").replace(CONTINUED, "").replace(ZERO_WIDTH, ""))
+            literals(
+              p.text
+                .replace(BLOCK_COMMENT, "")
+                .replace(CONTINUED, "")
+                .replace(ZERO_WIDTH, "")
+                .replace(FULL_WIDTH, (c) => FULL_WIDTH_AS[c]!)
+                .replace(DIGIT_GROUPS, (n) => n.replaceAll("_", ""))
+                .replace(TYPOGRAPHIC_MINUS, "-"),
+            )
               .replace(BARE_TEXT, '"$&"')
               .replace(CURRENCY, '"$&"')
               .replace(UNIT, unitless)

@@ -641,6 +641,19 @@ describe("repairs that keep what the model wrote", () => {
     );
   });
 
+  test("punctuation of a CJK keyboard in code, digits grouped by underscores, a typographic minus", () => {
+    restores('root = Stack（[a， b]， "column"， "m"）', ROOT);
+    restores('root = Stack([a、b], "column", "m")', 'root = Stack([a,b], "column", "m")');
+    // In a string they stay.
+    becomes(
+      lines(ROOT, 'a = TextContent（"Revenue，net"， "small-heavy"）', TAIL[1]!),
+      lines(ROOT, 'a = TextContent("Revenue，net", "small-heavy")', TAIL[1]!),
+    );
+    const pie = (a: string, b: string) => lines("root = Stack([p])", `p = PieChart([Slice("Organic", ${a}), Slice("Paid", ${b})])`);
+    becomes(pie("3_400", "1_250_000.5"), pie("3400", "1250000.5"));
+    becomes(pie("\u22123400", "\u20141250"), pie("-3400", "-1250"));
+  });
+
   test("a misspelt component whose list holds its items both as calls and as objects is named by that list's fit", () => {
     const cta = (name: string, later: string) => lines("root = Stack([cta])", `cta = ${name}([Button("Go", "action:go", "primary"), ${later}])`);
     becomes(cta("Bttons", '{label: "Later", action: "action:later", variant: "secondary"}'), cta("Buttons", 'Button("Later", "action:later", "secondary")'));
