@@ -231,11 +231,15 @@ export function keepsContent(generation: string, first: Inspection, result: stri
     return used.has(id);
   };
   for (const line of first.broken) {
-    if (line.id === undefined || line.incomplete) continue;
-    const text = generation.slice(line.start, line.end);
-    literalStrings(text, before.strings);
+    if (line.incomplete) continue;
+    // Read without its line break, as a line is mended (a statement in backticks is one then).
+    const text = generation.slice(line.start, line.end).replace(/\r?\n$/, "");
     const calls = libraryCalls(text, library);
-    if (calls > 0 && isUsed(line.id)) before.calls += calls;
+    // A line whose name the parser could not find (`título = …`, `Intro: title = …`) is code
+    // still when it calls a component of the library: its strings count; prose does not.
+    if (line.id === undefined && calls === 0) continue;
+    literalStrings(text, before.strings);
+    if (calls > 0 && line.id !== undefined && isUsed(line.id)) before.calls += calls;
   }
   const after: Content = { strings: new Map(), calls: 0 };
   for (const s of changedB) addContent(s.expr, library, after, true);

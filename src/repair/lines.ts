@@ -78,6 +78,10 @@ const MAX_TWICE_CHARS = 2_000;
 // A statement that ends with a full stop after its closing bracket (`… "small").`), as mendLine takes it off.
 const FULL_STOP = /[)\]}]\.[ \t]*$/;
 
+// A name alone on its line, its `= value` in the next: one statement broken before its `=`.
+const NAME_ALONE = /^[ \t]*\$?[A-Za-z_][A-Za-z0-9_]*[ \t]*$/;
+const ASSIGNED = /^[ \t]*=(?!=)/;
+
 // A line that stops after `=` or an operator (a backslash may continue it): its statement goes on in the next line.
 const GOES_ON = /(?:=|\+|-|\*|\/|&&|\|\||\?|:)[ \t]*(?:\\[ \t]*)?$/;
 
@@ -250,7 +254,13 @@ export function brokenLines(round: Round): Edit[] {
       continue;
     }
     const next = lines[i + 1];
-    if (!line.incomplete && next !== undefined && next.id === undefined && /^[ \t]*$/.test(round.text.slice(line.end, next.start)) && GOES_ON.test(body)) {
+    if (
+      !line.incomplete &&
+      next !== undefined &&
+      next.id === undefined &&
+      /^[ \t]*$/.test(round.text.slice(line.end, next.start)) &&
+      (GOES_ON.test(body) || (NAME_ALONE.test(body) && ASSIGNED.test(round.text.slice(next.start, next.end))))
+    ) {
       // A statement broken over two lines: the second is the rest of the first, joined in the line.
       const nextEnd = bodyEnd(round, next);
       body = `${body.replace(/[ \t]*(?:\\[ \t]*)?$/, "")} ${round.text.slice(next.start, nextEnd).replace(/^[ \t]+/, "")}`;

@@ -330,6 +330,32 @@ const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff]/g;
 // between items): its ASCII character.
 const FULL_WIDTH = /[\uff08\uff09\uff0c\uff3b\uff3d\uff5b\uff5d\u3001]/g;
 const FULL_WIDTH_AS: Record<string, string> = { "（": "(", "）": ")", "，": ",", "［": "[", "］": "]", "｛": "{", "｝": "}", "、": "," };
+// A name with accented Latin letters (`título`, `größe`), which names of the language do not take:
+// the letters without their accents.
+const ACCENTED_NAME =
+  /(?<![\w$\u00c0-\u024f])[\w$\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]*[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f][\w$\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]*/g;
+const UNDECOMPOSED: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  Æ: "AE",
+  œ: "oe",
+  Œ: "OE",
+  ø: "o",
+  Ø: "O",
+  ł: "l",
+  Ł: "L",
+  đ: "d",
+  Đ: "D",
+  þ: "th",
+  Þ: "Th",
+  ð: "d",
+  Ð: "D",
+};
+const unaccented = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[ßæÆœŒøØłŁđĐþÞðÐ]/g, (c) => UNDECOMPOSED[c]!);
 // Digits grouped by underscores (`1_000`, as JavaScript and Python allow): the number.
 const DIGIT_GROUPS = /(?<![A-Za-z0-9_$.])\d+(?:_\d+)+(?![A-Za-z0-9_])/g;
 // A typographic minus or dash before a number where a value begins (`−6`, `—6`): a minus.
@@ -358,6 +384,7 @@ export function mendLine(line: string): string | null {
                 .replace(CONTINUED, "")
                 .replace(ZERO_WIDTH, "")
                 .replace(FULL_WIDTH, (c) => FULL_WIDTH_AS[c]!)
+                .replace(ACCENTED_NAME, unaccented)
                 .replace(DIGIT_GROUPS, (n) => n.replaceAll("_", ""))
                 .replace(TYPOGRAPHIC_MINUS, "-"),
             )

@@ -654,6 +654,19 @@ describe("repairs that keep what the model wrote", () => {
     becomes(pie("\u22123400", "\u20141250"), pie("-3400", "-1250"));
   });
 
+  test("a name alone on its line before its `= value`; a name with accented letters", () => {
+    becomes(lines(ROOT, "a", '= TextContent("Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
+    const accented = (name: string) => lines(`root = Stack([${name}, b], "column", "m")`, `${name} = TextContent("Revenue", "small-heavy")`, TAIL[1]!);
+    becomes(accented("título"), accented("titulo"));
+    becomes(accented("größe"), accented("grosse"));
+  });
+
+  test("a line whose name cannot be read, calling a component of the library, keeps its text counted: dropped, it is no fix", () => {
+    const out = repair(lines(ROOT, 'Here is the first one: a = TextContent("Total revenue", "small-heavy")', TAIL[1]!), lib);
+    if (out.status === "fixed") expect(out.content).toContain('"Total revenue"');
+    else expect(out.status).toBe("fix_failed");
+  });
+
   test("a misspelt component whose list holds its items both as calls and as objects is named by that list's fit", () => {
     const cta = (name: string, later: string) => lines("root = Stack([cta])", `cta = ${name}([Button("Go", "action:go", "primary"), ${later}])`);
     becomes(cta("Bttons", '{label: "Later", action: "action:later", variant: "secondary"}'), cta("Buttons", 'Button("Later", "action:later", "secondary")'));
