@@ -356,6 +356,11 @@ const unaccented = (name: string) =>
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[ßæÆœŒøØłŁđĐþÞðÐ]/g, (c) => UNDECOMPOSED[c]!);
+// A number written with a sign or a point a number of the language does not take (`+6`, `.5`, `6.`):
+// the number.
+const PLUS_SIGN = /(?<=[(,[=:][ \t]*)\+(?=\d|\.\d)/g;
+const BARE_POINT = /(?<=[(,[=:][ \t]*-?)\.(?=\d)/g;
+const POINT_LAST = /(?<![\w.$])(\d+)\.(?=[ \t]*[,)\]}])/g;
 // Digits grouped by underscores (`1_000`, as JavaScript and Python allow): the number.
 const DIGIT_GROUPS = /(?<![A-Za-z0-9_$.])\d+(?:_\d+)+(?![A-Za-z0-9_])/g;
 // A typographic minus or dash before a number where a value begins (`−6`, `—6`): a minus.
@@ -386,7 +391,10 @@ export function mendLine(line: string): string | null {
                 .replace(FULL_WIDTH, (c) => FULL_WIDTH_AS[c]!)
                 .replace(ACCENTED_NAME, unaccented)
                 .replace(DIGIT_GROUPS, (n) => n.replaceAll("_", ""))
-                .replace(TYPOGRAPHIC_MINUS, "-"),
+                .replace(TYPOGRAPHIC_MINUS, "-")
+                .replace(PLUS_SIGN, "")
+                .replace(BARE_POINT, "0.")
+                .replace(POINT_LAST, "$1"),
             )
               .replace(BARE_TEXT, '"$&"')
               .replace(CURRENCY, '"$&"')
@@ -426,10 +434,15 @@ function closedAt(text: string, at: number): boolean {
   return b.closers === "" && b.mismatch === null && b.unopened === -1;
 }
 
-// What a backslash may stand before in a string: `\'` or `\$` (JavaScript's, meaning the
-// character alone) is no escape of the language, whose strings are JSON's.
+// What a backslash may stand before in a string, whose escapes are JSON's: `\'`, `\$` or `` \` ``
+// (JavaScript's, meaning the character alone) is the character; `\xHH` (JavaScript's too) the
+// character of that code; before anything else (`\d` or `\.` of a pattern, `\U` of a Windows
+// path) the backslash itself was meant.
 const ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
-const unescaped = (literal: string) => literal.replace(/\\([\s\S])/g, (pair, c: string) => (ESCAPES.has(c) ? pair : c));
+const unescaped = (literal: string) =>
+  literal.replace(/\\(x[0-9A-Fa-f]{2}|[\s\S])/g, (pair, c: string) =>
+    ESCAPES.has(c) ? pair : c.length === 3 ? `\\u00${c.slice(1)}` : /['$`\s]/.test(c) ? c : `\\${pair}`,
+  );
 
 // What follows a quote inside a string and never one that ends a string: a word, a number, a
 // currency sign, a letter or a dash past ASCII (`"—"`).

@@ -654,6 +654,17 @@ describe("repairs that keep what the model wrote", () => {
     becomes(pie("\u22123400", "\u20141250"), pie("-3400", "-1250"));
   });
 
+  test("a backslash in a string before what JSON does not escape: the backslash meant, or JavaScript's escape read; a number with a sign or a point of another language", () => {
+    const text = (x: string) => lines(ROOT, `a = TextContent(${x}, "small-heavy")`, TAIL[1]!);
+    // A pattern's `\d`, a Windows path's `\U`: the backslash itself.
+    becomes(text('"^\\d{5}$ or C:\\Users"'), text('"^\\\\d{5}$ or C:\\\\Users"'));
+    // JavaScript's `\'` and `\x21`: the character.
+    becomes(text('"It\\\'s \\x21"'), text('"It\'s \\u0021"'));
+    const pie = (a: string, b: string) => lines("root = Stack([p])", `p = PieChart([Slice("Organic", ${a}), Slice("Paid", ${b})])`);
+    becomes(pie("+3400", ".5"), pie("3400", "0.5"));
+    becomes(pie("3400.", "-.5"), pie("3400", "-0.5"));
+  });
+
   test("a name alone on its line before its `= value`; a name with accented letters", () => {
     becomes(lines(ROOT, "a", '= TextContent("Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
     const accented = (name: string) => lines(`root = Stack([${name}, b], "column", "m")`, `${name} = TextContent("Revenue", "small-heavy")`, TAIL[1]!);
