@@ -23,7 +23,8 @@ const FITS: Partial<Record<Expr["k"], string[]>> = { str: ["string"], num: ["num
 /**
  * The property each entry goes to, in entry order, the first `taken` properties being given by
  * position: the one its key names (propertyIndex); for a key that names none, the free property
- * whose listed values hold its value, else the first free one of its value's type; -1 when none
+ * whose listed values hold its value, else the first free one of its value's type (a value given by
+ * position whose kind says nothing: the next free one after the entry before it); -1 when none
  * is free, or the key is one every element has (ELEMENT_KEYS). Null when two entries name one
  * property, or one names a taken one: which was meant cannot be told.
  */
@@ -46,7 +47,11 @@ export function placesByName(component: Component, entries: readonly { key: stri
       const t = props[i].schema.type;
       return !props[i].shape.enumValues && (FITS[v.k] ?? []).some((kind) => (Array.isArray(t) ? t.includes(kind) : t === kind));
     });
-    const place = listed ?? typed ?? -1;
+    // A value given by position among named ones whose kind says nothing (a reference, a call,
+    // `Form(name: "f", fields: [c], b)`): the next free place after the argument before it.
+    const after = k > 0 ? out[k - 1] : taken - 1;
+    const next = entries[k].key === "" && FITS[v.k] === undefined ? free.find((i) => i > after) : undefined;
+    const place = listed ?? typed ?? next ?? -1;
     if (place !== -1) filled[place] = true;
     out[k] = place;
   });

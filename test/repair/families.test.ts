@@ -52,6 +52,10 @@ describe("repairs that keep what the model wrote", () => {
       lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", variant: "small")'),
       lines("root = Stack([n])", 'n = TextContent("Note, time: 5pm", "small")'),
     );
+    // A reference given by position after named ones: the place after the argument before it.
+    const form = (call: string) =>
+      lines("root = Stack([f])", `f = ${call}`, 'c = FormControl("Name", Input("name"))', 'b = Buttons([Button("Send", "submit:f")])');
+    becomes(form('Form(name: "f", fields: [c], b)'), form('Form("f", [c], b)'));
   });
   test("data a required argument refers to and the model never wrote: the statement is added with the least value it takes", () => {
     becomes(
