@@ -177,6 +177,9 @@ function libraryCalls(text: string, library: Library): number {
  * generation had orphaned (never displayed, unless named in a line that could not be read) and
  * state, queries and mutations are not content.
  */
+// Something, `=`, then a call: a statement, whatever stands before its `=`.
+const STATEMENT_SHAPED = /^[^="'`(]*=[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
+
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
   // The two lists of statements, walked side by side: most statements are the same in both, in
   // the same order; a few statements on either side are looked ahead for a mended one.
@@ -239,7 +242,9 @@ export function keepsContent(generation: string, first: Inspection, result: stri
     // still when it calls a component of the library: its strings count; prose does not.
     if (line.id === undefined && calls === 0) continue;
     literalStrings(text, before.strings);
-    if (calls > 0 && line.id !== undefined && isUsed(line.id)) before.calls += calls;
+    // Its calls count when something uses its name; a line whose name could not be found, when it
+    // reads as a statement all the same (`refresh[Btn = Button(…)`): what it calls is meant to show.
+    if (calls > 0 && (line.id === undefined ? STATEMENT_SHAPED.test(text) : isUsed(line.id))) before.calls += calls;
   }
   const after: Content = { strings: new Map(), calls: 0 };
   for (const s of changedB) addContent(s.expr, library, after, true);

@@ -680,6 +680,11 @@ describe("repairs that keep what the model wrote", () => {
     const out = repair(lines(ROOT, 'Here is the first one: a = TextContent("Total revenue", "small-heavy")', TAIL[1]!), lib);
     if (out.status === "fixed") expect(out.content).toContain('"Total revenue"');
     else expect(out.status).toBe("fix_failed");
+    // Its calls count too when it reads as a statement, one-word strings and all.
+    const chart = (name: string) => lines("root = Stack([kpi])", "kpi = Card([kpiTitle])", `${name} = TextContent("MRR", "small-heavy")`);
+    const cut = repair(chart("kpi[Title"), lib);
+    if (cut.status === "fixed") expect(cut.content).toContain('TextContent("MRR"');
+    else expect(cut.status).toBe("fix_failed");
   });
 
   test("a misspelt component whose list holds its items both as calls and as objects is named by that list's fit", () => {
