@@ -169,6 +169,9 @@ function libraryCalls(text: string, library: Library): number {
   return n;
 }
 
+// Something, `=`, then a call: a statement, whatever stands before its `=`.
+const STATEMENT_SHAPED = /^[^="'`(]*=[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
+
 /**
  * Whether the repaired program (`result`, inspected as `last`) keeps the content of the
  * generation (inspected as `first`). Statements the repair left as they were (same name, same
@@ -177,9 +180,6 @@ function libraryCalls(text: string, library: Library): number {
  * generation had orphaned (never displayed, unless named in a line that could not be read) and
  * state, queries and mutations are not content.
  */
-// Something, `=`, then a call: a statement, whatever stands before its `=`.
-const STATEMENT_SHAPED = /^[^="'`(]*=[ \t]*[A-Z][A-Za-z0-9_]*[ \t]*\(/;
-
 export function keepsContent(generation: string, first: Inspection, result: string, last: Inspection, library: Library): boolean {
   // The two lists of statements, walked side by side: most statements are the same in both, in
   // the same order; a few statements on either side are looked ahead for a mended one.

@@ -355,7 +355,7 @@ const unaccented = (name: string) =>
   name
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[ßæÆœŒøØłŁđĐþÞðÐ]/g, (c) => UNDECOMPOSED[c]!);
+    .replace(/[\u00c0-\u024f]/g, (c) => UNDECOMPOSED[c] ?? c);
 // A number written with a sign or a point a number of the language does not take (`+6`, `.5`, `6.`):
 // the number.
 const PLUS_SIGN = /(?<=[(,[=:][ \t]*)\+(?=\d|\.\d)/g;
