@@ -5,6 +5,7 @@ import { nearest } from "./nearest.ts";
 import { callName, lowerCaseCalls } from "./rename.ts";
 import { sanitize } from "./sanitize.ts";
 import { keepsContent } from "./content.ts";
+import { FENCE } from "../lang/frame.ts";
 
 export { sanitize } from "./sanitize.ts";
 export type { Sanitized } from "./sanitize.ts";
@@ -70,6 +71,8 @@ export function repair(generation: string, library: Library, checked?: { result:
   if (isValid(parsed) || inspection === null) {
     return { status: "already_valid", content: generation, fixed_errors: [], unfixed_errors: [] };
   }
+  const fence = strayClosingFence(generation);
+  if (fence !== null) return withoutStrayFence(generation.slice(0, fence), parsed.errors, library);
   const result = sanitize(generation, library, inspection);
   const { first, last } = result;
   if (
@@ -82,4 +85,25 @@ export function repair(generation: string, library: Library, checked?: { result:
   }
   const unfixed = result.remaining.length ? result.remaining : result.original;
   return { status: "fix_failed", content: null, fixed_errors: [], unfixed_errors: unfixed };
+}
+
+/**
+ * Where a fence line stands that closes a program no fence opened (the program, then a last line
+ * of three backticks): read as a fence that opens an empty block, it leaves no program at all
+ * (OpenUI's parser too then renders nothing). Null unless it is the generation's only fence line,
+ * its last line that is not blank, with text before it.
+ */
+function strayClosingFence(generation: string): number | null {
+  let end = generation.length;
+  while (end > 0 && /\s/.test(generation[end - 1]!)) end--;
+  const start = generation.lastIndexOf("\n", end - 1) + 1;
+  if (start === 0 || !FENCE.test(generation.slice(start, end)) || generation.indexOf("```") < start) return null;
+  return /\S/.test(generation.slice(0, start)) ? start : null;
+}
+
+/** The program before a stray closing fence, repaired without that fence line: the fence's removal is the fix of `errors`. */
+function withoutStrayFence(program: string, errors: FixError[], library: Library): RepairOutcome {
+  const inner = repair(program, library);
+  if (inner.status === "fix_failed") return inner;
+  return { status: "fixed", content: inner.content, fixed_errors: [...errors, ...inner.fixed_errors], unfixed_errors: [] };
 }

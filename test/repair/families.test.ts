@@ -669,6 +669,20 @@ describe("repairs that keep what the model wrote", () => {
     becomes(pie("3400.", "-.5"), pie("3400", "-0.5"));
   });
 
+  test("a fence line closing a program no fence opened goes: read as an opening fence, it left no program", () => {
+    const program = `${lines(ROOT, ...TAIL)}\n`;
+    const out = repair(`${program}\`\`\`\n`, lib);
+    expect(out.status).toBe("fixed");
+    expect(out.content).toBe(program);
+    expect(out.fixed_errors.map((e) => e.code)).toEqual(["missing-root"]);
+    // With a mistake of its own too: both fixed.
+    const mended = repair(`${program.replace("a = TextContent", "a = TxtContent")}\`\`\``, lib);
+    expect(mended.content).toBe(program);
+    expect(mended.fixed_errors.map((e) => e.code)).toEqual(["missing-root", "unknown-component"]);
+    // Prose alone before it is no program.
+    expect(repair("Here it is:\n```\n", lib).status).toBe("fix_failed");
+  });
+
   test("a name alone on its line before its `= value`; a name with accented letters", () => {
     becomes(lines(ROOT, "a", '= TextContent("Revenue", "small-heavy")', TAIL[1]!), lines(ROOT, ...TAIL));
     const accented = (name: string) => lines(`root = Stack([${name}, b], "column", "m")`, `${name} = TextContent("Revenue", "small-heavy")`, TAIL[1]!);
