@@ -75,6 +75,10 @@ export function createStreamRepair(library: Library): StreamRepair {
   let unit: { text: string; peek: boolean } | null = null; // the statement being written, whole lines
   let afterBlock = ""; // a closing fence and the prose after it: held until another block opens or the end
   let maybeProse: string[] = []; // bare lines before any statement: prose, should a fence follow
+  // A fence line after a bare program's statements, and the blank lines after it: held until a
+  // line shows it opened a block (what came before was prose), or the stream ends without one: it
+  // closed a program no fence opened, which, read as an opening fence, would leave none.
+  let strayFence: string | null = null;
   let sentText = ""; // the program's text sent so far (does it end a line?)
   const corrected: string[] = [];
   // The program as sent, and statements held for a parent.
@@ -379,15 +383,28 @@ export function createStreamRepair(library: Library): StreamRepair {
         } else programLine(text);
         return;
       case "bare":
-        if (FENCE.test(bare)) {
+        if (strayFence !== null && !/\S/.test(bare)) {
+          strayFence += text;
+          return;
+        }
+        if (strayFence === null && FENCE.test(bare) && (sent.size > 0 || held.size > 0 || unit)) {
+          strayFence = text;
+          return;
+        }
+        if (strayFence !== null || FENCE.test(bare)) {
           // Fenced after all: what came before is prose, sent as the model wrote it.
+          const fence = strayFence ?? text;
           const before = unit ? [unit.text] : [];
           unit = null;
           for (const t of [...maybeProse, ...[...held.values()].map((h) => h.raw), ...before]) send(t);
           maybeProse = [];
           resetProgram();
           mode = "fence";
-          send(text);
+          send(fence);
+          if (strayFence !== null) {
+            strayFence = null;
+            line(text);
+          }
         } else programLine(text);
         return;
     }
@@ -415,6 +432,7 @@ export function createStreamRepair(library: Library): StreamRepair {
       out = "";
       if (buf) line(buf);
       buf = "";
+      if (strayFence !== null) corrected.push("missing-root");
       if (mode === "envelope" || mode === "bare" || mode === "fence" || mode === "start") finishProgram();
       else if (mode === "between") {
         finishProgram();

@@ -165,6 +165,21 @@ test("framing: fences and envelope lines pass through; end statements go inside 
   expect(openui.content).toBe(']]>openui:content\nroot = Card([a, ghost])\na = TextContent("x")\nroot = Card([a])\n]]>openui:end\n');
 });
 
+test("a fence line after a bare program is held: dropped at the end (it closed a program no fence opened), sent when a block follows", () => {
+  const program = 'root = Card([a])\na = TextContent("x")\n';
+  for (const tail of ["```\n", "```", "```\n\n"]) {
+    const s = stream(program + tail, [4]);
+    expect(s.sent).toBe(program);
+    expect(s.content).toBe(program);
+    expect(s.outcome).toBe("fixed");
+    expect(s.corrected).toContain("missing-root");
+    expect(s.content).toBe(repair(program + tail, lib).content!);
+  }
+  // A block after it: the fence opened that block, and goes out before it.
+  const twice = `${program}\`\`\`\nroot = Card([b])\nb = TextContent("y")\n\`\`\`\n`;
+  expect(stream(twice, [5]).content).toBe(twice);
+});
+
 test("lines the whole repair reads as statements stream as it reads them: list items, inline code, the root without its name, a string over lines, `;` between statements", () => {
   const cases = [
     '- root = Card([t])\n- t = TextContent("Hello there")\n',
