@@ -97,8 +97,14 @@ function strayClosingFence(generation: string): number | null {
   let end = generation.length;
   while (end > 0 && /\s/.test(generation[end - 1]!)) end--;
   const start = generation.lastIndexOf("\n", end - 1) + 1;
-  if (start === 0 || !FENCE.test(generation.slice(start, end)) || generation.indexOf("```") < start) return null;
-  return /\S/.test(generation.slice(0, start)) ? start : null;
+  if (start === 0 || !FENCE.test(generation.slice(start, end)) || !/\S/.test(generation.slice(0, start))) return null;
+  // Three backticks elsewhere in a line (`Here: ```openui`) open no block here.
+  for (let at = generation.indexOf("```"); at !== -1 && at < start; at = generation.indexOf("```", at + 3)) {
+    const from = generation.lastIndexOf("\n", at) + 1;
+    const to = generation.indexOf("\n", at);
+    if (FENCE.test(generation.slice(from, to === -1 ? generation.length : to))) return null;
+  }
+  return start;
 }
 
 /** The program before a stray closing fence, repaired without that fence line: the fence's removal is the fix of `errors`. */

@@ -366,13 +366,18 @@ const DIGIT_GROUPS = /(?<![A-Za-z0-9_$.])\d+(?:_\d+)+(?![A-Za-z0-9_])/g;
 // A typographic minus or dash before a number where a value begins (`−6`, `—6`): a minus.
 const TYPOGRAPHIC_MINUS = /(?<=[(,[=:][ \t]*)[\u2212\u2013\u2014](?=\d)/g;
 
+// A closing fence written at the end of the program's last line (`… "large")````), not on a line
+// of its own: the program ends there, and a fence left open runs to the end.
+const GLUED_FENCE = /(?<=[)\]}"'\w])[ \t]*```[ \t]*(?=\r?\n?$)/;
+
 // A string in Python's triple quotes, or in doubled ones (`""Revenue""`), as a string in quotes of its own.
 const TRIPLED = /"""([^"\n]*)"""/g;
 const DOUBLED = /(?<!["\\])""([^"\n,()[\]{}][^"\n]*?)""(?!")/g;
 
 /** `line` with every mend applied, or null when none applies. */
 export function mendLine(line: string): string | null {
-  const jsx = (line.includes("<") && jsxAsCalls(line)) || line;
+  const unfenced = line.includes("```") ? line.replace(GLUED_FENCE, "") : line;
+  const jsx = (unfenced.includes("<") && jsxAsCalls(unfenced)) || unfenced;
   let text = unwrapped(jsx.includes('""') ? jsx.replace(TRIPLED, '"$1"').replace(DOUBLED, '"$1"') : jsx)
     .replace(ARROW, "$1")
     .replace(TYPED_NAME, "$1 ")

@@ -681,6 +681,11 @@ describe("repairs that keep what the model wrote", () => {
     expect(mended.fixed_errors.map((e) => e.code)).toEqual(["missing-root", "unknown-component"]);
     // Prose alone before it is no program.
     expect(repair("Here it is:\n```\n", lib).status).toBe("fix_failed");
+    // Written at the end of the last line: the program ends there (a fence left open runs to the end).
+    becomes(`${lines(ROOT, ...TAIL)}\`\`\``, lines(ROOT, ...TAIL));
+    becomes(`\`\`\`openui\n${lines(ROOT, ...TAIL)}\`\`\``, `\`\`\`openui\n${lines(ROOT, ...TAIL)}`);
+    // Three backticks in a line of prose open no block: the fence after the program is its only one.
+    becomes(`Here: \`\`\`openui\n${program}\`\`\`\n`, program);
   });
 
   test("a name alone on its line before its `= value`; a name with accented letters", () => {
