@@ -14,7 +14,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
+import { keyedDatabase } from "./keyed-database.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
@@ -163,13 +163,6 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
       ms(pct(t, 99) - pct(d, 99)),
     ]);
   };
-  const keyed = async (dbPath: string) => {
-    const db = await openDatabase(dbPath);
-    const org = await createOrganization(db, "bench", BALANCE);
-    const { key } = await createApiKey(db, org.id);
-    await db.destroy();
-    return key;
-  };
   const tesseraAt = (base: string, key: string): Gateway => ({
     name: "tessera",
     url: `${base}/v1/embed/chat/completions`,
@@ -181,7 +174,7 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
   try {
     // In this process.
     const inDb = join(dir, "in-process.db");
-    const inKey = await keyed(inDb);
+    const inKey = await keyedDatabase(inDb, BALANCE);
     server = await startServer(serverConfig({ port: 0, dbPath: inDb, dataDir: dir, providers, embedPrice: PRICE }), { log: () => {} });
     const inProcess = tesseraAt(server.url, inKey);
     for (const [label, fn, body] of paths) {
@@ -204,7 +197,7 @@ export async function main(samples = Number(process.argv[2] ?? 3000)) {
     const standInUrl = await firstLine(standIn.stdout);
     const ownDirect = { ...direct, url: `${standInUrl}/chat/completions` };
     const ownDb = join(dir, "own-process.db");
-    const ownKey = await keyed(ownDb);
+    const ownKey = await keyedDatabase(ownDb, BALANCE);
     const tPort = freePort();
     const tessera = Bun.spawn([process.execPath, "src/server/main.ts"], {
       cwd: ROOT,

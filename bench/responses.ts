@@ -15,11 +15,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createOrganization, openDatabase } from "../src/db/index.ts";
+import { createApiKey, createOrganization } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { startFakeOpenAI } from "../test/support/fake-providers.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
+import { keyedDatabase } from "./keyed-database.ts";
 import { pct } from "./stats.ts";
 
 const ms = (x: number) => x.toFixed(3);
@@ -166,10 +167,7 @@ export async function main(samples = Number(process.argv[2] ?? 500)) {
   // The same rows with the server in a process of its own (bun src/server/main.ts), free and priced.
   for (const price of [0, PRICE]) {
     const dbPath = join(dir, `own-${price}.db`);
-    const db = await openDatabase(dbPath);
-    const org = await createOrganization(db, "bench", price > 0 ? 1_000_000_000 : 0);
-    const { key: ownKey } = await createApiKey(db, org.id);
-    await db.destroy();
+    const ownKey = await keyedDatabase(dbPath, price > 0 ? 1_000_000_000 : 0);
     const own = await startServerProcess({
       HOST: "127.0.0.1",
       TESSERA_DB: dbPath,

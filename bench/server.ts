@@ -9,11 +9,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createOrganization, MAX_CREDITS, openDatabase } from "../src/db/index.ts";
+import { createApiKey, createOrganization, MAX_CREDITS } from "../src/db/index.ts";
 import { serverConfig } from "../src/server/config.ts";
 import { startServer } from "../src/server/main.ts";
 import { autofixBody } from "../test/server/harness.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
+import { keyedDatabase } from "./keyed-database.ts";
 import { cpuBetween, cpuUs } from "./processes.ts";
 import { median, pct, throughput } from "./stats.ts";
 
@@ -71,10 +72,7 @@ const WORKLOADS = [
  */
 async function fixRatios(dir: string, concurrency: number) {
   const dbPath = join(dir, "fixes.db");
-  const db = await openDatabase(dbPath);
-  const org = await createOrganization(db, "bench-fixes", MAX_CREDITS);
-  const { key } = await createApiKey(db, org.id);
-  await db.destroy();
+  const key = await keyedDatabase(dbPath, MAX_CREDITS, "bench-fixes");
   const env = { HOST: "127.0.0.1", TESSERA_DB: dbPath, TESSERA_DATA_DIR: dir };
   const [tessera, baseline] = await Promise.all([startServerProcess(env), startServerProcess({}, undefined, "bench/json-parse-server.ts")]);
   try {

@@ -6,6 +6,7 @@ export { children };
 
 export type CallExpr = Extract<Expr, { k: "call" }>;
 export type ObjExpr = Extract<Expr, { k: "obj" }>;
+export type ArrExpr = Extract<Expr, { k: "arr" }>;
 
 /** A text, a number or a boolean: a value written as it is. */
 export const isLiteral = (e: Expr): boolean => e.k === "str" || e.k === "num" || e.k === "bool";

@@ -356,15 +356,17 @@ const unaccented = (name: string) =>
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .replace(/[\u00c0-\u024f]/g, (c) => UNDECOMPOSED[c] ?? c);
+// What stands before where a value begins: an opener, a comma, `=` or `:`, and spaces.
+const BEFORE_VALUE = String.raw`[(,[=:][ \t]*`;
 // A number written with a sign or a point a number of the language does not take (`+6`, `.5`, `6.`):
 // the number.
-const PLUS_SIGN = /(?<=[(,[=:][ \t]*)\+(?=\d|\.\d)/g;
-const BARE_POINT = /(?<=[(,[=:][ \t]*-?)\.(?=\d)/g;
+const PLUS_SIGN = new RegExp(String.raw`(?<=${BEFORE_VALUE})\+(?=\d|\.\d)`, "g");
+const BARE_POINT = new RegExp(String.raw`(?<=${BEFORE_VALUE}-?)\.(?=\d)`, "g");
 const POINT_LAST = /(?<![\w.$])(\d+)\.(?=[ \t]*[,)\]}])/g;
 // Digits grouped by underscores (`1_000`, as JavaScript and Python allow): the number.
 const DIGIT_GROUPS = /(?<![A-Za-z0-9_$.])\d+(?:_\d+)+(?![A-Za-z0-9_])/g;
 // A typographic minus or dash before a number where a value begins (`−6`, `—6`): a minus.
-const TYPOGRAPHIC_MINUS = /(?<=[(,[=:][ \t]*)[\u2212\u2013\u2014](?=\d)/g;
+const TYPOGRAPHIC_MINUS = new RegExp(String.raw`(?<=${BEFORE_VALUE})[\u2212\u2013\u2014](?=\d)`, "g");
 
 // A closing fence written at the end of the program's last line (`… "large")````), not on a line
 // of its own: the program ends there, and a fence left open runs to the end.
@@ -691,10 +693,11 @@ export function missingCommas(line: string, tries = 3): string | null {
 }
 
 // Where a value starts, after a list's closing bracket (`] name`, `] "text"`, `] Text(`).
-const VALUE_START = /[A-Za-z0-9_$@"'[{-]/;
+const VALUE_START_CHAR = "[A-Za-z0-9_$@\"'[{-]";
+const VALUE_START = new RegExp(VALUE_START_CHAR);
 // A value after a closing bracket with only space between: a line without one has no reading below
 // (a broken line is read for it every round; most lines are not walked).
-const VALUE_AFTER_CLOSER = /\]\s+[A-Za-z0-9_$@"'[{-]/;
+const VALUE_AFTER_CLOSER = new RegExp(String.raw`\]\s+${VALUE_START_CHAR}`);
 
 /**
  * A list's last item written after its closing bracket (`[a,\n  b\n] c, d)` for
@@ -736,7 +739,7 @@ export function itemAfterCloser(line: string): string[] {
 // A component's name where a call starts (not a member's name, `a.Card`).
 const CALL_NAME = /(?<![A-Za-z0-9_$.@])[A-Z][A-Za-z0-9_]*$/;
 // A capitalized name before `[` or before a space and a value: a line without one has no reading below.
-const CALL_WITHOUT_PARENS = /[A-Z][A-Za-z0-9_]*(?:\s*\[| \s*[A-Za-z0-9_$@"'[{-])/;
+const CALL_WITHOUT_PARENS = new RegExp(String.raw`[A-Z][A-Za-z0-9_]*(?:\s*\[| \s*${VALUE_START_CHAR})`);
 // The most calls a line's readings below are made for, each on its own.
 const MAX_CALL_SITES = 3;
 
@@ -764,7 +767,7 @@ export function callsMended(line: string): string[] {
 }
 
 // A line of words and nothing else: no string, bracket, `=` or number.
-const WORDS_LINE = /^[ \t]*([A-Za-z][^"'`\[\]{}()=0-9\r\n]*?)[ \t]*\r?$/;
+const WORDS_LINE = /^[ \t]*([A-Za-z][^"'`[\]{}()=0-9\r\n]*?)[ \t]*\r?$/;
 
 /**
  * A statement over lines with a line of prose among its lines (`Next, the details section:`, two

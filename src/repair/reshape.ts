@@ -372,8 +372,12 @@ export function mendedValues(round: Round, args: Expr[], c: Component): Expr[] {
   args.forEach((a, i) => {
     if (i >= c.props.length || a.k === "null" || round.fit.fits(a, c, i)) return;
     const { schema } = c.props[i];
-    const text = a.k === "arr" ? null : coerce(a, round.text.slice(a.start, a.end), schema);
-    const value = a.k === "arr" ? objectItemsAsCalls(a, schema, round.library) : text === null ? null : literalOf(text, a);
+    let value: Expr | null | undefined;
+    if (a.k === "arr") value = objectItemsAsCalls(a, schema, round.library);
+    else {
+      const text = coerce(a, round.text.slice(a.start, a.end), schema);
+      value = text === null ? null : literalOf(text, a);
+    }
     if (value) (out ??= args.slice())[i] = value;
   });
   return out ?? args;

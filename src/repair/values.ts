@@ -4,7 +4,7 @@
 // component's call, a statement's name in quotes the reference.
 import type { Component, Expr, Library, PropSchema, Statement } from "../lang/index.ts";
 import { argumentLeftOut, itemLeftOut, type Edit } from "./edits.ts";
-import { calls, innermostAt, isLiteral, type CallExpr, type ObjExpr } from "./exprs.ts";
+import { calls, innermostAt, isLiteral, type ArrExpr, type CallExpr, type ObjExpr } from "./exprs.ts";
 import { nearest } from "./nearest.ts";
 import { placesByName } from "./by-name.ts";
 import { listedByMeaning, truthOf } from "./meaning.ts";
@@ -109,8 +109,7 @@ function entriesAsArgs(value: ObjExpr, component: Component): (Expr | undefined)
  * Tags go) with those objects as the calls objectAsCall writes: the list as the value passes will
  * have mended it, for a fit (names.ts). Null when no object is one.
  */
-export function objectItemsAsCalls(list: Expr, schema: PropSchema, library: Library): Expr | null {
-  if (list.k !== "arr") return null;
+export function objectItemsAsCalls(list: ArrExpr, schema: PropSchema, library: Library): ArrExpr | null {
   const component = namedComponent(branches(schema).find((b) => b.items)?.items, library);
   if (!component) return null;
   let changed = false;
